@@ -1,0 +1,189 @@
+package dev.weft;
+
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * An asymmetric coroutine (thesis figure 3.4): it runs only when called, and returns control to
+ * whoever called it. Each {@link #call} passes an input in and gets an output back; inside,
+ * {@link #ret} passes an output out and gets the next call's input back.
+ *
+ * <pre>{@code
+ * AsymCoroutine<Integer, Integer> doubler = new AsymCoroutine<>((self, first) -> {
+ *     int in = first;
+ *     while (true) in = self.ret(in * 2);
+ * });
+ * doubler.call(1);  // 2
+ * doubler.call(5);  // 10
+ * }</pre>
+ *
+ * <p>The first call's input is {@code run}'s argument, and the value {@code run} returns is the
+ * last call's output. A coroutine cannot be called while it runs or while it is calling another
+ * (so it cannot call itself, directly or through others), nor once it has finished.
+ * {@link Coroutine#yield()} and {@link Coroutine#yieldTo} are refused inside it.
+ *
+ * <p>As an {@link Iterable}, it produces the values it passes to {@code ret}, calling it with
+ * {@code null}; iteration ends when it finishes (the value {@code run} returns is not produced).
+ *
+ * <p>Confined to its owner thread (see {@link CoroutineBase}); {@link #steal()} is the only
+ * cross-thread operation.
+ *
+ * @param <I> what each {@code call} passes in ({@code Void} if nothing)
+ * @param <O> what each {@code ret}, and the final return, passes out ({@code Void} if nothing)
+ */
+public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Iterable<O> {
+
+    private final AsymRunnable<? super I, ? extends O> target;
+
+    /** The value in flight: a call's input on the way in, a ret's output on the way out. */
+    private Object transfer;
+
+    /** A coroutine of the current thread that runs its {@link #run(Object)} method. */
+    public AsymCoroutine() {
+        this(null, 0, null);
+    }
+
+    /** A coroutine of the current thread that runs {@code target}. */
+    public AsymCoroutine(AsymRunnable<? super I, ? extends O> target) {
+        this(requireTarget(target), 0, null);
+    }
+
+    /** A coroutine that runs its {@link #run(Object)} method; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    public AsymCoroutine(long stackSize) {
+        this(null, stackSize, null);
+    }
+
+    /** A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    public AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize) {
+        this(requireTarget(target), stackSize, null);
+    }
+
+    /**
+     * A coroutine that runs {@code target}, with the hint that it may share its stack with
+     * {@code sharedStack} (see {@link CoroutineBase}).
+     */
+    public AsymCoroutine(AsymRunnable<? super I, ? extends O> target, CoroutineBase sharedStack) {
+        this(requireTarget(target), 0, sharedStack);
+    }
+
+    private AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize, CoroutineBase sharedStack) {
+        super(stackSize, sharedStack);
+        this.target = target;
+    }
+
+    private static <T> T requireTarget(T target) {
+        if (target == null) {
+            throw new NullPointerException("target");
+        }
+        return target;
+    }
+
+    /**
+     * The coroutine's code: runs the {@code AsymRunnable} given at construction, if any;
+     * otherwise returns {@code null} at once. Subclasses override it.
+     *
+     * @param input the first call's input
+     * @return the last call's output
+     */
+    protected O run(I input) {
+        return target == null ? null : target.run(this, input);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    final void body() {
+        I input = (I) takeTransfer();
+        transfer = run(input);
+    }
+
+    /**
+     * Runs this coroutine until it {@code ret}s or finishes, and returns what it passed out.
+     * Confined to the owner thread.
+     *
+     * @param input the value {@code ret} returns inside (or {@code run}'s argument, the first time)
+     * @return the value passed to {@code ret}, or the value {@code run} returned
+     * @throws IllegalStateException if it has finished, or is running or calling (including a
+     *         call of itself, directly or through others)
+     * @throws WrongThreadException if it belongs to another thread
+     * @throws RuntimeException or {@link Error}: the exception that finished it, if its code threw
+     */
+    @SuppressWarnings("unchecked")
+    public O call(I input) {
+        CoroutineSupport support = CoroutineSupport.current();
+        checkOwner(support, "call");
+        int prior = support.take(this, "call");
+        transfer = input;
+        support.runTaken(this, prior);
+        if (isFinished()) {
+            rethrowFailure();
+        }
+        return (O) takeTransfer();
+    }
+
+    /**
+     * Suspends this coroutine, which must be the one running, and passes {@code output} to its
+     * caller; returns the next call's input when it is called again.
+     *
+     * @throws IllegalStateException if this coroutine is not the one running on this thread, or
+     *         when the stack cannot be suspended (a native frame on it)
+     * @throws WrongThreadException if it belongs to another thread
+     * @throws CoroutineExitException when it is being closed
+     */
+    @SuppressWarnings("unchecked")
+    public I ret(O output) {
+        CoroutineSupport support = CoroutineSupport.current();
+        checkOwner(support, "ret from");
+        checkExitRequested();
+        support.checkRunning(this, "ret");
+        transfer = output;
+        try {
+            support.suspendAsymmetric(this);
+        } catch (RuntimeException | Error refused) {
+            transfer = null;
+            throw refused;
+        }
+        return (I) takeTransfer();
+    }
+
+    private Object takeTransfer() {
+        Object value = transfer;
+        transfer = null;
+        return value;
+    }
+
+    /**
+     * An iterator over the values this coroutine passes to {@code ret}: each {@code hasNext}
+     * that has no value in hand calls the coroutine with {@code null}. Confined to the owner
+     * thread.
+     */
+    @Override
+    public Iterator<O> iterator() {
+        return new Iterator<>() {
+            private O next;
+            private boolean ready;
+
+            @Override
+            public boolean hasNext() {
+                if (!ready && !isFinished()) {
+                    O value = call(null);
+                    if (!isFinished()) {
+                        next = value;
+                        ready = true;
+                    }
+                }
+                return ready;
+            }
+
+            @Override
+            public O next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException(getName() + " has finished");
+                }
+                O value = next;
+                next = null;
+                ready = false;
+                return value;
+            }
+        };
+    }
+}

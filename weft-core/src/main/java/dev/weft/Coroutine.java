@@ -1,0 +1,145 @@
+package dev.weft;
+
+/**
+ * A symmetric coroutine (thesis figure 3.1): it passes control to any other coroutine of its
+ * thread, by {@link #yield()} to the next one in the thread's ring or by {@link #yieldTo} to a
+ * chosen one.
+ *
+ * <pre>{@code
+ * new Coroutine(() -> {
+ *     System.out.println("Coroutine running 1");
+ *     Coroutine.yield();
+ *     System.out.println("Coroutine running 2");
+ * });
+ * System.out.println("start");
+ * Coroutine.yield();          // runs the coroutine up to its yield
+ * System.out.println("middle");
+ * Coroutine.yield();          // runs it to its end
+ * System.out.println("end");
+ * }</pre>
+ *
+ * <h2>Scheduling</h2>
+ * Each thread keeps its symmetric coroutines in a ring whose first member is the thread's
+ * initial coroutine: the thread's own stack, which exists from the first coroutine operation on
+ * that thread. A new coroutine is inserted right after the current one, so it runs next.
+ * {@code yield()} runs the next one in the ring, so each runs again only after all the others
+ * (first come, first served); with no other coroutine it returns at once. {@code yieldTo(t)}
+ * runs {@code t} and leaves the order of the others as it was: the ones between are skipped,
+ * not moved. A coroutine that finishes leaves the ring and control passes to the next one.
+ *
+ * <h2>Failures</h2>
+ * An uncaught exception finishes the coroutine and is rethrown out of the switch operation
+ * ({@code yield}, {@code yieldTo}, or the {@code close} that was closing it) of the coroutine
+ * that last switched to it; if that one has finished or moved to another thread meanwhile,
+ * out of the thread's initial coroutine's.
+ *
+ * <h2>Threading</h2>
+ * Confined to its owner thread (see {@link CoroutineBase}); {@link #steal()} is the only
+ * cross-thread operation. {@code yield} and {@code yieldTo} may not be called while an
+ * asymmetric coroutine runs: they throw {@link IllegalStateException} there.
+ */
+public non-sealed class Coroutine extends CoroutineBase {
+
+    private final Runnable target;
+
+    /** This coroutine's place in its owner's ring; replaced when it is stolen. Owner thread. */
+    CoroutineSupport.RingNode node;
+
+    /** The coroutine that last switched to this one: it receives this one's uncaught exception. */
+    Coroutine resumer;
+
+    /** A coroutine of the current thread that runs its {@link #run()} method. */
+    public Coroutine() {
+        this(null, 0, null);
+    }
+
+    /** A coroutine of the current thread that runs {@code target}. */
+    public Coroutine(Runnable target) {
+        this(requireTarget(target), 0, null);
+    }
+
+    /** A coroutine that runs its {@link #run()} method; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    public Coroutine(long stackSize) {
+        this(null, stackSize, null);
+    }
+
+    /** A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    public Coroutine(Runnable target, long stackSize) {
+        this(requireTarget(target), stackSize, null);
+    }
+
+    /**
+     * A coroutine that runs {@code target}, with the hint that it may share its stack with
+     * {@code sharedStack} (see {@link CoroutineBase}).
+     */
+    public Coroutine(Runnable target, CoroutineBase sharedStack) {
+        this(requireTarget(target), 0, sharedStack);
+    }
+
+    private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack) {
+        super(stackSize, sharedStack);
+        this.target = target;
+        owner().adopt(this, true);
+    }
+
+    /** The initial coroutine of {@code support}'s thread. */
+    Coroutine(CoroutineSupport support) {
+        super(support);
+        this.target = null;
+    }
+
+    private static Runnable requireTarget(Runnable target) {
+        if (target == null) {
+            throw new NullPointerException("target");
+        }
+        return target;
+    }
+
+    /**
+     * The coroutine's code: runs the {@code Runnable} given at construction, if any; otherwise
+     * does nothing. Subclasses override it.
+     */
+    protected void run() {
+        if (target != null) {
+            target.run();
+        }
+    }
+
+    @Override
+    final void body() {
+        run();
+    }
+
+    /**
+     * Passes control to the next coroutine in the current thread's ring; returns when control
+     * comes back. Returns at once if the ring has no other coroutine.
+     *
+     * @throws IllegalStateException inside an asymmetric coroutine, or when the stack cannot be
+     *         suspended (a native frame on it)
+     * @throws CoroutineExitException when the current coroutine is being closed
+     */
+    public static void yield() {
+        CoroutineSupport.current().yieldToNext();
+    }
+
+    /**
+     * Passes control to {@code target}, leaving the order of the ring as it was; returns when
+     * control comes back. Returns at once if {@code target} is the current coroutine.
+     *
+     * @throws WrongThreadException if {@code target} belongs to another thread
+     * @throws IllegalStateException if {@code target} has finished, inside an asymmetric
+     *         coroutine, or when the stack cannot be suspended
+     * @throws CoroutineExitException when the current coroutine is being closed
+     */
+    public static void yieldTo(Coroutine target) {
+        if (target == null) {
+            throw new NullPointerException("target");
+        }
+        CoroutineSupport.current().yieldTo(target);
+    }
+
+    /** The coroutine running on the current thread, if it is symmetric; null inside an asymmetric one. */
+    public static Coroutine current() {
+        return CoroutineSupport.current().runningSymmetric();
+    }
+}

@@ -1,0 +1,355 @@
+package dev.weft;
+
+import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.engine.NativeEngine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What symmetric ({@link Coroutine}) and asymmetric ({@link AsymCoroutine}) coroutines share:
+ * their life cycle, thread affinity, migration ({@link #steal()}) and closing.
+ *
+ * <h2>Thread affinity</h2>
+ * A coroutine belongs to one thread at a time, its <em>owner</em>: the thread that created it,
+ * or the last one that {@linkplain #steal() stole} it. Only the owner may run, switch to, call
+ * or close it; doing so from another thread throws {@link WrongThreadException} naming both
+ * threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
+ * {@link #toString()} may be called from any thread.
+ *
+ * <h2>Life cycle</h2>
+ * A coroutine is <em>new</em> until it first runs, then <em>running</em> while its code
+ * executes, <em>suspended</em> when it has passed control on with {@code yield}, {@code yieldTo}
+ * or {@code ret}, and <em>finished</em> once its {@code run} method has returned or thrown. An
+ * uncaught exception finishes the coroutine and is rethrown in the coroutine that receives
+ * control: out of {@link AsymCoroutine#call} for an asymmetric one, out of the switch operation
+ * of the coroutine that last switched to it for a symmetric one (see {@link Coroutine}).
+ *
+ * <h2>Closing</h2>
+ * {@link #close()} finishes a suspended coroutine by throwing {@link CoroutineExitException} at
+ * its suspension point, so that its {@code finally} blocks run. Java has no hook at the end of
+ * a thread, so where the thesis drains a thread's coroutines when it ends, a Weft program calls
+ * {@link #closeAll()} in a {@code finally} block at the end of the thread's work, or wraps that
+ * work with {@link #draining(Runnable)}.
+ *
+ * <h2>Memory consistency</h2>
+ * Everything a coroutine's code did before it suspended happens-before everything it does after
+ * it resumes, on whichever thread: {@code steal} takes the coroutine by a compare-and-set on its
+ * state, which the owner releases each time the coroutine suspends.
+ *
+ * <h2>Hints</h2>
+ * The {@code stackSize} and {@code sharedStack} constructor arguments are hints, as in the
+ * thesis, and the native engine does not need them: while a coroutine runs, its frames live on
+ * its owner thread's stack (so the depth available to it is that thread's), and while it is
+ * suspended, only the frames it actually uses are kept, in heap chunks sized to fit. A negative
+ * {@code stackSize} is refused; {@code sharedStack} may be null.
+ */
+public abstract sealed class CoroutineBase implements AutoCloseable permits Coroutine, AsymCoroutine {
+
+    /*
+     * Implementation notes.
+     *
+     * The state word holds the life-cycle state in its low three bits and a migration epoch
+     * above them. The owner thread takes a coroutine to run it by a CAS from NEW or SUSPENDED
+     * to RUNNING, expecting the epoch it read together with the owner; steal() takes it by a
+     * CAS to BUSY and bumps the epoch as it gives it back, so an owner that raced with a steal
+     * fails its CAS instead of taking a coroutine that has moved (no ABA). Transitions out of
+     * RUNNING and CALLING are plain releasing writes: only the owner's call chain is there, and
+     * steal() never touches those states.
+     *
+     * State transitions:
+     *   NEW       -> RUNNING   // first run, by the owner (CAS)
+     *   SUSPENDED -> RUNNING   // resumed by the owner (CAS)
+     *   RUNNING   -> SUSPENDED // passed control on; written once the stack is frozen
+     *   RUNNING   -> CALLING   // called an asymmetric coroutine, which now runs on top of it
+     *   CALLING   -> RUNNING   // the callee returned, suspended or finished
+     *   RUNNING   -> FINISHED  // run() returned or threw
+     *   NEW/SUSPENDED -> BUSY  // taken by steal() (any thread, CAS)
+     *   BUSY      -> NEW/SUSPENDED // given back by steal(), owner changed, epoch + 1
+     *   NEW       -> FINISHED  // closed before it ever ran
+     */
+    static final int NEW = 0;       // created, never ran
+    static final int RUNNING = 1;   // its code is executing on its owner thread
+    static final int CALLING = 2;   // running, but it has called an asymmetric coroutine
+    static final int SUSPENDED = 3; // passed control on; frames are frozen
+    static final int BUSY = 4;      // being migrated by steal()
+    static final int FINISHED = 5;  // run() returned or threw; never runs again
+
+    private static final int STATE_MASK = 0b111;
+    private static final int EPOCH_UNIT = STATE_MASK + 1;
+    private static final String[] STATE_NAMES = {"new", "running", "calling", "suspended", "busy", "finished"};
+
+    private static final VarHandle STATE;
+    private static final AtomicLong IDS = new AtomicLong();
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int state;
+    private volatile CoroutineSupport owner;
+    private volatile String name;
+
+    /** The stack that runs this coroutine's body; null for a thread's initial coroutine. */
+    final ExecutionStack stack;
+
+    /** Set by {@link #close()}: every suspension attempt then throws {@link CoroutineExitException}. */
+    boolean exitRequested;
+
+    /** The uncaught exception that finished this coroutine, until it is handed to its receiver. */
+    Throwable failure;
+
+    /** Creates a coroutine of the current thread that runs on a new stack. */
+    CoroutineBase(long stackSize, CoroutineBase sharedStack) {
+        if (stackSize < 0) {
+            throw new IllegalArgumentException("stackSize must not be negative: " + stackSize);
+        }
+        this.owner = CoroutineSupport.current();
+        this.name = defaultName();
+        this.stack = NativeEngine.newStack(this, this::runToEnd);
+    }
+
+    /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
+    CoroutineBase(CoroutineSupport support) {
+        this.owner = support;
+        this.name = "initial coroutine of " + support.thread.getName();
+        this.stack = null;
+        this.state = RUNNING;
+    }
+
+    private String defaultName() {
+        return getClass().getSimpleName().isEmpty() ? "Coroutine-" + IDS.incrementAndGet()
+                : getClass().getSimpleName() + "-" + IDS.incrementAndGet();
+    }
+
+    /** Runs the user's code on this coroutine's stack and records how it ended. */
+    private void runToEnd() {
+        try {
+            body();
+        } catch (CoroutineExitException e) {
+            if (!exitRequested) {
+                failure = e;
+            }
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    /** The user's code: {@code run()} for a symmetric coroutine, {@code run(I)} for an asymmetric one. */
+    abstract void body();
+
+    // ---------------------------------------------------------------- public contract
+
+    /**
+     * Whether this coroutine has finished: its {@code run} method returned or threw, or it was
+     * closed. Any thread.
+     */
+    public boolean isFinished() {
+        return stateBits() == FINISHED;
+    }
+
+    /** Whether this coroutine has not finished (the name of the 2010 paper). Any thread. */
+    public boolean isAlive() {
+        return !isFinished();
+    }
+
+    /** This coroutine's name, used in every error message about it. Any thread. */
+    public final String getName() {
+        return name;
+    }
+
+    /** Renames this coroutine. Any thread. */
+    public final void setName(String name) {
+        if (name == null) {
+            throw new NullPointerException("name");
+        }
+        this.name = name;
+    }
+
+    /** Whether this is a thread's initial coroutine, which stands for the thread's own stack. */
+    public final boolean isInitial() {
+        return stack == null;
+    }
+
+    /**
+     * Moves this suspended coroutine to the current thread (thesis 3.2.3). A stolen symmetric
+     * coroutine joins the current thread's ring as the next one to run. Any thread; never
+     * blocks.
+     *
+     * <p>Frames that hold monitors move with the coroutine on JDK 24 and newer: the monitors
+     * stay held while it is suspended, and belong to the thread that runs it. (On older JDKs
+     * a coroutine cannot suspend while it holds one, so there is nothing to refuse here.)
+     *
+     * @return true if the coroutine now belongs to the current thread; false if it is busy:
+     *         running, calling another, being switched to by its thread or stolen by another
+     * @throws IllegalArgumentException if it already belongs to the current thread, is a
+     *         thread's initial coroutine, or is an asymmetric coroutine in the middle of
+     *         calling another
+     * @throws IllegalStateException if it has finished
+     */
+    public final boolean steal() {
+        CoroutineSupport here = CoroutineSupport.current();
+        if (isInitial()) {
+            throw new IllegalArgumentException("cannot steal " + this
+                    + ": a thread's initial coroutine never leaves its thread");
+        }
+        int seen = state;
+        int bits = seen & STATE_MASK;
+        if (owner == here) {
+            throw new IllegalArgumentException("cannot steal " + this + ": it already belongs to thread "
+                    + here.thread.getName());
+        }
+        if (bits == FINISHED) {
+            throw new IllegalStateException("cannot steal " + this + ": it has finished");
+        }
+        if (bits == CALLING && this instanceof AsymCoroutine) {
+            throw new IllegalArgumentException("cannot steal " + this
+                    + ": it is in the middle of calling another coroutine");
+        }
+        if ((bits != NEW && bits != SUSPENDED) || !STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | BUSY)) {
+            return false;
+        }
+        owner = here;
+        here.adopt(this, bits == NEW);
+        state = (seen & ~STATE_MASK) + EPOCH_UNIT | bits;
+        return true;
+    }
+
+    /**
+     * Finishes this coroutine, running its {@code finally} blocks: a suspended coroutine is
+     * resumed with {@link CoroutineExitException} thrown at its suspension point, and every
+     * further attempt to suspend it throws that exception again, until it finishes. A new
+     * coroutine is finished without running; a finished one is left as it is. Control returns
+     * here, to the closer, when it has finished. Confined to the owner thread.
+     *
+     * @throws IllegalStateException if it is running or calling (it is on the current call chain),
+     *         or if it is the thread's initial coroutine
+     * @throws WrongThreadException if it belongs to another thread
+     * @throws RuntimeException or {@link Error}: whatever its code threw while it was exiting,
+     *         other than the {@code CoroutineExitException}; it has finished all the same
+     */
+    @Override
+    public final void close() {
+        CoroutineSupport support = CoroutineSupport.current();
+        checkOwner(support, "close");
+        if (isInitial()) {
+            throw new IllegalStateException("cannot close " + this + ": it is its thread's own stack");
+        }
+        support.close(this);
+    }
+
+    /**
+     * Closes every unfinished coroutine of the current thread, as the thesis does when a thread
+     * ends: symmetric ones in ring order, then asymmetric ones, again until none is left (a
+     * {@code finally} block may create new ones). Call it from the thread's initial coroutine,
+     * typically in a {@code finally} block at the end of the thread's work.
+     *
+     * <p>If closing some coroutines throws, the others are still closed, and the first exception
+     * is thrown at the end with the later ones {@linkplain Throwable#addSuppressed suppressed}.
+     *
+     * @return how many coroutines were closed
+     * @throws IllegalStateException if called from inside a coroutine
+     */
+    public static int closeAll() {
+        return CoroutineSupport.current().closeAll();
+    }
+
+    /**
+     * Wraps {@code work} so that it closes all coroutines its thread still has when it ends,
+     * however it ends: {@code new Thread(CoroutineBase.draining(work))}, or a task given to an
+     * executor (whose thread's coroutines it then closes).
+     */
+    public static Runnable draining(Runnable work) {
+        if (work == null) {
+            throw new NullPointerException("work");
+        }
+        return () -> {
+            try {
+                work.run();
+            } finally {
+                closeAll();
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        return name + " [" + STATE_NAMES[stateBits()] + ", thread " + owner.thread.getName() + "]";
+    }
+
+    // ---------------------------------------------------------------- for the package
+
+    final CoroutineSupport owner() {
+        return owner;
+    }
+
+    final int stateBits() {
+        return state & STATE_MASK;
+    }
+
+    /** Owner thread, while no steal can interfere (the state is RUNNING, CALLING or ours). */
+    final void setStateBits(int bits) {
+        state = (state & ~STATE_MASK) | bits;
+    }
+
+    /** What {@link #tryTake} reports for a coroutine that finished or belongs to another thread. */
+    static final int GONE = -1;
+    /** What {@link #tryTake} reports for a coroutine of the thread that is running or calling. */
+    static final int ON_CALL_CHAIN = -2;
+
+    /**
+     * Takes this coroutine to run it on {@code support}'s thread: NEW or SUSPENDED to RUNNING.
+     * Waits out a steal in progress.
+     *
+     * @return the state it was taken from, or {@link #GONE} or {@link #ON_CALL_CHAIN}
+     */
+    final int tryTake(CoroutineSupport support) {
+        while (true) {
+            int seen = state;
+            int bits = seen & STATE_MASK;
+            if (bits == BUSY) {
+                Thread.onSpinWait();
+                continue;
+            }
+            if (owner != support || bits == FINISHED) {
+                return GONE;
+            }
+            if (bits != NEW && bits != SUSPENDED) {
+                return ON_CALL_CHAIN;
+            }
+            if (STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | RUNNING)) {
+                return bits;
+            }
+        }
+    }
+
+    /** Throws {@link WrongThreadException} unless {@code support} (the current thread's) owns this. */
+    final void checkOwner(CoroutineSupport support, String operation) {
+        CoroutineSupport o = owner;
+        if (o != support) {
+            throw new WrongThreadException("cannot " + operation + " " + this + " from thread "
+                    + support.thread.getName() + ": it belongs to thread " + o.thread.getName());
+        }
+    }
+
+    /** Throws the failure this coroutine finished with, if any, and forgets it. */
+    final void rethrowFailure() {
+        Throwable f = failure;
+        if (f != null) {
+            failure = null;
+            throw CoroutineSupport.<RuntimeException>sneaky(f);
+        }
+    }
+
+    /** Called on this coroutine's stack right after it resumes from a suspension. */
+    final void checkExitRequested() {
+        if (exitRequested) {
+            throw new CoroutineExitException(this);
+        }
+    }
+}

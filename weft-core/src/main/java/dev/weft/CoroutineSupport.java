@@ -1,0 +1,421 @@
+package dev.weft;
+
+import static dev.weft.CoroutineBase.CALLING;
+import static dev.weft.CoroutineBase.FINISHED;
+import static dev.weft.CoroutineBase.NEW;
+import static dev.weft.CoroutineBase.RUNNING;
+import static dev.weft.CoroutineBase.SUSPENDED;
+
+import dev.weft.internal.engine.NativeEngine;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.WeakHashMap;
+
+/**
+ * One thread's coroutines (the thesis's {@code CoroutineSupport}, section 4.2.8): the ring of
+ * its symmetric coroutines, the one running now, the trampoline that switches between
+ * symmetric coroutines, and the nested runs that asymmetric calls and closes are.
+ *
+ * <p>Confined to its thread. The only other thread that touches it is a thief, and only through
+ * the coroutines' own state word ({@link CoroutineBase#steal()}): a thief never edits the
+ * victim's ring, it just takes ownership, and the victim drops the stale ring node when it
+ * next walks past it.
+ */
+final class CoroutineSupport {
+
+    /*
+     * Implementation notes.
+     *
+     * Symmetric switches go through the thread's initial coroutine as a trampoline: HotSpot's
+     * continuations nest, and resuming B from inside A would put B on top of A for good. So a
+     * suspending coroutine names its target in `handoff` and suspends; its stack's resume()
+     * returns into runRing() on the initial coroutine's stack, which resumes the target. The
+     * cost is the same one freeze and one thaw as a direct switch.
+     *
+     * Asymmetric calls and closes do nest: the callee runs on top of the caller and its
+     * suspension returns straight to it (runTaken).
+     *
+     * The switcher takes its target (tryTake) before it suspends, so a target that a thief took
+     * meanwhile is reported in the switcher's own frame, and a refused suspension (a native
+     * frame on the stack) can give the target back untouched.
+     */
+
+    private static final ThreadLocal<CoroutineSupport> CURRENT = ThreadLocal.withInitial(CoroutineSupport::new);
+
+    /** A place in the ring. A coroutine gets a new node when stolen; the old one goes stale. */
+    static final class RingNode {
+        final Coroutine coroutine;
+        RingNode prev;
+        RingNode next;
+
+        RingNode(Coroutine coroutine) {
+            this.coroutine = coroutine;
+        }
+    }
+
+    final Thread thread;
+    final Coroutine initial;
+
+    /** The innermost coroutine executing on this thread. */
+    private CoroutineBase running;
+
+    /** The node of the current symmetric coroutine: the ring's position. */
+    private RingNode current;
+
+    /** The coroutine a suspending symmetric coroutine passes control to, for runRing(). */
+    private Coroutine handoff;
+
+    /** An uncaught exception, to be thrown out of the switch operation that resumes next. */
+    private Throwable pendingFailure;
+
+    /** Asymmetric coroutines that have started and not finished, for closeAll(); weakly held. */
+    private final Set<AsymCoroutine<?, ?>> started = Collections.newSetFromMap(new WeakHashMap<>());
+
+    private CoroutineSupport() {
+        NativeEngine.requireAccess();
+        thread = Thread.currentThread();
+        initial = new Coroutine(this);
+        RingNode head = new RingNode(initial);
+        head.prev = head;
+        head.next = head;
+        initial.node = head;
+        current = head;
+        running = initial;
+    }
+
+    static CoroutineSupport current() {
+        return CURRENT.get();
+    }
+
+    /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
+    void adopt(CoroutineBase c, boolean isNew) {
+        if (c instanceof Coroutine sym) {
+            RingNode node = new RingNode(sym);
+            node.prev = current;
+            node.next = current.next;
+            current.next.prev = node;
+            current.next = node;
+            sym.node = node;
+        } else if (!isNew) {
+            started.add((AsymCoroutine<?, ?>) c);
+        }
+    }
+
+    Coroutine runningSymmetric() {
+        return running instanceof Coroutine c ? c : null;
+    }
+
+    // ---------------------------------------------------------------- symmetric switches
+
+    void yieldToNext() {
+        Coroutine from = switchingCoroutine("yield");
+        Coroutine to = takeNextAfter(current);
+        if (to != null) {
+            switchTo(from, to, lastTakenPrior);
+        }
+    }
+
+    void yieldTo(Coroutine target) {
+        Coroutine from = switchingCoroutine("yieldTo");
+        if (target == from) {
+            return;
+        }
+        target.checkOwner(this, "yield to");
+        int prior = target.tryTake(this);
+        if (prior < 0) {
+            throw notRunnable(target, "yield to");
+        }
+        switchTo(from, target, prior);
+    }
+
+    /** The running coroutine, if it may switch symmetrically. */
+    private Coroutine switchingCoroutine(String operation) {
+        CoroutineBase r = running;
+        r.checkExitRequested();
+        if (r instanceof Coroutine c) {
+            return c;
+        }
+        throw new IllegalStateException("Coroutine." + operation + "() is not allowed inside asymmetric coroutine "
+                + r + ": it can only ret to its caller");
+    }
+
+    /**
+     * Takes the first coroutine after {@code start} in ring order that can run here, dropping
+     * the nodes of coroutines that finished or moved away. Null if there is none but the one
+     * at {@code start}.
+     */
+    private Coroutine takeNextAfter(RingNode start) {
+        RingNode n = start.next;
+        while (n != start) {
+            Coroutine c = n.coroutine;
+            RingNode after = n.next;
+            int prior = c.tryTake(this);
+            if (prior >= 0 && c.node == n) {
+                lastTakenPrior = prior;
+                return c;
+            }
+            if (prior >= 0) {
+                c.setStateBits(prior);  // a stale node of a coroutine that was stolen and came back
+            }
+            if (prior != CoroutineBase.ON_CALL_CHAIN) {
+                unlink(n);
+            }
+            n = after;
+        }
+        return null;
+    }
+
+    /** The state takeNextAfter took its coroutine from, to give it back if the switch fails. */
+    private int lastTakenPrior;
+
+    private void unlink(RingNode n) {
+        n.prev.next = n.next;
+        n.next.prev = n.prev;
+    }
+
+    /**
+     * Passes control from {@code from}, the running symmetric coroutine, to {@code to}, which
+     * the caller has taken from state {@code prior}; returns when control comes back to
+     * {@code from}, and throws there what it is handed.
+     */
+    private void switchTo(Coroutine from, Coroutine to, int prior) {
+        to.resumer = from;
+        if (from == initial) {
+            runRing(to);
+        } else {
+            handoff = to;
+            try {
+                NativeEngine.suspend();
+            } catch (RuntimeException | Error refused) {
+                handoff = null;
+                to.setStateBits(prior);
+                throw refused;
+            }
+        }
+        afterSwitch(from);
+    }
+
+    private void afterSwitch(Coroutine resumed) {
+        Throwable f = pendingFailure;
+        if (f != null) {
+            pendingFailure = null;
+            throw CoroutineSupport.<RuntimeException>sneaky(f);
+        }
+        resumed.checkExitRequested();
+    }
+
+    /**
+     * The trampoline, on the initial coroutine's stack: resumes {@code first}, then whichever
+     * coroutine each one passes control to, until control comes back to the initial coroutine.
+     */
+    private void runRing(Coroutine first) {
+        initial.setStateBits(SUSPENDED);
+        Coroutine target = first;
+        while (target != initial) {
+            running = target;
+            current = target.node;
+            try {
+                target.stack.resume();
+            } catch (RuntimeException | Error broken) {
+                abandonRing(target);
+                throw broken;
+            }
+            if (target.stack.isDone()) {
+                target = finishInRing(target);
+            } else {
+                target.setStateBits(SUSPENDED);
+                target = handoff;
+                handoff = null;
+            }
+        }
+        running = initial;
+        current = initial.node;
+    }
+
+    /** The engine failed to resume {@code target} at all: control falls back to the initial coroutine. */
+    private void abandonRing(Coroutine target) {
+        target.setStateBits(target.stack.isDone() ? FINISHED : SUSPENDED);
+        running = initial;
+        current = initial.node;
+        initial.setStateBits(RUNNING);
+    }
+
+    /**
+     * {@code done} finished while running from the ring: it leaves the ring, and the coroutine
+     * that receives control is taken and returned. That is the next one in the ring, or, if it
+     * failed, the one that switched to it, which is handed the exception.
+     */
+    private Coroutine finishInRing(Coroutine done) {
+        done.setStateBits(FINISHED);
+        Coroutine next;
+        Throwable f = done.failure;
+        if (f != null) {
+            done.failure = null;
+            pendingFailure = f;
+            next = receiverOfFailure(done);
+        } else {
+            next = takeNextAfter(done.node);
+        }
+        unlink(done.node);
+        done.resumer = null;
+        return next;
+    }
+
+    private Coroutine receiverOfFailure(Coroutine failed) {
+        Coroutine r = failed.resumer;
+        if (r != null && r.tryTake(this) >= 0) {
+            return r;
+        }
+        initial.tryTake(this);
+        return initial;
+    }
+
+    // ---------------------------------------------------------------- nested runs: call, ret, close
+
+    /** Takes {@code c} to run it nested in the running coroutine, or throws why it cannot run. */
+    int take(CoroutineBase c, String operation) {
+        int prior = c.tryTake(this);
+        if (prior < 0) {
+            throw notRunnable(c, operation);
+        }
+        return prior;
+    }
+
+    /**
+     * Runs {@code c}, taken from state {@code prior}, on top of the running coroutine until it
+     * suspends or finishes.
+     */
+    void runTaken(CoroutineBase c, int prior) {
+        CoroutineBase caller = running;
+        caller.setStateBits(CALLING);
+        running = c;
+        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
+            started.add(a);
+        }
+        try {
+            c.stack.resume();
+        } finally {
+            running = caller;
+            caller.setStateBits(RUNNING);
+            if (c.stack.isDone()) {
+                finishNested(c);
+            } else {
+                c.setStateBits(SUSPENDED);
+            }
+        }
+    }
+
+    private void finishNested(CoroutineBase c) {
+        c.setStateBits(FINISHED);
+        if (c instanceof Coroutine sym) {
+            unlink(sym.node);
+            sym.resumer = null;
+        } else {
+            started.remove(c);
+        }
+    }
+
+    /** Suspends {@code c}, the running asymmetric coroutine, back to its caller; returns when it is called again. */
+    void suspendAsymmetric(AsymCoroutine<?, ?> c) {
+        NativeEngine.suspend();
+        c.checkExitRequested();
+    }
+
+    void checkRunning(CoroutineBase c, String operation) {
+        if (running != c) {
+            throw new IllegalStateException("cannot " + operation + " from " + c
+                    + ": it is not the coroutine running on this thread (that is " + running + ")");
+        }
+    }
+
+    void close(CoroutineBase c) {
+        if (c.isFinished()) {
+            return;
+        }
+        int prior = c.tryTake(this);
+        if (prior < 0) {
+            if (c.isFinished()) {
+                return;
+            }
+            throw notRunnable(c, "close");
+        }
+        if (prior == NEW) {
+            finishNested(c);
+            return;
+        }
+        c.exitRequested = true;
+        runTaken(c, prior);
+        assert c.isFinished() : c + " suspended while exiting";
+        c.rethrowFailure();
+    }
+
+    int closeAll() {
+        if (running != initial) {
+            throw new IllegalStateException("closeAll() must be called from the initial coroutine of thread "
+                    + thread.getName() + ", not from inside " + running);
+        }
+        int closed = 0;
+        Throwable first = null;
+        for (List<CoroutineBase> open = unfinished(); !open.isEmpty(); open = unfinished()) {
+            for (CoroutineBase c : open) {
+                try {
+                    close(c);
+                } catch (Throwable t) {
+                    if (first == null) {
+                        first = t;
+                    } else {
+                        first.addSuppressed(t);
+                    }
+                }
+                closed++;
+            }
+        }
+        if (first != null) {
+            throw CoroutineSupport.<RuntimeException>sneaky(first);
+        }
+        return closed;
+    }
+
+    /** The unfinished coroutines of this thread other than the initial one: ring order, then started asymmetric ones. */
+    private List<CoroutineBase> unfinished() {
+        List<CoroutineBase> open = new ArrayList<>();
+        for (RingNode n = initial.node.next; n != initial.node; n = n.next) {
+            Coroutine c = n.coroutine;
+            if (c.node == n && c.owner() == this && !c.isFinished()) {
+                open.add(c);
+            }
+        }
+        for (AsymCoroutine<?, ?> a : new ArrayList<>(started)) {
+            if (a.owner() == this && !a.isFinished()) {
+                open.add(a);
+            } else {
+                started.remove(a);
+            }
+        }
+        return open;
+    }
+
+    // ---------------------------------------------------------------- errors
+
+    /** Why {@code c}, which tryTake refused, cannot be run by {@code operation} from this thread. */
+    RuntimeException notRunnable(CoroutineBase c, String operation) {
+        if (c.owner() != this) {
+            return new WrongThreadException("cannot " + operation + " " + c + " from thread " + thread.getName()
+                    + ": it belongs to thread " + c.owner().thread.getName());
+        }
+        if (c.isFinished()) {
+            return new IllegalStateException("cannot " + operation + " " + c + ": it has finished");
+        }
+        return new IllegalStateException("cannot " + operation + " " + c
+                + ": it is already running on this thread (a coroutine cannot call or switch to itself,"
+                + " directly or through others)");
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+}

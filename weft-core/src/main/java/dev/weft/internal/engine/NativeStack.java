@@ -1,0 +1,55 @@
+package dev.weft.internal.engine;
+
+import jdk.internal.vm.Continuation;
+import jdk.internal.vm.ContinuationScope;
+
+/**
+ * An {@link ExecutionStack} that is a HotSpot one-shot continuation.
+ *
+ * <p>Suspending freezes the frames above the innermost running {@code NativeStack} into heap
+ * stack chunks; resuming thaws them onto the current thread's stack, so a suspended stack may
+ * be resumed on any thread. A stack resumed from inside another runs nested in it, and
+ * {@link #suspend()} always suspends the innermost one.
+ *
+ * <p>Loading this class requires {@code jdk.internal.vm} to be exported to Weft; only
+ * {@link NativeEngine} touches it, after checking that.
+ */
+final class NativeStack extends Continuation implements ExecutionStack {
+
+    static final ContinuationScope SCOPE = new ContinuationScope("weft");
+
+    /** What this stack runs for; only its {@code toString()} is used, to name it in errors. */
+    private final Object coroutine;
+
+    NativeStack(Object coroutine, Runnable body) {
+        super(SCOPE, body);
+        this.coroutine = coroutine;
+    }
+
+    @Override
+    public void resume() {
+        run();
+    }
+
+    static void suspend() {
+        Continuation.yield(SCOPE);
+    }
+
+    /** Called on this stack when HotSpot refuses to freeze it; the exception reaches the suspender. */
+    @Override
+    protected void onPinned(Pinned reason) {
+        throw new IllegalStateException(coroutine + " cannot suspend on thread "
+                + Thread.currentThread().getName() + ": " + explain(reason));
+    }
+
+    private static String explain(Pinned reason) {
+        return switch (reason) {
+            case NATIVE -> "a native or VM frame is on its stack (a class initializer, a JNI"
+                    + " method, or another call made through the VM); suspend outside of it";
+            case MONITOR -> "a frame on its stack holds a monitor (synchronized), which this JDK ("
+                    + Runtime.version() + ") cannot suspend; JDK 24 or newer can";
+            case CRITICAL_SECTION -> "it is inside a critical section of the JDK";
+            default -> "HotSpot reports it as pinned (" + reason + ")";
+        };
+    }
+}

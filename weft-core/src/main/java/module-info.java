@@ -1,0 +1,14 @@
+/**
+ * Weft: symmetric and asymmetric coroutines for the JVM.
+ *
+ * <p>The whole public contract is the package {@link dev.weft}. The engines that actually
+ * suspend and resume stacks live in {@code dev.weft.internal.*}, which is not exported.
+ *
+ * <p>The native engine runs on HotSpot's continuations ({@code jdk.internal.vm}). The JVM must
+ * export that package to this module: {@code --add-exports java.base/jdk.internal.vm=dev.weft}
+ * on the module path, {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} on the class
+ * path. Without it, the first coroutine operation throws an exception that names the option.
+ */
+module dev.weft {
+    exports dev.weft;
+}

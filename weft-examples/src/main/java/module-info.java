@@ -1,0 +1,5 @@
+/** The case studies of the thesis and the papers, as runnable programs. */
+module dev.weft.examples {
+    requires dev.weft;
+    requires java.xml;
+}
