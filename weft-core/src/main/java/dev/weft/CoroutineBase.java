@@ -40,9 +40,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>Hints</h2>
  * The {@code stackSize} and {@code sharedStack} constructor arguments are hints, as in the
- * thesis, and the native engine does not need them: while a coroutine runs, its frames live on
- * its owner thread's stack (so the depth available to it is that thread's), and while it is
- * suspended, only the frames it actually uses are kept, in heap chunks sized to fit. A negative
+ * thesis, and the native engine does not need them: the frames a running coroutine executes
+ * live on its owner thread's stack (so that stack's size bounds how deep it can recurse without
+ * suspending), and while it is suspended, its frames are kept in heap chunks sized to fit; on
+ * resuming, HotSpot copies back only the topmost frames, and the rest as they are returned to. A negative
  * {@code stackSize} is refused; {@code sharedStack} may be null.
  */
 public abstract sealed class CoroutineBase implements AutoCloseable permits Coroutine, AsymCoroutine {
@@ -184,6 +185,12 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * <p>Frames that hold monitors move with the coroutine on JDK 24 and newer: the monitors
      * stay held while it is suspended, and belong to the thread that runs it. (On older JDKs
      * a coroutine cannot suspend while it holds one, so there is nothing to refuse here.)
+     *
+     * <p>A caveat of HotSpot's: its JIT compilers treat {@code Thread.currentThread()} as fixed
+     * within a compiled method, so a method that was suspended on one thread and resumes on
+     * another may go on seeing the first thread (and its {@code ThreadLocal}s) until it returns.
+     * Weft's own bookkeeping never relies on that; code that moves between threads should pass
+     * thread-bound state explicitly rather than look it up again after a suspension.
      *
      * @return true if the coroutine now belongs to the current thread; false if it is busy:
      *         running, calling another, being switched to by its thread or stolen by another

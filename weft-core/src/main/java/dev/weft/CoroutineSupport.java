@@ -8,6 +8,9 @@ import static dev.weft.CoroutineBase.SUSPENDED;
 
 import dev.weft.internal.engine.NativeEngine;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +25,8 @@ import java.util.WeakHashMap;
  * <p>Confined to its thread. The only other thread that touches it is a thief, and only through
  * the coroutines' own state word ({@link CoroutineBase#steal()}): a thief never edits the
  * victim's ring, it just takes ownership, and the victim drops the stale ring node when it
- * next walks past it.
+ * next walks past it. Code that runs after a suspension finds its support through the
+ * coroutine's owner, never through a support it held before: it may have moved meanwhile.
  */
 final class CoroutineSupport {
 
@@ -44,6 +48,16 @@ final class CoroutineSupport {
      */
 
     private static final ThreadLocal<CoroutineSupport> CURRENT = ThreadLocal.withInitial(CoroutineSupport::new);
+
+    /**
+     * Calls {@link #lookUpCurrent()}; deliberately not final, so that no JIT can inline the call.
+     * HotSpot's compilers treat {@code Thread.currentThread()} as invariant within a compiled
+     * method, which a frame that was suspended on one thread and resumed on another (after
+     * {@code steal}) breaks: inlined into such a frame, the lookup could return the thread the
+     * frame used to run on. Called through a handle that is not a constant, the lookup always
+     * runs in a frame of its own.
+     */
+    private static MethodHandle currentLookup = findCurrentLookup();
 
     /** A place in the ring. A coroutine gets a new node when stolen; the old one goes stale. */
     static final class RingNode {
@@ -86,8 +100,28 @@ final class CoroutineSupport {
         running = initial;
     }
 
+    /** The current thread's support, created on its first coroutine operation. */
     static CoroutineSupport current() {
+        try {
+            return (CoroutineSupport) currentLookup.invokeExact();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    private static CoroutineSupport lookUpCurrent() {
         return CURRENT.get();
+    }
+
+    private static MethodHandle findCurrentLookup() {
+        try {
+            return MethodHandles.lookup().findStatic(CoroutineSupport.class, "lookUpCurrent",
+                    MethodType.methodType(CoroutineSupport.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
@@ -195,7 +229,7 @@ final class CoroutineSupport {
                 throw refused;
             }
         }
-        afterSwitch(from);
+        from.owner().afterSwitch(from); // not this: it may have been stolen while suspended
     }
 
     private void afterSwitch(Coroutine resumed) {
@@ -289,12 +323,17 @@ final class CoroutineSupport {
      * suspends or finishes.
      */
     void runTaken(CoroutineBase c, int prior) {
+        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
+            try {
+                started.add(a);
+            } catch (RuntimeException | Error e) { // out of memory: nothing has changed but the take
+                c.setStateBits(prior);
+                throw e;
+            }
+        }
         CoroutineBase caller = running;
         caller.setStateBits(CALLING);
         running = c;
-        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
-            started.add(a);
-        }
         try {
             c.stack.resume();
         } finally {

@@ -1,0 +1,40 @@
+package dev.weft.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code Examples.main} runs every example, in order, each under its heading. */
+class ExamplesTest extends LeftoverCheck {
+
+    @Test
+    void runsEveryExampleUnderItsHeading() {
+        List<String> expected = new ArrayList<>();
+        expected.add("== Figure 3.2: a Coroutine subclass");
+        expected.addAll(SymmetricFiguresTest.EXPECTED);
+        expected.add("== Figure 3.3: a Runnable given to new Coroutine(...)");
+        expected.addAll(SymmetricFiguresTest.EXPECTED);
+        expected.add("== Figure 3.6: SAX parser inversion, call loop");
+        expected.addAll(CoSAXParserTest.FIGURE_3_6);
+        expected.add("== Figure 3.7: SAX parser inversion, enhanced for loop");
+        expected.addAll(CoSAXParserTest.CATALOGUE_ELEMENTS);
+        expected.add("== Section 5.1: machine control");
+        expected.addAll(MachineControlTest.EXPECTED);
+        expected.add("== Same fringe (Mateu 1992, section 9)");
+        expected.addAll(SameFringeTest.EXPECTED);
+        expected.add("== Producer/consumer: symmetric coroutines, one-slot buffer");
+        expected.addAll(ProducerConsumerTest.EXPECTED);
+        expected.add("== Producer/consumer: asymmetric generator");
+        expected.addAll(ProducerConsumerTest.EXPECTED);
+
+        assertEquals(Output.text(expected), Output.ofMain(() -> {
+            try {
+                Examples.main(new String[0]);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }));
+    }
+}
