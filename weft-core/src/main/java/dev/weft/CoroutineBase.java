@@ -223,7 +223,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
         owner = here;
         here.adopt(this, bits == NEW);
-        state = (seen & ~STATE_MASK) + EPOCH_UNIT | bits;
+        STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
         return true;
     }
 
@@ -299,9 +299,12 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         return state & STATE_MASK;
     }
 
-    /** Owner thread, while no steal can interfere (the state is RUNNING, CALLING or ours). */
+    /**
+     * Owner thread, while no steal can interfere (the state is RUNNING, CALLING or taken). A
+     * releasing store, not a full fence: a thief's CAS acquires it, which is all it must see.
+     */
     final void setStateBits(int bits) {
-        state = (state & ~STATE_MASK) | bits;
+        STATE.setRelease(this, (state & ~STATE_MASK) | bits);
     }
 
     /** What {@link #tryTake} reports for a coroutine that finished or belongs to another thread. */
