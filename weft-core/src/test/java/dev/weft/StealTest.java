@@ -156,7 +156,15 @@ class StealTest {
      * until the coroutine, now running on the thief, leaves the synchronized block.
      */
     @Test
-    void aCoroutineHoldingAMonitorMigratesWithIt() throws Throwable {
+    void aCoroutineHoldingAMonitorMigratesWithItOrCannotSuspendBeforeJdk24() throws Throwable {
+        if (Runtime.version().feature() >= 24) {
+            aCoroutineHoldingAMonitorMigratesWithIt();
+        } else {
+            beforeJdk24ACoroutineCannotSuspendWhileHoldingAMonitor();
+        }
+    }
+
+    private void aCoroutineHoldingAMonitorMigratesWithIt() throws Throwable {
         Object lock = new Object();
         Trace trace = new Trace();
         AsymCoroutine<Void, Void> holder = new AsymCoroutine<>((self, in) -> {
@@ -197,5 +205,23 @@ class StealTest {
         contender.join();
         assertEquals(List.of("holds on " + home + ": true", "holds on thief: true", "released on thief2: true"),
                 trace.events());
+    }
+
+    /** Before JDK 24, HotSpot refuses to freeze a frame that holds a monitor: the suspension is refused instead. */
+    private void beforeJdk24ACoroutineCannotSuspendWhileHoldingAMonitor() {
+        Object lock = new Object();
+        AsymCoroutine<Void, String> holder = new AsymCoroutine<>((self, in) -> {
+            synchronized (lock) {
+                try {
+                    self.ret("suspended");
+                    return "not reached";
+                } catch (IllegalStateException refused) {
+                    return refused.getMessage();
+                }
+            }
+        });
+        holder.setName("holder");
+        String refusal = holder.call(null);
+        assertTrue(refusal.contains("holder") && refusal.contains("monitor"), refusal);
     }
 }
