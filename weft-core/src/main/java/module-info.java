@@ -11,4 +11,6 @@
  */
 module dev.weft {
     exports dev.weft;
+    // Called by code that weft-weaver emits into woven classes, wherever they live; not API.
+    exports dev.weft.internal.woven;
 }

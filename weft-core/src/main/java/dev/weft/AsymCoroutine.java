@@ -92,7 +92,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     @Override
     @SuppressWarnings("unchecked")
     final void body() {
-        I input = (I) takeTransfer();
+        I input = frames == null ? (I) takeTransfer() : null; // a restore keeps the input for ret
         transfer = run(input);
     }
 
@@ -133,6 +133,9 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     public I ret(O output) {
         CoroutineSupport support = CoroutineSupport.current();
         checkOwner(support, "ret from");
+        if (support.finishRestore(this)) {
+            return (I) takeTransfer();
+        }
         checkExitRequested();
         support.checkRunning(this, "ret");
         transfer = output;

@@ -119,7 +119,10 @@ public non-sealed class Coroutine extends CoroutineBase {
      * @throws CoroutineExitException when the current coroutine is being closed
      */
     public static void yield() {
-        CoroutineSupport.current().yieldToNext();
+        CoroutineSupport support = CoroutineSupport.current();
+        if (!support.finishRestore()) {
+            support.yieldToNext();
+        }
     }
 
     /**
@@ -132,10 +135,14 @@ public non-sealed class Coroutine extends CoroutineBase {
      * @throws CoroutineExitException when the current coroutine is being closed
      */
     public static void yieldTo(Coroutine target) {
+        CoroutineSupport support = CoroutineSupport.current();
+        if (support.finishRestore()) {
+            return; // a restored frame re-invokes its call, with default arguments: it resumes here
+        }
         if (target == null) {
             throw new NullPointerException("target");
         }
-        CoroutineSupport.current().yieldTo(target);
+        support.yieldTo(target);
     }
 
     /** The coroutine running on the current thread, if it is symmetric; null inside an asymmetric one. */

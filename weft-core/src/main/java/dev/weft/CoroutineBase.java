@@ -2,6 +2,7 @@ package dev.weft;
 
 import dev.weft.internal.engine.ExecutionStack;
 import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.woven.FrameTransfer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -96,8 +97,11 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     private volatile CoroutineSupport owner;
     private volatile String name;
 
-    /** The stack that runs this coroutine's body; null for a thread's initial coroutine. */
-    final ExecutionStack stack;
+    /** The stack that runs this coroutine's body; null for a thread's initial coroutine. Replaced by serialize and deserialize. */
+    ExecutionStack stack;
+
+    /** The frames being captured from or restored into this coroutine's stack, if any. Owner thread. */
+    FrameTransfer frames;
 
     /** Set by {@link #close()}: every suspension attempt then throws {@link CoroutineExitException}. */
     boolean exitRequested;
@@ -112,7 +116,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
         this.owner = CoroutineSupport.current();
         this.name = defaultName();
-        this.stack = NativeEngine.newStack(this, this::runToEnd);
+        this.stack = newStack();
     }
 
     /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
@@ -126,6 +130,11 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     private String defaultName() {
         return getClass().getSimpleName().isEmpty() ? "Coroutine-" + IDS.incrementAndGet()
                 : getClass().getSimpleName() + "-" + IDS.incrementAndGet();
+    }
+
+    /** A fresh stack that runs this coroutine's body from its start. */
+    final ExecutionStack newStack() {
+        return NativeEngine.newStack(this, this::runToEnd);
     }
 
     /** Runs the user's code on this coroutine's stack and records how it ended. */
@@ -282,6 +291,47 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
                 closeAll();
             }
         };
+    }
+
+    /**
+     * The frames of this suspended coroutine (thesis 3.2.4.1), outermost first: its state, as
+     * values that Java serialization or the application can store. The coroutine stays as it
+     * was and may be resumed, serialized again or migrated. Its code must have been woven by
+     * {@code weft-weaver}. A new coroutine has no frames: the array is empty. Confined to the
+     * owner thread.
+     *
+     * <p>The frames reference the same objects as the coroutine's stack (thesis figure 3.9).
+     *
+     * @throws IllegalArgumentException naming the class and method, if a frame is not woven, may
+     *         hold a monitor, or cannot be captured for another reason; if this is a thread's
+     *         initial coroutine; if it is running, or an asymmetric coroutine in the middle of
+     *         calling another. The coroutine is untouched.
+     * @throws IllegalStateException if it has finished
+     * @throws WrongThreadException if it belongs to another thread
+     */
+    public final CoroutineFrame[] serialize() {
+        CoroutineSupport support = CoroutineSupport.current();
+        checkOwner(support, "serialize");
+        return support.serialize(this);
+    }
+
+    /**
+     * Replaces this coroutine's stack by {@code frames} (thesis 3.2.4.2), as {@link #serialize()}
+     * returned them, possibly in another process. The next time it is resumed, it continues
+     * where those frames were suspended. Every frame is checked against the weaver's record of
+     * its method first: the method must exist and be woven, {@code bci} must be one of its
+     * suspension sites, each slot's kind and type must fit, and each frame must be suspended in
+     * a call of the next one's method. Confined to the owner thread.
+     *
+     * @throws IllegalArgumentException saying which frame and slot do not fit, or if this is a
+     *         thread's initial coroutine or is running; the coroutine is untouched
+     * @throws IllegalStateException if it has finished
+     * @throws WrongThreadException if it belongs to another thread
+     */
+    public final void deserialize(CoroutineFrame[] frames) {
+        CoroutineSupport support = CoroutineSupport.current();
+        checkOwner(support, "deserialize");
+        support.deserialize(this, frames);
     }
 
     @Override

@@ -7,6 +7,8 @@ import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
 
 import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.woven.FrameTransfer;
+import dev.weft.internal.woven.WovenFrames;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -87,6 +89,10 @@ final class CoroutineSupport {
 
     /** Asymmetric coroutines that have started and not finished, for closeAll(); weakly held. */
     private final Set<AsymCoroutine<?, ?>> started = Collections.newSetFromMap(new WeakHashMap<>());
+
+    static {
+        WovenFrames.install(() -> current().running.frames);
+    }
 
     private CoroutineSupport() {
         NativeEngine.requireAccess();
@@ -228,8 +234,43 @@ final class CoroutineSupport {
                 to.setStateBits(prior);
                 throw refused;
             }
+            if (from.frames != null) {
+                return; // resumed to be captured: return at once to the woven caller
+            }
         }
         from.owner().afterSwitch(from); // not this: it may have been stolen while suspended
+    }
+
+    /**
+     * If the running symmetric coroutine has just been restored, ends the restore: this is the
+     * switch operation it was suspended in, and it resumes here.
+     */
+    boolean finishRestore() {
+        CoroutineBase r = running;
+        if (r.frames == null || !(r instanceof Coroutine c)) {
+            return false;
+        }
+        endRestore(r);
+        afterSwitch(c);
+        return true;
+    }
+
+    /** The same for {@code c}, an asymmetric coroutine in {@code ret}. */
+    boolean finishRestore(AsymCoroutine<?, ?> c) {
+        if (c.frames == null || running != c) {
+            return false;
+        }
+        endRestore(c);
+        c.checkExitRequested();
+        return true;
+    }
+
+    private static void endRestore(CoroutineBase c) {
+        if (!c.frames.isRestored()) {
+            throw new IllegalStateException(c + " reached a suspension point before all its frames were restored");
+        }
+        c.frames = null;
+        WovenFrames.end();
     }
 
     private void afterSwitch(Coroutine resumed) {
@@ -331,6 +372,19 @@ final class CoroutineSupport {
                 throw e;
             }
         }
+        try {
+            resumeNested(c);
+        } finally {
+            if (c.stack.isDone()) {
+                finishNested(c);
+            } else {
+                c.setStateBits(SUSPENDED);
+            }
+        }
+    }
+
+    /** Runs {@code c}, taken, on top of the running coroutine until it suspends or its stack ends. */
+    private void resumeNested(CoroutineBase c) {
         CoroutineBase caller = running;
         caller.setStateBits(CALLING);
         running = c;
@@ -339,11 +393,6 @@ final class CoroutineSupport {
         } finally {
             running = caller;
             caller.setStateBits(RUNNING);
-            if (c.stack.isDone()) {
-                finishNested(c);
-            } else {
-                c.setStateBits(SUSPENDED);
-            }
         }
     }
 
@@ -360,7 +409,9 @@ final class CoroutineSupport {
     /** Suspends {@code c}, the running asymmetric coroutine, back to its caller; returns when it is called again. */
     void suspendAsymmetric(AsymCoroutine<?, ?> c) {
         NativeEngine.suspend();
-        c.checkExitRequested();
+        if (c.frames == null) {
+            c.checkExitRequested();
+        }
     }
 
     void checkRunning(CoroutineBase c, String operation) {
@@ -435,6 +486,79 @@ final class CoroutineSupport {
             }
         }
         return open;
+    }
+
+    // ---------------------------------------------------------------- serialization
+
+    CoroutineFrame[] serialize(CoroutineBase c) {
+        checkSerializable(c, "serialize");
+        int bits = c.stateBits();
+        if (bits == NEW) {
+            return new CoroutineFrame[0];
+        }
+        if (c.frames != null) {
+            return c.frames.pending(); // deserialized or captured, and not resumed since
+        }
+        StackCheck.requireCapturable(c);
+        int prior = take(c, "serialize");
+        FrameTransfer capture = FrameTransfer.capture();
+        c.frames = capture;
+        WovenFrames.begin();
+        try {
+            resumeNested(c);
+        } finally {
+            WovenFrames.end();
+        }
+        if (!c.stack.isDone() || c.failure != null) {
+            c.frames = null;
+            finishNested(c);
+            RuntimeException broken = new IllegalStateException("capturing " + c + " failed; it has finished", c.failure);
+            c.failure = null;
+            throw broken;
+        }
+        CoroutineFrame[] captured = capture.captured();
+        replaceStack(c, captured, prior);
+        return FrameTransfer.copy(captured);
+    }
+
+    void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
+        checkSerializable(c, "deserialize into");
+        FrameValidator.validate(c, frames);
+        int prior = take(c, "deserialize into");
+        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
+            started.add(a);
+        }
+        CoroutineFrame[] restored = FrameTransfer.copy(frames);
+        if (c.frames != null) {
+            WovenFrames.end(); // the restore that was pending is dropped
+            c.frames = null;
+        }
+        replaceStack(c, restored, SUSPENDED);
+    }
+
+    /** {@code c}, taken, gets a fresh stack that rebuilds {@code frames} when next resumed; it is given back as {@code state}. */
+    private static void replaceStack(CoroutineBase c, CoroutineFrame[] frames, int state) {
+        c.stack = c.newStack();
+        if (frames.length > 0) {
+            c.frames = FrameTransfer.restore(java.util.List.of(frames));
+            WovenFrames.begin();
+        }
+        c.setStateBits(frames.length > 0 ? SUSPENDED : state);
+    }
+
+    private void checkSerializable(CoroutineBase c, String operation) {
+        if (c.isInitial()) {
+            throw new IllegalArgumentException("cannot " + operation + " " + c
+                    + ": a thread's initial coroutine is its thread's own stack");
+        }
+        switch (c.stateBits()) {
+            case FINISHED -> throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");
+            case CALLING -> throw new IllegalArgumentException("cannot " + operation + " " + c
+                    + ": it is in the middle of calling another coroutine");
+            case RUNNING -> throw new IllegalArgumentException("cannot " + operation + " " + c + ": it is running");
+            default -> {
+            }
+        }
     }
 
     // ---------------------------------------------------------------- errors

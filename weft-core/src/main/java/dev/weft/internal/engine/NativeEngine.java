@@ -1,5 +1,7 @@
 package dev.weft.internal.engine;
 
+import java.util.List;
+
 /**
  * The native engine: coroutine stacks that are HotSpot continuations.
  *
@@ -42,6 +44,15 @@ public final class NativeEngine {
      */
     public static void suspend() {
         NativeStack.suspend();
+    }
+
+    /**
+     * The frames of a suspended {@code stack}, innermost first, with their classes and
+     * hidden frames included. Names, classes and bytecode indexes only: HotSpot does not report
+     * the values of a suspended stack's slots reliably.
+     */
+    public static List<StackWalker.StackFrame> frames(ExecutionStack stack) {
+        return ((NativeStack) stack).frames();
     }
 
     /** The option that gives Weft access to HotSpot's continuations, for this deployment. */

@@ -3,6 +3,9 @@ package dev.weft.internal.engine;
 import jdk.internal.vm.Continuation;
 import jdk.internal.vm.ContinuationScope;
 
+import java.util.EnumSet;
+import java.util.List;
+
 /**
  * An {@link ExecutionStack} that is a HotSpot one-shot continuation.
  *
@@ -29,6 +32,11 @@ final class NativeStack extends Continuation implements ExecutionStack {
     @Override
     public void resume() {
         run();
+    }
+
+    List<StackWalker.StackFrame> frames() {
+        return stackWalker(EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_HIDDEN_FRAMES))
+                .walk(s -> s.toList());
     }
 
     static void suspend() {

@@ -1,0 +1,55 @@
+package dev.weft;
+
+import java.io.Serializable;
+import java.lang.reflect.Method;
+
+/**
+ * One activation frame of a suspended coroutine, as {@link CoroutineBase#serialize()} returns
+ * it and {@link CoroutineBase#deserialize} takes it (thesis figure 3.8).
+ *
+ * <p>Slots {@code 0 .. localCount-1} are the method's local variables, in the JVM's numbering;
+ * slots {@code localCount .. localCount+expressionCount-1} are its operand stack at the call it
+ * is suspended in, bottom first, the call's receiver last for an instance call (its arguments
+ * belong to the frame above). A slot holding a reference has its value in
+ * {@code objectValues} and zero in {@code scalarValues}; a primitive slot has its value in
+ * {@code scalarValues} (an {@code int} as itself, a {@code float} or {@code double} as its
+ * raw bits, a {@code long} or {@code double} in the first of its two slots) and {@code null}
+ * in {@code objectValues}. Slots that are dead at the suspension point hold zero and null.
+ *
+ * <p>{@link Method} is not serializable: an application that writes frames with Java
+ * serialization replaces it by a reference of its own (thesis 5.2).
+ */
+public class CoroutineFrame implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The method this frame is an activation of. */
+    public Method method;
+    /** The bytecode index, in the method as compiled (before weaving), of the call this frame is suspended in. */
+    public int bci;
+    /** How many local variable slots the frame has. */
+    public int localCount;
+    /** How many operand stack slots the frame holds at its suspension point. */
+    public int expressionCount;
+    /** The primitive values of all slots, locals first; zero for reference slots. */
+    public long[] scalarValues;
+    /** The references of all slots, locals first; null for primitive slots. */
+    public Object[] objectValues;
+
+    /** A frame; the arrays are taken as they are, not copied. */
+    public CoroutineFrame(Method method, int bci, int localCount, int expressionCount, long[] scalarValues,
+            Object[] objectValues) {
+        this.method = method;
+        this.bci = bci;
+        this.localCount = localCount;
+        this.expressionCount = expressionCount;
+        this.scalarValues = scalarValues;
+        this.objectValues = objectValues;
+    }
+
+    @Override
+    public String toString() {
+        String where = method == null ? "<no method>" : method.getDeclaringClass().getName() + "." + method.getName();
+        return where + "@" + bci + " (" + localCount + " locals, " + expressionCount + " on the stack)";
+    }
+}

@@ -1,0 +1,79 @@
+package dev.weft;
+
+import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.woven.WovenMethods;
+
+import java.util.List;
+
+/**
+ * Decides, from the names of a suspended coroutine's frames alone, whether its woven code can
+ * capture it: every frame between Weft's suspension point and Weft's entry frames must be a
+ * woven method that holds no monitor at its suspension site, or a hidden class's frame (a
+ * lambda's proxy, which is stateless and simply called again on restore).
+ */
+final class StackCheck {
+
+    private StackCheck() {
+    }
+
+    /** Throws {@link IllegalArgumentException} naming the first frame that cannot be captured. */
+    static void requireCapturable(CoroutineBase c) {
+        List<StackWalker.StackFrame> frames = NativeEngine.frames(c.stack);
+        int i = 0;
+        while (i < frames.size() && isSuspensionMachinery(frames.get(i))) {
+            i++;
+        }
+        int woven = 0;
+        for (; i < frames.size() && !isEntryMachinery(frames.get(i)); i++) {
+            StackWalker.StackFrame frame = frames.get(i);
+            if (frame.getDeclaringClass().isHidden()) {
+                continue;
+            }
+            requireWoven(c, frame);
+            woven++;
+        }
+        if (woven == 0) {
+            throw new IllegalArgumentException("cannot serialize " + c + ": it is suspended in no woven frame");
+        }
+    }
+
+    private static void requireWoven(CoroutineBase c, StackWalker.StackFrame frame) {
+        Class<?> type = frame.getDeclaringClass();
+        String where = type.getName() + "." + frame.getMethodName() + frame.getDescriptor();
+        WovenMethods table = WovenMethods.of(type);
+        if (table == null) {
+            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
+                    + " is not woven (weave " + type.getName() + " with weft-weaver)");
+        }
+        WovenMethods.WovenMethod method = table.method(frame.getMethodName() + frame.getDescriptor());
+        if (method == null) {
+            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
+                    + " is not woven (constructors, class initializers and native methods never are)");
+        }
+        if (method.unsupported() != null) {
+            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
+                    + " was not woven: " + method.unsupported());
+        }
+        if (method.sites().values().stream().anyMatch(site -> site.monitors() > 0)) {
+            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
+                    + " may hold a monitor (synchronized) where it is suspended");
+        }
+    }
+
+    /** The frames above the user's innermost one: Weft's suspension methods and HotSpot's continuation. */
+    private static boolean isSuspensionMachinery(StackWalker.StackFrame frame) {
+        Class<?> type = frame.getDeclaringClass();
+        return type.getModule() == Object.class.getModule() && type.getName().startsWith("jdk.internal.vm.")
+                || type.getName().startsWith("dev.weft.internal.engine.")
+                || type == CoroutineSupport.class
+                || (type == Coroutine.class || type == AsymCoroutine.class)
+                        && List.of("yield", "yieldTo", "ret").contains(frame.getMethodName());
+    }
+
+    /** The frames below the user's outermost one: Weft's entry into the coroutine's code. */
+    private static boolean isEntryMachinery(StackWalker.StackFrame frame) {
+        Class<?> type = frame.getDeclaringClass();
+        return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
+                || type.getName().startsWith("jdk.internal.vm.");
+    }
+}

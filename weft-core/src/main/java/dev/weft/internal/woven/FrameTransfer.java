@@ -1,0 +1,75 @@
+package dev.weft.internal.woven;
+
+import dev.weft.CoroutineFrame;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The frames moving out of a coroutine (capture) or into it (restore), while its woven code
+ * unwinds or rebuilds its stack. Confined to the coroutine's owner thread.
+ */
+public final class FrameTransfer {
+
+    private final boolean capturing;
+    private final List<CoroutineFrame> frames;
+    private int next;
+
+    private FrameTransfer(boolean capturing, List<CoroutineFrame> frames) {
+        this.capturing = capturing;
+        this.frames = frames;
+    }
+
+    /** A capture: woven frames add themselves, innermost first. */
+    public static FrameTransfer capture() {
+        return new FrameTransfer(true, new ArrayList<>());
+    }
+
+    /** A restore of {@code frames}, outermost first: woven prologues take them in that order. */
+    public static FrameTransfer restore(List<CoroutineFrame> frames) {
+        return new FrameTransfer(false, frames);
+    }
+
+    public boolean isCapturing() {
+        return capturing;
+    }
+
+    /** Whether every frame of this restore has been taken: the next suspension point is where it resumes. */
+    public boolean isRestored() {
+        return !capturing && next == frames.size();
+    }
+
+    /** The captured frames, outermost first. */
+    public CoroutineFrame[] captured() {
+        CoroutineFrame[] out = new CoroutineFrame[frames.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = frames.get(out.length - 1 - i);
+        }
+        return out;
+    }
+
+    /** The frames of a restore that has not begun: what serialize returns for a coroutine not resumed since. */
+    public CoroutineFrame[] pending() {
+        return copy(frames.toArray(new CoroutineFrame[0]));
+    }
+
+    /** Copies of {@code frames} with copies of their value arrays, sharing the values themselves. */
+    public static CoroutineFrame[] copy(CoroutineFrame[] frames) {
+        CoroutineFrame[] out = new CoroutineFrame[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            CoroutineFrame f = frames[i];
+            out[i] = new CoroutineFrame(f.method, f.bci, f.localCount, f.expressionCount, f.scalarValues.clone(),
+                    f.objectValues.clone());
+        }
+        return out;
+    }
+
+    void add(CoroutineFrame frame) {
+        frames.add(frame);
+    }
+
+    /** The next frame to restore, or null when all are restored. */
+    CoroutineFrame take() {
+        return next < frames.size() ? frames.get(next++) : null;
+    }
+}

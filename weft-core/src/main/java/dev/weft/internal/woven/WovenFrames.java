@@ -1,0 +1,168 @@
+package dev.weft.internal.woven;
+
+import dev.weft.CoroutineFrame;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * What code woven by {@code weft-weaver} calls to capture and restore its frames. Not API: the
+ * weaver emits these calls, and their shape changes with it.
+ *
+ * <p>After each call that may suspend, woven code reads {@link #active}; only when it is
+ * non-zero does it ask {@link #capturing()} and, if so, saves its live locals and operand stack
+ * into the frame that {@link #frame} returns, and returns at once. Its prologue likewise asks
+ * {@link #restoring} only when {@code active} is non-zero, and rebuilds its locals and operand
+ * stack from the frame it gets.
+ *
+ * <p>Any thread. The frames belong to the coroutine running on the calling thread, which
+ * {@link #install} tells this class how to find.
+ */
+public final class WovenFrames {
+
+    /** How many captures and restores are in progress in the JVM; read by woven code on its fast path. */
+    public static int active;
+
+    private static final VarHandle ACTIVE;
+    private static Supplier<FrameTransfer> currentTransfer = () -> null;
+    private static final ClassValue<Map<String, Method>> METHODS = new ClassValue<>() {
+        @Override
+        protected Map<String, Method> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    static {
+        try {
+            ACTIVE = MethodHandles.lookup().findStaticVarHandle(WovenFrames.class, "active", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private WovenFrames() {
+    }
+
+    /** Tells this class how to find the transfer of the coroutine running on the current thread. */
+    public static void install(Supplier<FrameTransfer> current) {
+        currentTransfer = current;
+    }
+
+    /** A capture or restore begins: woven code must look. */
+    public static void begin() {
+        ACTIVE.getAndAdd(1);
+    }
+
+    /** A capture or restore has ended. */
+    public static void end() {
+        ACTIVE.getAndAdd(-1);
+    }
+
+    /** Whether the coroutine running on this thread is being captured: the caller must save itself and return. */
+    public static boolean capturing() {
+        FrameTransfer t = currentTransfer.get();
+        return t != null && t.isCapturing();
+    }
+
+    /**
+     * A new frame for the capture in progress, added to it; the caller fills its slots.
+     *
+     * @param owner the woven class
+     * @param methodKey the method's name followed by its descriptor
+     */
+    public static CoroutineFrame frame(Class<?> owner, String methodKey, int bci, int localCount, int expressionCount) {
+        int size = localCount + expressionCount;
+        CoroutineFrame frame = new CoroutineFrame(method(owner, methodKey), bci, localCount, expressionCount,
+                new long[size], new Object[size]);
+        currentTransfer.get().add(frame);
+        return frame;
+    }
+
+    /**
+     * The frame that the woven method {@code methodKey} of {@code owner} must rebuild, or null
+     * if the current coroutine is not being restored (or is done restoring).
+     */
+    public static CoroutineFrame restoring(Class<?> owner, String methodKey) {
+        FrameTransfer t = currentTransfer.get();
+        if (t == null || t.isCapturing()) {
+            return null;
+        }
+        CoroutineFrame frame = t.take();
+        if (frame != null && !frame.method.equals(method(owner, methodKey))) {
+            throw new IllegalStateException("restoring " + frame + " into " + owner.getName() + "." + methodKey
+                    + ": the frames do not chain");
+        }
+        return frame;
+    }
+
+    /** The error for a restored frame whose {@code bci} is not a suspension site of its method. */
+    public static IllegalStateException notASite(CoroutineFrame frame) {
+        return new IllegalStateException("restoring " + frame + ": bci " + frame.bci + " is not a suspension site");
+    }
+
+    public static void putInt(CoroutineFrame f, int slot, int value) {
+        f.scalarValues[slot] = value;
+    }
+
+    public static void putLong(CoroutineFrame f, int slot, long value) {
+        f.scalarValues[slot] = value;
+    }
+
+    public static void putFloat(CoroutineFrame f, int slot, float value) {
+        f.scalarValues[slot] = Float.floatToRawIntBits(value);
+    }
+
+    public static void putDouble(CoroutineFrame f, int slot, double value) {
+        f.scalarValues[slot] = Double.doubleToRawLongBits(value);
+    }
+
+    public static void putObject(CoroutineFrame f, int slot, Object value) {
+        f.objectValues[slot] = value;
+    }
+
+    public static int getInt(CoroutineFrame f, int slot) {
+        return (int) f.scalarValues[slot];
+    }
+
+    public static long getLong(CoroutineFrame f, int slot) {
+        return f.scalarValues[slot];
+    }
+
+    public static float getFloat(CoroutineFrame f, int slot) {
+        return Float.intBitsToFloat((int) f.scalarValues[slot]);
+    }
+
+    public static double getDouble(CoroutineFrame f, int slot) {
+        return Double.longBitsToDouble(f.scalarValues[slot]);
+    }
+
+    public static Object getObject(CoroutineFrame f, int slot) {
+        return f.objectValues[slot];
+    }
+
+    /** The method {@code methodKey} (name then descriptor) declared by {@code owner}; cached. */
+    public static Method method(Class<?> owner, String methodKey) {
+        return METHODS.get(owner).computeIfAbsent(methodKey, key -> find(owner, key));
+    }
+
+    private static Method find(Class<?> owner, String methodKey) {
+        int paren = methodKey.indexOf('(');
+        String name = methodKey.substring(0, paren);
+        String descriptor = methodKey.substring(paren);
+        return Arrays.stream(owner.getDeclaredMethods())
+                .filter(m -> m.getName().equals(name) && descriptorOf(m).equals(descriptor))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no method " + methodKey + " in " + owner.getName()));
+    }
+
+    /** The JVM descriptor of {@code m}, such as {@code (ILjava/lang/String;)V}. */
+    public static String descriptorOf(Method m) {
+        return MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.weft.internal.woven;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the weaver recorded about the methods of one woven class: for each method, the hash of
+ * its original bytecode and its suspension sites. The weaver makes each woven class register
+ * its table in its static initializer ({@link #register}); a class that registers none is not
+ * woven.
+ *
+ * <p>Format, one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
+ * reason saying why a method was left unwoven; sites separated by
+ * spaces, each {@code bci|target|locals|stack|monitors}: {@code target} is the called
+ * method's owner, name and descriptor; {@code locals} and {@code stack} list one code per slot,
+ * separated by {@code ,} ({@code _} dead, {@code -} second half of a long or double, a type
+ * descriptor otherwise, {@code I} for every int-like type); {@code monitors} is how many
+ * monitors the method holds there.
+ */
+public final class WovenMethods {
+
+    /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
+    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors) {
+
+        /** The owner's internal name of the called method. */
+        public String targetOwner() {
+            return target.substring(0, target.indexOf('.'));
+        }
+
+        /** The called method's name and descriptor. */
+        public String targetKey() {
+            return target.substring(target.indexOf('.') + 1);
+        }
+    }
+
+    /**
+     * One method the weaver looked at.
+     *
+     * @param unsupported why the weaver left it as it was, or null if it is woven
+     */
+    public record WovenMethod(String key, String hash, Map<Integer, Site> sites, String unsupported) {
+    }
+
+    /** Per class, its table once registered; an empty holder for a class that has none (yet). */
+    private static final ClassValue<WovenMethods[]> TABLES = new ClassValue<>() {
+        @Override
+        protected WovenMethods[] computeValue(Class<?> type) {
+            return new WovenMethods[1];
+        }
+    };
+
+    private final Map<String, WovenMethod> methods;
+
+    private WovenMethods(Map<String, WovenMethod> methods) {
+        this.methods = methods;
+    }
+
+    /** Called by a woven class's static initializer, with the table the weaver wrote for it. */
+    public static synchronized void register(Class<?> type, String table) {
+        WovenMethods[] holder = TABLES.get(type);
+        WovenMethods part = parse(table);
+        if (holder[0] != null) {
+            part.methods.putAll(holder[0].methods);
+        }
+        holder[0] = part;
+    }
+
+    /** The table of {@code type}, initializing it if need be, or null if it is not woven. */
+    public static WovenMethods of(Class<?> type) {
+        WovenMethods[] holder = TABLES.get(type);
+        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray()) {
+            try {
+                Class.forName(type.getName(), true, type.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                return null;
+            }
+        }
+        return holder[0];
+    }
+
+    /** The method {@code key} (name then descriptor), or null if the weaver did not weave it. */
+    public WovenMethod method(String key) {
+        return methods.get(key);
+    }
+
+    static WovenMethods parse(String table) {
+        Map<String, WovenMethod> methods = new HashMap<>();
+        for (String line : table.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] parts = line.split("\t", -1);
+            Map<Integer, Site> sites = new HashMap<>();
+            for (String site : parts[2].split(" ")) {
+                if (!site.isEmpty()) {
+                    Site s = parseSite(site);
+                    sites.put(s.bci(), s);
+                }
+            }
+            String unsupported = parts.length > 3 && !parts[3].isEmpty() ? parts[3] : null;
+            methods.put(parts[0], new WovenMethod(parts[0], parts[1], sites, unsupported));
+        }
+        return new WovenMethods(methods);
+    }
+
+    private static Site parseSite(String site) {
+        String[] f = site.split("\\|", -1);
+        return new Site(Integer.parseInt(f[0]), f[1], slots(f[2]), slots(f[3]), Integer.parseInt(f[4]));
+    }
+
+    private static List<String> slots(String codes) {
+        return codes.isEmpty() ? List.of() : List.of(codes.split(","));
+    }
+}

@@ -1,0 +1,61 @@
+package dev.weft.weaver;
+
+import dev.weft.weaver.analysis.OriginalOffsets;
+import dev.weft.weaver.analysis.SuspensionSites;
+import dev.weft.weaver.rewrite.ClassRewriter;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+
+/**
+ * Weaves class files so that their methods can capture and restore their own frames, which is
+ * what {@code CoroutineBase.serialize()} and {@code deserialize} need. Weaving never loads a
+ * class: types come from the class file's own stack-map frames. Weaving a woven class returns
+ * it unchanged.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class Weaver {
+
+    /**
+     * The woven class file, or {@code classFile} itself if there is nothing to weave (a module
+     * or package descriptor, an already woven class).
+     *
+     * @throws WeavingException naming the class, if ASM cannot read or write it
+     */
+    public byte[] weave(byte[] classFile) throws WeavingException {
+        ClassReader reader = new ClassReader(classFile);
+        // 1. read, frames expanded so that every frame lists all its types
+        ClassNode type = new ClassNode();
+        reader.accept(type, ClassReader.EXPAND_FRAMES);
+        if (!isWeavable(type)) {
+            return classFile;
+        }
+        try {
+            // 2. the original bytecode index of every call, before anything moves
+            Map<AbstractInsnNode, Integer> bcis = OriginalOffsets.of(reader, type);
+            // 3. analysis: suspension sites, their frames' types and live slots
+            List<SuspensionSites> analyses = type.methods.stream()
+                    .filter(SuspensionSites::isCandidate)
+                    .map(m -> SuspensionSites.analyze(type.name, m, bcis))
+                    .toList();
+            // 4. rewrite: call sites, prologues, site table
+            ClassRewriter.rewrite(type, analyses);
+            // 5. write, keeping the constant pool's order; maxima recomputed, frames as emitted
+            ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+            type.accept(writer);
+            return writer.toByteArray();
+        } catch (RuntimeException e) {
+            throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
+        }
+    }
+
+    private static boolean isWeavable(ClassNode type) {
+        boolean descriptor = (type.access & Opcodes.ACC_MODULE) != 0 || type.name.endsWith("package-info");
+        return !descriptor && !ClassRewriter.isWoven(type);
+    }
+}

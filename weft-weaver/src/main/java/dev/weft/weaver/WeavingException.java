@@ -1,0 +1,11 @@
+package dev.weft.weaver;
+
+/** A class the weaver cannot weave: the message names the class, and the method and rule where it can. */
+public class WeavingException extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    public WeavingException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.weft.weaver.analysis;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.MultiANewArrayInsnNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * A fingerprint of a method's original code: a SHA-256 over its name, descriptor, instructions
+ * and handlers, 16 hex digits of it. Frames captured from one version of a method are refused
+ * by another.
+ */
+public final class MethodHash {
+
+    private MethodHash() {
+    }
+
+    public static String of(MethodNode method) {
+        StringBuilder text = new StringBuilder(method.name).append(method.desc).append('\n');
+        InsnList insns = method.instructions;
+        for (int i = 0; i < insns.size(); i++) {
+            AbstractInsnNode insn = insns.get(i);
+            if (insn.getOpcode() >= 0) {
+                text.append(insn.getOpcode()).append(' ').append(operands(insns, insn)).append('\n');
+            }
+        }
+        for (TryCatchBlockNode handler : method.tryCatchBlocks) {
+            text.append("try ").append(position(insns, handler.start)).append(' ').append(position(insns, handler.end))
+                    .append(' ').append(position(insns, handler.handler)).append(' ').append(handler.type).append('\n');
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+
+    private static String operands(InsnList insns, AbstractInsnNode insn) {
+        return switch (insn) {
+            case VarInsnNode v -> String.valueOf(v.var);
+            case IntInsnNode n -> String.valueOf(n.operand);
+            case IincInsnNode n -> n.var + " " + n.incr;
+            case LdcInsnNode n -> n.cst.getClass().getSimpleName() + ":" + n.cst;
+            case TypeInsnNode n -> n.desc;
+            case FieldInsnNode n -> n.owner + "." + n.name + ":" + n.desc;
+            case MethodInsnNode n -> n.owner + "." + n.name + n.desc;
+            case InvokeDynamicInsnNode n -> n.name + n.desc + " " + n.bsm;
+            case MultiANewArrayInsnNode n -> n.desc + " " + n.dims;
+            case JumpInsnNode n -> String.valueOf(position(insns, n.label));
+            case TableSwitchInsnNode n -> n.min + ".." + n.max + " " + position(insns, n.dflt) + " "
+                    + n.labels.stream().map(l -> String.valueOf(position(insns, l))).toList();
+            case LookupSwitchInsnNode n -> n.keys + " " + position(insns, n.dflt) + " "
+                    + n.labels.stream().map(l -> String.valueOf(position(insns, l))).toList();
+            default -> "";
+        };
+    }
+
+    /** The number of real instructions before {@code node}: stable whatever labels and frames are around. */
+    private static int position(InsnList insns, AbstractInsnNode node) {
+        int count = 0;
+        for (AbstractInsnNode n = node.getPrevious(); n != null; n = n.getPrevious()) {
+            if (n.getOpcode() >= 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+}

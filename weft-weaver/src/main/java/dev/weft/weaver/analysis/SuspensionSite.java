@@ -1,0 +1,65 @@
+package dev.weft.weaver.analysis;
+
+import java.util.BitSet;
+import java.util.List;
+import org.objectweb.asm.tree.MethodInsnNode;
+
+/**
+ * A call at which a woven method may be suspended, with the frame it leaves behind while the
+ * call is in progress.
+ *
+ * @param call the call instruction
+ * @param bci its bytecode index in the method as compiled, which frames record
+ * @param locals the type of every local slot before the call
+ * @param live which locals are read after the call (only those are saved)
+ * @param stackBelow the operand stack under the call's receiver and arguments, bottom first
+ * @param receiver the type of the call's receiver, or null for a static call
+ * @param monitors how many monitors the method holds at the call
+ */
+public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals, BitSet live,
+        List<SlotType> stackBelow, SlotType receiver, int monitors) {
+
+    /** How many slots the saved operand stack takes: the stack below, then the receiver. */
+    public int expressionSlots() {
+        int slots = receiver == null ? 0 : 1;
+        for (SlotType type : stackBelow) {
+            slots += type.getSize();
+        }
+        return slots;
+    }
+
+    /** The type codes of the frame's slots for the class's site table, locals then stack. */
+    public String tableEntry() {
+        StringBuilder entry = new StringBuilder().append(bci).append('|').append(call.owner).append('.')
+                .append(call.name).append(call.desc).append('|');
+        appendLocals(entry);
+        entry.append('|');
+        appendStack(entry);
+        return entry.append('|').append(monitors).toString();
+    }
+
+    private void appendLocals(StringBuilder entry) {
+        for (int slot = 0; slot < locals.size(); slot++) {
+            SlotType type = locals.get(slot);
+            if (slot > 0) {
+                entry.append(',');
+            }
+            boolean secondHalf = slot > 0 && locals.get(slot - 1).getSize() == 2 && live.get(slot - 1);
+            entry.append(secondHalf ? "-" : live.get(slot) ? type.code() : "_");
+        }
+    }
+
+    private void appendStack(StringBuilder entry) {
+        String separator = "";
+        for (SlotType type : stackBelow) {
+            entry.append(separator).append(type.code());
+            separator = ",";
+            if (type.getSize() == 2) {
+                entry.append(",-");
+            }
+        }
+        if (receiver != null) {
+            entry.append(separator).append(receiver.code());
+        }
+    }
+}

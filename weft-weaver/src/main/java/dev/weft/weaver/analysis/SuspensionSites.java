@@ -1,0 +1,125 @@
+package dev.weft.weaver.analysis;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.Frame;
+
+/**
+ * The analysis pass: for one method, its suspension sites and the frame at each, or the reason
+ * it cannot be woven. A site is every call, except constructor calls and calls of a few JDK
+ * classes that never call back into user code.
+ *
+ * @param method the method as compiled
+ * @param hash the fingerprint of its code ({@link MethodHash})
+ * @param sites its suspension sites, in code order
+ * @param unsupported why the method is left as it is, or null if it is woven
+ */
+public record SuspensionSites(MethodNode method, String hash, List<SuspensionSite> sites, String unsupported) {
+
+    /** Owners whose methods never call user code, so never suspend: their calls are not sites. */
+    private static final Set<String> NEVER_SUSPEND = Set.of("java/lang/String", "java/lang/StringBuilder",
+            "java/lang/Math", "java/lang/StrictMath", "java/lang/Integer", "java/lang/Long", "java/lang/Short",
+            "java/lang/Byte", "java/lang/Character", "java/lang/Boolean", "java/lang/Float", "java/lang/Double",
+            "java/util/Objects", "java/lang/invoke/StringConcatFactory");
+
+    /** Whether the weaver considers weaving {@code method} at all: it has code and may be suspended in. */
+    public static boolean isCandidate(MethodNode method) {
+        return (method.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0
+                && !method.name.equals("<init>") && !method.name.equals("<clinit>");
+    }
+
+    /**
+     * Analyses {@code method} of class {@code owner}.
+     *
+     * @param bcis the original bytecode index of each call instruction
+     */
+    public static SuspensionSites analyze(String owner, MethodNode method, Map<AbstractInsnNode, Integer> bcis) {
+        String hash = MethodHash.of(method);
+        String unsupported = unsupportedShape(method);
+        if (unsupported != null) {
+            return new SuspensionSites(method, hash, List.of(), unsupported);
+        }
+        FrameTypes types;
+        try {
+            types = FrameTypes.compute(owner, method);
+        } catch (AnalyzerException | RuntimeException e) {
+            return new SuspensionSites(method, hash, List.of(), "its code does not type-check: " + e.getMessage());
+        }
+        Liveness liveness = Liveness.compute(method);
+        MonitorDepth monitors = MonitorDepth.compute(method);
+        List<SuspensionSite> sites = new ArrayList<>();
+        InsnList insns = method.instructions;
+        for (int i = 0; i < insns.size(); i++) {
+            if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
+                continue;
+            }
+            SuspensionSite site = site(call, bcis.get(call), types.before(i), liveness, i, monitors.before(i));
+            if (site == null) {
+                return new SuspensionSites(method, hash, List.of(), "the call of " + call.owner + "." + call.name
+                        + " at bci " + bcis.get(call) + " is inside the arguments of a constructor call");
+            }
+            sites.add(site);
+        }
+        return new SuspensionSites(method, hash, sites, null);
+    }
+
+    private static String unsupportedShape(MethodNode method) {
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn.getOpcode() == Opcodes.JSR || insn.getOpcode() == Opcodes.RET) {
+                return "it uses jsr/ret subroutines (class files before version 50)";
+            }
+        }
+        return null;
+    }
+
+    static boolean isSite(MethodInsnNode call) {
+        return !call.name.equals("<init>") && !NEVER_SUSPEND.contains(call.owner);
+    }
+
+    /** The site of {@code call} given the frame before it; null if that frame holds an uninitialized object. */
+    private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
+            int index, int monitors) {
+        int arguments = Type.getArgumentTypes(call.desc).length;
+        boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
+        int below = frame.getStackSize() - arguments - (hasReceiver ? 1 : 0);
+        List<SlotType> stack = new ArrayList<>();
+        for (int i = 0; i < below; i++) {
+            stack.add(frame.getStack(i));
+        }
+        SlotType receiver = hasReceiver ? frame.getStack(below) : null;
+        List<SlotType> locals = new ArrayList<>();
+        BitSet live = new BitSet();
+        for (int slot = 0; slot < frame.getLocals(); slot++) {
+            SlotType type = frame.getLocal(slot);
+            locals.add(type);
+            if (liveness.isLive(index, slot) && type.kind() != SlotType.Kind.TOP && !type.isUninitialized()) {
+                live.set(slot);
+            }
+        }
+        boolean uninitialized = stack.stream().anyMatch(SlotType::isUninitialized)
+                || (receiver != null && receiver.isUninitialized())
+                || locals.stream().anyMatch(SlotType::isUninitialized);
+        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors);
+    }
+
+    /** This method's line in its class's site table (see {@code WovenMethods}). */
+    public String tableLine() {
+        StringBuilder line = new StringBuilder(method.name).append(method.desc).append('\t').append(hash).append('\t');
+        String separator = "";
+        for (SuspensionSite site : sites) {
+            line.append(separator).append(site.tableEntry());
+            separator = " ";
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.weft.weaver.rewrite;
+
+import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.List;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * The rewrite pass for one class: weaves each method that has suspension sites, makes the
+ * class's static initializer register its site table with the runtime, and marks the class as
+ * woven.
+ *
+ * <pre>
+ * static {
+ *     WovenMethods.register(Owner.class, "table part");   // once per part of at most 60,000 chars
+ *     ...the class's own static initializer
+ * }
+ * </pre>
+ */
+public final class ClassRewriter implements Opcodes {
+
+    /** The field whose presence marks a woven class, so that weaving twice changes nothing. */
+    public static final String MARKER = "$weft$woven";
+
+    private static final String TABLES = "dev/weft/internal/woven/WovenMethods";
+    private static final int PART = 60_000;
+
+    private ClassRewriter() {
+    }
+
+    public static boolean isWoven(ClassNode type) {
+        return type.fields.stream().anyMatch(f -> f.name.equals(MARKER));
+    }
+
+    /** Weaves {@code type}, whose methods {@code analyses} describes. */
+    public static void rewrite(ClassNode type, List<SuspensionSites> analyses) {
+        for (SuspensionSites analysis : analyses) {
+            if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
+                MethodRewriter.rewrite(type.name, analysis);
+            }
+        }
+        registerTable(type, table(analyses));
+        type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
+    }
+
+    private static String table(List<SuspensionSites> analyses) {
+        StringBuilder table = new StringBuilder();
+        for (SuspensionSites analysis : analyses) {
+            if (analysis.unsupported() != null) {
+                MethodNode m = analysis.method();
+                table.append(m.name).append(m.desc).append('\t').append(analysis.hash()).append("\t\t")
+                        .append(analysis.unsupported().replace('\n', ' ').replace('\t', ' ')).append('\n');
+            } else if (!analysis.sites().isEmpty()) {
+                table.append(analysis.tableLine()).append('\n');
+            }
+        }
+        return table.toString();
+    }
+
+    private static void registerTable(ClassNode type, String table) {
+        InsnList code = new InsnList();
+        for (int from = 0; from < table.length(); from += PART) {
+            code.add(new LdcInsnNode(Type.getObjectType(type.name)));
+            code.add(new LdcInsnNode(table.substring(from, Math.min(table.length(), from + PART))));
+            code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "register", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
+        }
+        MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);
+        if (initializer == null) {
+            initializer = new MethodNode(ACC_STATIC, "<clinit>", "()V", null, null);
+            initializer.instructions.add(new InsnNode(RETURN));
+            type.methods.add(initializer);
+        }
+        initializer.instructions.insert(code);
+    }
+}

@@ -1,0 +1,334 @@
+package dev.weft.weaver.rewrite;
+
+import dev.weft.weaver.analysis.SlotType;
+import dev.weft.weaver.analysis.SuspensionSite;
+import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * The rewrite pass for one method: makes it able to save its frame into a {@code CoroutineFrame}
+ * when the coroutine it runs in is captured, and to rebuild it from one when the coroutine is
+ * restored. Adds three new locals after the method's own: the frame record, the receiver of the
+ * call in progress, and scratch slots.
+ *
+ * <p>At each suspension site ({@link #weaveCall}):
+ * <pre>
+ * call_k:                           // [below..., receiver, args...]
+ *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
+ *   invoke...                       // [below..., result]
+ *   getstatic WovenFrames.active; ifeq continue_k
+ *   invokestatic WovenFrames.capturing(); ifeq continue_k
+ *   pop result; below -> scratch
+ *   record = WovenFrames.frame(Owner.class, "name(desc)", bci, localCount, expressionCount)
+ *   record[slot] = local, for each live local; record[...] = below..., receiverTemp
+ *   return zero or null            // the caller is woven too, and saves itself next
+ * continue_k:                       // [below..., result]
+ * </pre>
+ * At the method's start ({@link #weavePrologue}):
+ * <pre>
+ *   getstatic WovenFrames.active; ifeq start
+ *   record = WovenFrames.restoring(Owner.class, "name(desc)"); ifnull start
+ *   lookupswitch (record.bci) { bci_k: restore_k; default: throw WovenFrames.notASite(record) }
+ * restore_k:
+ *   every local of call_k's frame = record[slot] if live, else zero or null
+ *   push record[...] for below..., then the receiver; push zero or null for each argument
+ *   goto call_k                     // the callee, woven, restores itself in turn
+ * start:
+ * </pre>
+ */
+final class MethodRewriter implements Opcodes {
+
+    private final String owner;
+    private final MethodNode method;
+    private final SuspensionSites analysis;
+    private final int record;
+    private final int receiverTemp;
+    private final int firstScratch;
+    private final Map<SuspensionSite, LabelNode> callLabels = new HashMap<>();
+
+    private MethodRewriter(String owner, SuspensionSites analysis) {
+        this.owner = owner;
+        this.method = analysis.method();
+        this.analysis = analysis;
+        this.record = method.maxLocals;
+        this.receiverTemp = method.maxLocals + 1;
+        this.firstScratch = method.maxLocals + 2;
+    }
+
+    /** Weaves the method of {@code analysis}, which belongs to class {@code owner}. */
+    static void rewrite(String owner, SuspensionSites analysis) {
+        MethodRewriter rewriter = new MethodRewriter(owner, analysis);
+        analysis.sites().forEach(rewriter::weaveCall);
+        rewriter.weavePrologue();
+    }
+
+    private String methodKey() {
+        return method.name + method.desc;
+    }
+
+    // ------------------------------------------------------------ call sites
+
+    private void weaveCall(SuspensionSite site) {
+        MethodInsnNode call = site.call();
+        InsnList insns = method.instructions;
+        AbstractInsnNode previous = previousInstruction(call);
+        LabelNode callLabel = new LabelNode();
+        InsnList entry = new InsnList();
+        entry.add(callLabel);
+        if (!hasFrameBetween(previous, call)) {
+            entry.add(FrameItems.frame(site.locals(), stackBefore(site)));
+        }
+        if (previous == null) {
+            insns.insert(entry);
+        } else {
+            insns.insert(previous, entry);
+        }
+        callLabels.put(site, callLabel);
+        if (site.receiver() != null) {
+            insns.insertBefore(call, saveReceiver(call));
+        }
+        insns.insert(call, captureCheck(site, call));
+    }
+
+    private static List<SlotType> stackBefore(SuspensionSite site) {
+        List<SlotType> stack = new ArrayList<>(site.stackBelow());
+        if (site.receiver() != null) {
+            stack.add(site.receiver());
+        }
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            stack.add(SlotType.of(argument));
+        }
+        return stack;
+    }
+
+    /** Copies the receiver, under the arguments, into {@code receiverTemp}. */
+    private InsnList saveReceiver(MethodInsnNode call) {
+        InsnList code = new InsnList();
+        Type[] arguments = Type.getArgumentTypes(call.desc);
+        int[] scratch = scratchSlots(arguments);
+        for (int k = arguments.length - 1; k >= 0; k--) {
+            code.add(SlotCode.store(SlotType.of(arguments[k]), scratch[k]));
+        }
+        code.add(new InsnNode(DUP));
+        code.add(new VarInsnNode(ASTORE, receiverTemp));
+        for (int k = 0; k < arguments.length; k++) {
+            code.add(SlotCode.load(SlotType.of(arguments[k]), scratch[k]));
+        }
+        return code;
+    }
+
+    private int[] scratchSlots(Type[] types) {
+        int[] slots = new int[types.length];
+        int next = firstScratch;
+        for (int k = 0; k < types.length; k++) {
+            slots[k] = next;
+            next += types[k].getSize();
+        }
+        return slots;
+    }
+
+    private InsnList captureCheck(SuspensionSite site, MethodInsnNode call) {
+        InsnList code = new InsnList();
+        LabelNode continueLabel = new LabelNode();
+        code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
+        code.add(new JumpInsnNode(IFEQ, continueLabel));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "capturing", "()Z", false));
+        code.add(new JumpInsnNode(IFEQ, continueLabel));
+        capture(code, site, Type.getReturnType(call.desc));
+        code.add(continueLabel);
+        if (!hasFrameBetween(call, nextInstruction(call))) {
+            List<SlotType> stack = new ArrayList<>(site.stackBelow());
+            SlotType result = SlotType.of(Type.getReturnType(call.desc));
+            if (result != null) {
+                stack.add(result);
+            }
+            code.add(FrameItems.frame(site.locals(), stack));
+        }
+        return code;
+    }
+
+    private void capture(InsnList code, SuspensionSite site, Type returnType) {
+        if (returnType.getSort() != Type.VOID) {
+            code.add(new InsnNode(returnType.getSize() == 2 ? POP2 : POP));
+        }
+        List<SlotType> below = site.stackBelow();
+        int[] scratch = new int[below.size()];
+        int next = firstScratch;
+        for (int j = 0; j < below.size(); j++) {
+            scratch[j] = next;
+            next += below.get(j).getSize();
+        }
+        for (int j = below.size() - 1; j >= 0; j--) {
+            code.add(SlotCode.store(below.get(j), scratch[j]));
+        }
+        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(new LdcInsnNode(methodKey()));
+        code.add(SlotCode.push(site.bci()));
+        code.add(SlotCode.push(site.locals().size()));
+        code.add(SlotCode.push(site.expressionSlots()));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "frame",
+                "(Ljava/lang/Class;Ljava/lang/String;III)L" + SlotCode.FRAME + ";", false));
+        code.add(new VarInsnNode(ASTORE, record));
+        site.live().stream().forEach(slot -> {
+            SlotType type = site.locals().get(slot);
+            SlotCode.put(code, record, slot, type, SlotCode.load(type, slot));
+        });
+        int slot = site.locals().size();
+        for (int j = 0; j < below.size(); j++) {
+            if (below.get(j).kind() != SlotType.Kind.NULL) {
+                SlotCode.put(code, record, slot, below.get(j), SlotCode.load(below.get(j), scratch[j]));
+            }
+            slot += below.get(j).getSize();
+        }
+        if (site.receiver() != null) {
+            SlotCode.put(code, record, slot, SlotType.reference("Ljava/lang/Object;"), new VarInsnNode(ALOAD, receiverTemp));
+        }
+        SlotCode.returnDefault(code, Type.getReturnType(method.desc));
+    }
+
+    // ------------------------------------------------------------ prologue
+
+    private void weavePrologue() {
+        InsnList code = new InsnList();
+        LabelNode start = new LabelNode();
+        LabelNode notASite = new LabelNode();
+        code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
+        code.add(new JumpInsnNode(IFEQ, start));
+        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(new LdcInsnNode(methodKey()));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "restoring",
+                "(Ljava/lang/Class;Ljava/lang/String;)L" + SlotCode.FRAME + ";", false));
+        code.add(new InsnNode(DUP));
+        code.add(new VarInsnNode(ASTORE, record));
+        code.add(new JumpInsnNode(IFNULL, start));
+        code.add(new VarInsnNode(ALOAD, record));
+        code.add(new FieldInsnNode(GETFIELD, SlotCode.FRAME, "bci", "I"));
+        List<SuspensionSite> sites = new ArrayList<>(analysis.sites());
+        sites.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
+        LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
+        code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
+        List<SlotType> withRecord = entryLocalsWithRecord();
+        code.add(notASite);
+        code.add(FrameItems.frame(withRecord, List.of()));
+        code.add(new VarInsnNode(ALOAD, record));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "notASite",
+                "(L" + SlotCode.FRAME + ";)Ljava/lang/IllegalStateException;", false));
+        code.add(new InsnNode(ATHROW));
+        for (int k = 0; k < sites.size(); k++) {
+            code.add(restoreLabels[k]);
+            code.add(FrameItems.frame(withRecord, List.of()));
+            restore(code, sites.get(k));
+        }
+        code.add(start);
+        if (!hasFrameBetween(null, firstInstruction())) {
+            code.add(FrameItems.frame(entryLocals(), List.of()));
+        }
+        method.instructions.insert(code);
+    }
+
+    private void restore(InsnList code, SuspensionSite site) {
+        List<SlotType> locals = site.locals();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            SlotType type = locals.get(slot);
+            if (type.kind() == SlotType.Kind.TOP || type.isUninitialized() || type.kind() == SlotType.Kind.RETURN_ADDRESS) {
+                continue;
+            }
+            if (site.live().get(slot)) {
+                SlotCode.get(code, record, slot, type);
+            } else {
+                code.add(SlotCode.defaultValue(type));
+            }
+            code.add(SlotCode.store(type, slot));
+        }
+        int slot = locals.size();
+        for (SlotType type : site.stackBelow()) {
+            SlotCode.get(code, record, slot, type);
+            slot += type.getSize();
+        }
+        if (site.receiver() != null) {
+            SlotCode.get(code, record, slot, site.receiver());
+        }
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+    }
+
+    private List<SlotType> entryLocals() {
+        List<SlotType> locals = new ArrayList<>();
+        if ((method.access & ACC_STATIC) == 0) {
+            locals.add(SlotType.ofInternalName(owner));
+        }
+        for (Type argument : Type.getArgumentTypes(method.desc)) {
+            SlotType type = SlotType.of(argument);
+            locals.add(type);
+            if (type.getSize() == 2) {
+                locals.add(SlotType.TOP);
+            }
+        }
+        return locals;
+    }
+
+    private List<SlotType> entryLocalsWithRecord() {
+        List<SlotType> locals = entryLocals();
+        while (locals.size() < record) {
+            locals.add(SlotType.TOP);
+        }
+        locals.add(SlotType.ofInternalName(SlotCode.FRAME));
+        return locals;
+    }
+
+    // ------------------------------------------------------------ navigation
+
+    private AbstractInsnNode firstInstruction() {
+        AbstractInsnNode insn = method.instructions.getFirst();
+        while (insn != null && insn.getOpcode() < 0) {
+            insn = insn.getNext();
+        }
+        return insn;
+    }
+
+    private static AbstractInsnNode previousInstruction(AbstractInsnNode node) {
+        AbstractInsnNode insn = node.getPrevious();
+        while (insn != null && insn.getOpcode() < 0) {
+            insn = insn.getPrevious();
+        }
+        return insn;
+    }
+
+    private static AbstractInsnNode nextInstruction(AbstractInsnNode node) {
+        AbstractInsnNode insn = node.getNext();
+        while (insn != null && insn.getOpcode() < 0) {
+            insn = insn.getNext();
+        }
+        return insn;
+    }
+
+    /** Whether a stack-map frame stands between {@code from} (exclusive; null for the method's start) and {@code to}. */
+    private boolean hasFrameBetween(AbstractInsnNode from, AbstractInsnNode to) {
+        AbstractInsnNode n = from == null ? method.instructions.getFirst() : from.getNext();
+        for (; n != null && n != to; n = n.getNext()) {
+            if (n instanceof FrameNode) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * Weft's bytecode weaver: makes methods able to capture and restore their own frames.
+ * {@link dev.weft.weaver.Weaver} is the entry point; the passes live in
+ * {@code dev.weft.weaver.analysis} and {@code dev.weft.weaver.rewrite}.
+ */
+module dev.weft.weaver {
+    requires org.objectweb.asm;
+    requires org.objectweb.asm.tree;
+    requires org.objectweb.asm.tree.analysis;
+    requires dev.weft;
+
+    exports dev.weft.weaver;
+}

@@ -1,0 +1,92 @@
+package dev.weft.weaver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Suspend woven code, capture its frames, restore them into a new coroutine, and compare every value. */
+class SerializationTest {
+
+    private final WovenLoader loader = new WovenLoader();
+
+    @AfterEach
+    void closeLeftovers() {
+        CoroutineBase.closeAll();
+    }
+
+    private static List<String> drive(AsymCoroutine<Integer, String> co, int... inputs) {
+        List<String> out = new ArrayList<>();
+        for (int input : inputs) {
+            out.add(co.call(input));
+        }
+        return out;
+    }
+
+    /** The frames reference the coroutine they came from; a copy must reference its new owner instead (thesis 5.2). */
+    private static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
+        for (CoroutineFrame frame : frames) {
+            for (int i = 0; i < frame.objectValues.length; i++) {
+                if (frame.objectValues[i] == from) {
+                    frame.objectValues[i] = to;
+                }
+            }
+        }
+        return frames;
+    }
+
+    @Test
+    void localsOfEveryKindSurviveACaptureAndRestoreIntoANewCoroutine() {
+        AsymCoroutine<Integer, String> reference = loader.newInstance("Accumulator");
+        List<String> expected = drive(reference, 1, 2, 3, 4, 5, 6);
+
+        AsymCoroutine<Integer, String> original = loader.newInstance("Accumulator");
+        assertEquals(expected.subList(0, 2), drive(original, 1, 2));
+        CoroutineFrame[] frames = original.serialize();
+        assertTrue(frames.length >= 1, "frames: " + frames.length);
+
+        AsymCoroutine<Integer, String> copy = loader.newInstance("Accumulator");
+        copy.deserialize(rehome(frames, original, copy));
+        assertEquals(expected.subList(2, 6), drive(copy, 3, 4, 5, 6));
+        assertTrue(copy.isFinished());
+    }
+
+    @Test
+    void aSerializedCoroutineGoesOnAsBefore() {
+        AsymCoroutine<Integer, String> reference = loader.newInstance("Accumulator");
+        List<String> expected = drive(reference, 1, 2, 3, 4, 5, 6);
+        AsymCoroutine<Integer, String> co = loader.newInstance("Accumulator");
+        assertEquals(expected.subList(0, 3), drive(co, 1, 2, 3));
+        co.serialize();
+        co.serialize(); // again, before it ran: the same frames
+        assertEquals(expected.subList(3, 6), drive(co, 4, 5, 6));
+    }
+
+    @Test
+    void framesShareTheObjectsOfTheStack() {
+        AsymCoroutine<Integer, String> co = loader.newInstance("Accumulator");
+        drive(co, 1, 2);
+        CoroutineFrame[] frames = co.serialize();
+        long arrays = java.util.Arrays.stream(frames).flatMap(f -> java.util.Arrays.stream(f.objectValues))
+                .filter(int[].class::isInstance).count();
+        assertEquals(1, arrays, "the histogram is captured by reference, once");
+    }
+
+    @Test
+    void deserializingEarlierFramesRollsACoroutineBack() {
+        AsymCoroutine<Integer, String> co = loader.newInstance("Series");
+        drive(co, 3, 1);
+        CoroutineFrame[] checkpoint = co.serialize();
+        List<String> ahead = drive(co, 4, 1, 5);
+        co.deserialize(checkpoint);
+        assertEquals(ahead, drive(co, 4, 1, 5), "replayed from the checkpoint");
+        co.deserialize(checkpoint);
+        assertEquals(ahead, drive(co, 4, 1, 5), "and again");
+    }
+}
