@@ -88,6 +88,10 @@ final class FrameValidator {
         long scalar = frame.scalarValues[slot];
         switch (code.charAt(0)) {
             case '_', '-' -> {
+                if (object != null || scalar != 0) {
+                    throw refuse(i, "slot " + slot + " holds a value, but it is dead at bci " + frame.bci
+                            + " and must be empty");
+                }
             }
             case 'I', 'F' -> {
                 requireNoObject(i, slot, object, code);
@@ -151,10 +155,10 @@ final class FrameValidator {
             }
             return;
         }
-        Method next = frames[i + 1].method;
-        if (next == null) {
+        if (frames[i + 1] == null || frames[i + 1].method == null) {
             return; // reported for that frame
         }
+        Method next = frames[i + 1].method;
         String nextKey = next.getName() + WovenFrames.descriptorOf(next);
         boolean direct = site.targetKey().equals(nextKey);
         boolean throughLambda = next.isSynthetic() && next.getName().startsWith("lambda$");

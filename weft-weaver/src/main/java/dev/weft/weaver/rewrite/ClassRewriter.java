@@ -66,7 +66,7 @@ public final class ClassRewriter implements Opcodes {
 
     private static void registerTable(ClassNode type, String table) {
         InsnList code = new InsnList();
-        for (int from = 0; from < table.length(); from += PART) {
+        for (int from = 0; from == 0 || from < table.length(); from += PART) { // an empty table too: it marks the class
             code.add(new LdcInsnNode(Type.getObjectType(type.name)));
             code.add(new LdcInsnNode(table.substring(from, Math.min(table.length(), from + PART))));
             code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "register", "(Ljava/lang/Class;Ljava/lang/String;)V", false));

@@ -1,0 +1,219 @@
+package dev.weft.weaver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
+import java.lang.reflect.Method;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every refusal of serialize and deserialize is a clear exception that names the coroutine and
+ * the frame, class or slot at fault, and leaves the coroutine usable: after it, the coroutine
+ * is resumed and finishes correctly.
+ */
+class RefusalTest {
+
+    private final WovenLoader loader = new WovenLoader();
+
+    @AfterEach
+    void closeLeftovers() {
+        CoroutineBase.closeAll();
+    }
+
+    private static void assertMessage(Exception e, String... parts) {
+        for (String part : parts) {
+            assertTrue(e.getMessage().contains(part), "missing '" + part + "' in: " + e.getMessage());
+        }
+    }
+
+    // ------------------------------------------------------------ serialize
+
+    @Test
+    void aFrameOfJdkCodeIsNotWoven() {
+        AsymCoroutine<Void, String> co = loader.newInstance("ThroughJdkCode");
+        co.setName("through-jdk");
+        assertEquals("a", co.call(null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "through-jdk", "forEach", "is not woven");
+        assertEquals("b", co.call(null));
+        assertEquals("end", co.call(null));
+    }
+
+    @Test
+    void aFrameHoldingAMonitorIsRefused() {
+        AsymCoroutine<Void, String> co = loader.newInstance("HoldingMonitor");
+        assertEquals("locked", co.call(null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "HoldingMonitor.run", "monitor");
+        assertEquals("unlocked", co.call(null));
+        assertEquals("end", co.call(null));
+    }
+
+    @Test
+    void aConstructorFrameIsRefused() {
+        AsymCoroutine<Void, String> co = loader.newInstance("InConstructor");
+        assertEquals("constructing", co.call(null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "InConstructor$Built.<init>", "constructors");
+        assertEquals("built", co.call(null));
+    }
+
+    @Test
+    void aSuspensionInsideTheArgumentsOfNewIsRefusedWithTheReason() {
+        AsymCoroutine<String, String> co = loader.newInstance("SuspendsInNewArguments");
+        assertEquals("give me text", co.call(null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "SuspendsInNewArguments.run", "inside the arguments of a constructor call");
+        assertEquals("olleh", co.call("hello"));
+    }
+
+    @Test
+    void theInitialCoroutineARunningOneAndACallingOneAreRefused() {
+        IllegalArgumentException initial = assertThrows(IllegalArgumentException.class, () -> Coroutine.current().serialize());
+        assertMessage(initial, "initial");
+        AsymCoroutine<Void, String> running = new AsymCoroutine<>((self, in) -> {
+            IllegalArgumentException itself = assertThrows(IllegalArgumentException.class, self::serialize);
+            return itself.getMessage();
+        });
+        assertMessage(new IllegalStateException(running.call(null)), "is running");
+        AsymCoroutine<Void, String> outer = new AsymCoroutine<>((self, in) -> new AsymCoroutine<Void, String>(
+                (me, x) -> assertThrows(IllegalArgumentException.class, self::serialize).getMessage()).call(null));
+        assertMessage(new IllegalStateException(outer.call(null)), "in the middle of calling");
+    }
+
+    @Test
+    void aFinishedCoroutineIsRefused() {
+        AsymCoroutine<Void, String> done = new AsymCoroutine<>();
+        done.call(null);
+        assertMessage(assertThrows(IllegalStateException.class, done::serialize), "finished");
+    }
+
+    @Test
+    void aNewCoroutineHasNoFrames() {
+        AsymCoroutine<String, String> fresh = loader.newInstance("Nested");
+        assertEquals(0, fresh.serialize().length);
+        assertEquals("a/0#0", fresh.call("a"));
+    }
+
+    // ------------------------------------------------------------ deserialize
+
+    /** A Nested coroutine suspended four frames deep (with the bridge method), its frames, and a fresh coroutine to restore into. */
+    private record Captured(AsymCoroutine<String, String> source, CoroutineFrame[] frames, AsymCoroutine<String, String> target) {
+    }
+
+    private Captured captured() {
+        AsymCoroutine<String, String> source = loader.newInstance("Nested");
+        assertEquals("a/0#0", source.call("a"));
+        assertEquals("x!/1#10", source.call("x"));
+        CoroutineFrame[] frames = source.serialize();
+        assertEquals(4, frames.length, java.util.Arrays.toString(frames)); // the bridge run(Object), run, outer, inner
+        AsymCoroutine<String, String> target = loader.newInstance("Nested");
+        target.setName("target");
+        for (CoroutineFrame frame : frames) {
+            for (int i = 0; i < frame.objectValues.length; i++) {
+                if (frame.objectValues[i] == source) {
+                    frame.objectValues[i] = target;
+                }
+            }
+        }
+        return new Captured(source, frames, target);
+    }
+
+    /** Tampers with good frames, expects a refusal naming the fault, then shows the target untouched. */
+    private void assertRefused(Consumer<CoroutineFrame[]> tamper, String... parts) {
+        Captured c = captured();
+        tamper.accept(c.frames());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.target().deserialize(c.frames()));
+        assertMessage(e, "target");
+        assertMessage(e, parts);
+        assertEquals("b/0#0", c.target().call("b"), "the refused target runs from its start as before");
+        assertEquals("y!/2#20", c.source().call("y"), "the source goes on too");
+    }
+
+    @Test
+    void aBciThatIsNotASuspensionSiteIsRefused() {
+        assertRefused(frames -> frames[1].bci = 9999, "frame 1 of 4", "bci 9999", "not a suspension site");
+    }
+
+    @Test
+    void aMethodThatIsNotWovenIsRefused() throws Exception {
+        Method notWoven = String.class.getMethod("valueOf", Object.class);
+        assertRefused(frames -> frames[0].method = notWoven, "frame 0 of 4", "java.lang.String", "not woven");
+    }
+
+    @Test
+    void anObjectInAnIntSlotIsRefused() {
+        assertRefused(frames -> {
+            CoroutineFrame run = frames[1]; // run(String first): slot 3 is the loop's round
+            run.objectValues[3] = "not an int";
+        }, "frame 1 of 4", "slot 3", "java.lang.String", "an int");
+    }
+
+    @Test
+    void aValueInADeadSlotIsRefused() {
+        assertRefused(frames -> frames[2].scalarValues[2] = 5, // outer's round is dead after the call
+                "frame 2 of 4", "slot 2", "dead");
+    }
+
+    @Test
+    void aReferenceOfTheWrongTypeIsRefused() {
+        assertRefused(frames -> frames[1].objectValues[0] = 42, "frame 1 of 4", "slot 0", "java.lang.Integer",
+                "dev.weft.weaver.fixtures.Nested");
+    }
+
+    @Test
+    void aNumberInAReferenceSlotIsRefused() {
+        assertRefused(frames -> {
+            frames[1].objectValues[0] = null;
+            frames[1].scalarValues[0] = 7;
+        }, "frame 1 of 4", "slot 0", "the number 7");
+    }
+
+    @Test
+    void framesThatDoNotChainAreRefused() {
+        assertRefused(frames -> {
+            CoroutineFrame inner = frames[3];
+            frames[3] = frames[2];
+            frames[2] = inner;
+        }, "do not chain");
+    }
+
+    @Test
+    void aMissingInnermostFrameIsRefused() {
+        Captured c = captured();
+        CoroutineFrame[] truncated = java.util.Arrays.copyOf(c.frames(), 3);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.target().deserialize(truncated));
+        assertMessage(e, "frame 2 of 3", "innermost");
+        assertEquals("b/0#0", c.target().call("b"));
+    }
+
+    @Test
+    void wrongSlotCountsAreRefused() {
+        assertRefused(frames -> frames[0].localCount++, "frame 0 of 4", "locals");
+    }
+
+    @Test
+    void aFrameWithoutMethodIsRefused() {
+        assertRefused(frames -> frames[1] = null, "frame 1 of 4", "has no method");
+    }
+
+    @Test
+    void validFramesAreAcceptedAfterARefusal() {
+        Captured c = captured();
+        CoroutineFrame[] good = c.frames().clone();
+        int bci = good[1].bci;
+        good[1].bci = -1;
+        assertThrows(IllegalArgumentException.class, () -> c.target().deserialize(good));
+        good[1].bci = bci;
+        c.target().deserialize(good);
+        assertEquals("y!/2#20", c.target().call("y"));
+        assertEquals("finished with z!", c.target().call("z"));
+    }
+}
