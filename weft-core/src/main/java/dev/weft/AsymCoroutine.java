@@ -92,8 +92,8 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     @Override
     @SuppressWarnings("unchecked")
     final void body() {
-        I input = frames == null ? (I) takeTransfer() : null; // a restore keeps the input for ret
-        transfer = run(input);
+        // a restore keeps the call's input for the ret it resumes in
+        transfer = frames != null ? restoreEntry() : run((I) takeTransfer());
     }
 
     /**

@@ -107,7 +107,11 @@ public non-sealed class Coroutine extends CoroutineBase {
 
     @Override
     final void body() {
-        run();
+        if (frames != null) {
+            restoreEntry();
+        } else {
+            run();
+        }
     }
 
     /**

@@ -5,6 +5,10 @@ import dev.weft.internal.engine.NativeEngine;
 import dev.weft.internal.woven.FrameTransfer;
 
 import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -152,6 +156,34 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** The user's code: {@code run()} for a symmetric coroutine, {@code run(I)} for an asymmetric one. */
     abstract void body();
+
+    /**
+     * Calls the method of the outermost frame being restored, on that frame's receiver, with
+     * zero and null arguments: its woven prologue rebuilds it from the frame, and so on up to
+     * the suspension point. Goes straight there, not through {@code run}: the frames may come
+     * from a coroutine built differently (thesis 5.2 restores into a plain {@code AsymCoroutine}).
+     *
+     * @return what that method returns when the coroutine finishes
+     */
+    final Object restoreEntry() {
+        CoroutineFrame outermost = frames.outermost();
+        Method method = outermost.method;
+        Object receiver = Modifier.isStatic(method.getModifiers()) ? null : outermost.objectValues[0];
+        Object[] arguments = new Object[method.getParameterCount()];
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < arguments.length; i++) {
+            arguments[i] = types[i].isPrimitive() ? Array.get(Array.newInstance(types[i], 1), 0) : null;
+        }
+        try {
+            method.setAccessible(true);
+            return method.invoke(receiver, arguments);
+        } catch (InvocationTargetException e) {
+            throw CoroutineSupport.<RuntimeException>sneaky(e.getCause());
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new IllegalStateException("cannot restore " + this + ": cannot call " + method
+                    + " (open its package to module dev.weft?)", e);
+        }
+    }
 
     // ---------------------------------------------------------------- public contract
 

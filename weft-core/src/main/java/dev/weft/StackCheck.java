@@ -19,15 +19,19 @@ final class StackCheck {
     /** Throws {@link IllegalArgumentException} naming the first frame that cannot be captured. */
     static void requireCapturable(CoroutineBase c) {
         List<StackWalker.StackFrame> frames = NativeEngine.frames(c.stack);
-        int i = 0;
-        while (i < frames.size() && isSuspensionMachinery(frames.get(i))) {
-            i++;
+        int top = 0;
+        while (top < frames.size() && isSuspensionMachinery(frames.get(top))) {
+            top++;
+        }
+        int bottom = frames.size();
+        while (bottom > top && isEntryMachinery(frames.get(bottom - 1))) {
+            bottom--;
         }
         int woven = 0;
-        for (; i < frames.size() && !isEntryMachinery(frames.get(i)); i++) {
+        for (int i = top; i < bottom; i++) {
             StackWalker.StackFrame frame = frames.get(i);
             if (frame.getDeclaringClass().isHidden()) {
-                continue;
+                continue; // a lambda's proxy: stateless, called again on restore
             }
             requireWoven(c, frame);
             woven++;
@@ -70,10 +74,15 @@ final class StackCheck {
                         && List.of("yield", "yieldTo", "ret").contains(frame.getMethodName());
     }
 
-    /** The frames below the user's outermost one: Weft's entry into the coroutine's code. */
+    /**
+     * The frames below the user's outermost one: HotSpot's continuation entry, Weft's entry into
+     * the coroutine's code, and the reflection that a restored coroutine's entry goes through.
+     */
     private static boolean isEntryMachinery(StackWalker.StackFrame frame) {
         Class<?> type = frame.getDeclaringClass();
+        String name = type.getName();
         return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
-                || type.getName().startsWith("jdk.internal.vm.");
+                || type.isHidden() || name.startsWith("jdk.internal.vm.") || name.startsWith("jdk.internal.reflect.")
+                || type == java.lang.reflect.Method.class || name.startsWith("java.lang.invoke.");
     }
 }

@@ -3,6 +3,7 @@ package dev.weft.weaver;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.function.UnaryOperator;
 
 /**
  * Loads the classes of {@code dev.weft.weaver.fixtures} woven, straight from the test class
@@ -13,9 +14,16 @@ final class WovenLoader extends ClassLoader {
     private static final String FIXTURES = "dev.weft.weaver.fixtures.";
 
     private final Weaver weaver = new Weaver();
+    private final UnaryOperator<byte[]> edit;
 
     WovenLoader() {
+        this(UnaryOperator.identity());
+    }
+
+    /** A loader that applies {@code edit} to each fixture's class file before weaving it: another version of the code. */
+    WovenLoader(UnaryOperator<byte[]> edit) {
         super("woven", WovenLoader.class.getClassLoader());
+        this.edit = edit;
     }
 
     @Override
@@ -26,7 +34,7 @@ final class WovenLoader extends ClassLoader {
         synchronized (getClassLoadingLock(name)) {
             Class<?> loaded = findLoadedClass(name);
             if (loaded == null) {
-                byte[] woven = weave(name, original(name));
+                byte[] woven = weave(name, edit.apply(original(name)));
                 loaded = defineClass(name, woven, 0, woven.length);
             }
             return loaded;

@@ -48,6 +48,11 @@ public final class FrameTransfer {
         return out;
     }
 
+    /** The outermost frame of a restore: the method the coroutine's entry calls first. */
+    public CoroutineFrame outermost() {
+        return frames.get(0);
+    }
+
     /** The frames of a restore that has not begun: what serialize returns for a coroutine not resumed since. */
     public CoroutineFrame[] pending() {
         return copy(frames.toArray(new CoroutineFrame[0]));

@@ -86,7 +86,11 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         return !call.name.equals("<init>") && !NEVER_SUSPEND.contains(call.owner);
     }
 
-    /** The site of {@code call} given the frame before it; null if that frame holds an uninitialized object. */
+    /**
+     * The site of {@code call} given the frame before it; null if that frame holds an
+     * uninitialized object. An instance method's receiver is always saved: a restore calls the
+     * outermost frame's method on it.
+     */
     private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
             int index, int monitors) {
         int arguments = Type.getArgumentTypes(call.desc).length;
@@ -102,7 +106,9 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         for (int slot = 0; slot < frame.getLocals(); slot++) {
             SlotType type = frame.getLocal(slot);
             locals.add(type);
-            if (liveness.isLive(index, slot) && type.kind() != SlotType.Kind.TOP && !type.isUninitialized()) {
+            boolean receiverOfInstanceMethod = slot == 0 && type.kind() == SlotType.Kind.REFERENCE;
+            if ((liveness.isLive(index, slot) || receiverOfInstanceMethod)
+                    && type.kind() != SlotType.Kind.TOP && !type.isUninitialized()) {
                 live.set(slot);
             }
         }

@@ -1,0 +1,59 @@
+package dev.weft;
+
+import dev.weft.internal.woven.WovenFrames;
+import dev.weft.internal.woven.WovenMethods;
+
+import java.io.InvalidObjectException;
+import java.io.Serializable;
+import java.lang.reflect.Method;
+
+/**
+ * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method}: the method's
+ * class, name and descriptor, and the fingerprint of its code when it was captured, so that a
+ * frame of a method that changed since is refused when read back.
+ */
+record MethodReference(String className, String name, String descriptor, String hash) implements Serializable {
+
+    static MethodReference of(Method method) {
+        String descriptor = WovenFrames.descriptorOf(method);
+        WovenMethods table = WovenMethods.of(method.getDeclaringClass());
+        WovenMethods.WovenMethod woven = table == null ? null : table.method(method.getName() + descriptor);
+        return new MethodReference(method.getDeclaringClass().getName(), method.getName(), descriptor,
+                woven == null ? null : woven.hash());
+    }
+
+    /** The method, checked to exist, be woven and have the code it had when it was written. */
+    Method resolve(ClassLoader loader) throws InvalidObjectException {
+        Class<?> type;
+        try {
+            type = Class.forName(className, false, loader);
+        } catch (ClassNotFoundException e) {
+            throw invalid("its class does not exist here", e);
+        }
+        Method method;
+        try {
+            method = WovenFrames.method(type, name + descriptor);
+        } catch (IllegalStateException e) {
+            throw invalid("the method no longer exists", e);
+        }
+        WovenMethods table = WovenMethods.of(type);
+        WovenMethods.WovenMethod woven = table == null ? null : table.method(name + descriptor);
+        if (woven == null) {
+            throw invalid("the method is not woven here", null);
+        }
+        if (hash != null && !hash.equals(woven.hash())) {
+            throw invalid("its code changed since the coroutine was written (fingerprint " + hash + ", now "
+                    + woven.hash() + ")", null);
+        }
+        return method;
+    }
+
+    private InvalidObjectException invalid(String why, Exception cause) {
+        InvalidObjectException e = new InvalidObjectException("cannot restore a frame of " + className + "." + name
+                + descriptor + ": " + why);
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
+    }
+}
