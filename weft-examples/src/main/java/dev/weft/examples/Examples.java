@@ -24,5 +24,7 @@ public final class Examples {
         SymmetricProducerConsumer.main(args);
         System.out.println("== Producer/consumer: asymmetric generator");
         GeneratorProducerConsumer.main(args);
+        System.out.println("== Section 5.2: session persistence, the interaction stored to a file between steps");
+        dev.weft.examples.session.Questions.transcript(System.out);
     }
 }

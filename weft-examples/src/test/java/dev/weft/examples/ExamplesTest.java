@@ -28,6 +28,13 @@ class ExamplesTest extends LeftoverCheck {
         expected.addAll(ProducerConsumerTest.EXPECTED);
         expected.add("== Producer/consumer: asymmetric generator");
         expected.addAll(ProducerConsumerTest.EXPECTED);
+        expected.add("== Section 5.2: session persistence, the interaction stored to a file between steps");
+        expected.addAll(List.of("> java Questions", "Please enter your name:",
+                "> java Questions \"John Doe\"", "Please enter your country:",
+                "> java Questions \"Genovia\"", "Please enter your age:",
+                "> java Questions \"twenty-eight\"", "Please enter your age:", "Please enter a valid number!",
+                "> java Questions \"28\"", "Please enter your email address:",
+                "> java Questions \"nospam@nospam.at\"", "Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at"));
 
         assertEquals(Output.text(expected), Output.ofMain(() -> {
             try {
