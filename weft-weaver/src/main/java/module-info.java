@@ -8,6 +8,7 @@ module dev.weft.weaver {
     requires org.objectweb.asm.tree;
     requires org.objectweb.asm.tree.analysis;
     requires dev.weft;
+    requires java.instrument;
 
     exports dev.weft.weaver;
 }
