@@ -75,6 +75,16 @@ public final class WeaveCommand {
         return 0;
     }
 
+    /**
+     * Weaves, in place, the classes under {@code root} whose names start with one of
+     * {@code prefixes} (all of them if there is none); returns how many it changed.
+     */
+    public static int weaveDirectory(Path root, List<String> prefixes) throws IOException, WeavingException {
+        WeaveCommand command = new WeaveCommand(prefixes);
+        command.weaveDirectory(root);
+        return command.woven;
+    }
+
     private void weaveDirectory(Path root) throws IOException, WeavingException {
         List<Path> classes;
         try (Stream<Path> files = Files.walk(root)) {

@@ -1,0 +1,77 @@
+package dev.weft.maven;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+
+/** The mojo over a directory of real class files: it weaves the selected ones, once. */
+class WeaveMojoTest {
+
+    @TempDir
+    Path classes;
+
+    /** A class of this test's own to weave, copied into the directory. */
+    public static final class Sample {
+        public String twice(String s) {
+            return s.concat(String.valueOf(s.length())).concat(echo(s));
+        }
+
+        private static String echo(String s) {
+            return s;
+        }
+    }
+
+    private Path copy(Class<?> type) throws IOException {
+        String resource = type.getName().replace('.', '/') + ".class";
+        Path target = classes.resolve(resource);
+        Files.createDirectories(target.getParent());
+        try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
+            Files.copy(in, target);
+        }
+        return target;
+    }
+
+    private static boolean isWoven(Path file) throws IOException {
+        ClassNode node = new ClassNode();
+        new ClassReader(Files.readAllBytes(file)).accept(node, 0);
+        return node.fields.stream().anyMatch(f -> f.name.equals("$weft$woven"));
+    }
+
+    @Test
+    void weavesTheSelectedClassesOnce() throws Exception {
+        Path sample = copy(Sample.class);
+        Path self = copy(WeaveMojoTest.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of(Sample.class.getName());
+        mojo.execute();
+        assertTrue(isWoven(sample));
+        assertFalse(isWoven(self), "not selected");
+        byte[] once = Files.readAllBytes(sample);
+        mojo.execute();
+        assertArrayEquals(once, Files.readAllBytes(sample), "weaving twice changes nothing");
+    }
+
+    @Test
+    void skipAndMissingDirectoriesDoNothing() throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.skip = true;
+        mojo.execute();
+        assertFalse(isWoven(sample));
+        WeaveTestsMojo tests = new WeaveTestsMojo();
+        tests.testClassesDirectory = classes.resolve("absent").toFile();
+        tests.execute();
+    }
+}
