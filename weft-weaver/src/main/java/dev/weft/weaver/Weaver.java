@@ -2,6 +2,7 @@ package dev.weft.weaver;
 
 import dev.weft.weaver.analysis.OriginalOffsets;
 import dev.weft.weaver.analysis.SuspensionSites;
+import dev.weft.weaver.rewrite.AllocationDeferral;
 import dev.weft.weaver.rewrite.ClassRewriter;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,8 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
 
 /**
  * Weaves class files so that their methods can capture and restore their own frames, which is
@@ -38,19 +41,33 @@ public final class Weaver {
         try {
             // 2. the original bytecode index of every call, before anything moves
             Map<AbstractInsnNode, Integer> bcis = OriginalOffsets.of(reader, type);
-            // 3. analysis: suspension sites, their frames' types and live slots
+            // 3. allocations whose constructor arguments may suspend move after those arguments
+            deferAllocations(type);
+            // 4. analysis: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
                     .filter(SuspensionSites::isCandidate)
                     .map(m -> SuspensionSites.analyze(type.name, m, bcis))
                     .toList();
-            // 4. rewrite: call sites, prologues, site table
+            // 5. rewrite: call sites, prologues, site table
             ClassRewriter.rewrite(type, analyses);
-            // 5. write, keeping the constant pool's order; maxima recomputed, frames as emitted
+            // 6. write, keeping the constant pool's order; maxima recomputed, frames as emitted
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(writer);
             return writer.toByteArray();
         } catch (RuntimeException e) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
+        }
+    }
+
+    private static void deferAllocations(ClassNode type) {
+        for (MethodNode method : type.methods) {
+            if (SuspensionSites.isCandidate(method)) {
+                try {
+                    AllocationDeferral.apply(type.name, method);
+                } catch (AnalyzerException | RuntimeException e) {
+                    // left as it is: the analysis reports why the method cannot be woven
+                }
+            }
         }
     }
 

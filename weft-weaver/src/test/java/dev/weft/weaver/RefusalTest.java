@@ -66,15 +66,6 @@ class RefusalTest {
     }
 
     @Test
-    void aSuspensionInsideTheArgumentsOfNewIsRefusedWithTheReason() {
-        AsymCoroutine<String, String> co = loader.newInstance("SuspendsInNewArguments");
-        assertEquals("give me text", co.call(null));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
-        assertMessage(e, "SuspendsInNewArguments.run", "inside the arguments of a constructor call");
-        assertEquals("olleh", co.call("hello"));
-    }
-
-    @Test
     void theInitialCoroutineARunningOneAndACallingOneAreRefused() {
         IllegalArgumentException initial = assertThrows(IllegalArgumentException.class, () -> Coroutine.current().serialize());
         assertMessage(initial, "initial");

@@ -89,4 +89,39 @@ class SerializationTest {
         co.deserialize(checkpoint);
         assertEquals(ahead, drive(co, 4, 1, 5), "and again");
     }
+
+    /** Every prefix of the conversation, serialized there and finished by a restored copy, gives the same result. */
+    @Test
+    void suspensionsInsideTheArgumentsOfNewAreSerializable() {
+        List<String> answers = List.of("one", "two", "three");
+        for (String input : List.of("x", "")) {
+            AsymCoroutine<String, String> reference = loader.newInstance("NewArguments");
+            List<String> expected = new ArrayList<>();
+            expected.add(reference.call(input));
+            answers.forEach(a -> expected.add(reference.call(a)));
+            for (int cut = 1; cut <= answers.size(); cut++) {
+                AsymCoroutine<String, String> original = loader.newInstance("NewArguments");
+                List<String> seen = new ArrayList<>();
+                seen.add(original.call(input));
+                for (int k = 0; k < cut - 1; k++) {
+                    seen.add(original.call(answers.get(k)));
+                }
+                AsymCoroutine<String, String> copy = loader.newInstance("NewArguments");
+                copy.deserialize(rehome(original.serialize(), original, copy));
+                for (int k = cut - 1; k < answers.size(); k++) {
+                    seen.add(copy.call(answers.get(k)));
+                }
+                assertEquals(expected, seen, "input '" + input + "', serialized after " + cut + " answers");
+            }
+        }
+    }
+
+    @Test
+    void theSimplestSuspensionInNewArguments() {
+        AsymCoroutine<String, String> co = loader.newInstance("SuspendsInNewArguments");
+        assertEquals("give me text", co.call(null));
+        AsymCoroutine<String, String> copy = loader.newInstance("SuspendsInNewArguments");
+        copy.deserialize(rehome(co.serialize(), co, copy));
+        assertEquals("olleh", copy.call("hello"));
+    }
 }
