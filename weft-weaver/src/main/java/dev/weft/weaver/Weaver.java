@@ -20,7 +20,8 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * class: types come from the class file's own stack-map frames. Weaving a woven class returns
  * it unchanged.
  *
- * <p>Stateless and thread-safe.
+ * <p>Stateless and thread-safe. Set the system property {@code weft.weaver.dump} to a directory
+ * to get a listing of each class after each phase, and a verification of the result.
  */
 public final class Weaver {
 
@@ -38,11 +39,15 @@ public final class Weaver {
         if (!isWeavable(type)) {
             return classFile;
         }
+        PhaseDump dump = PhaseDump.fromSystemProperty();
         try {
             // 2. the original bytecode index of every call, before anything moves
             Map<AbstractInsnNode, Integer> bcis = OriginalOffsets.of(reader, type);
             // 3. allocations whose constructor arguments may suspend move after those arguments
             deferAllocations(type);
+            if (dump != null) {
+                dump.phase(type, 1, "deferred");
+            }
             // 4. analysis: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
                     .filter(SuspensionSites::isCandidate)
@@ -50,10 +55,17 @@ public final class Weaver {
                     .toList();
             // 5. rewrite: call sites, prologues, site table
             ClassRewriter.rewrite(type, analyses);
+            if (dump != null) {
+                dump.phase(type, 2, "woven");
+            }
             // 6. write, keeping the constant pool's order; maxima recomputed, frames as emitted
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(writer);
-            return writer.toByteArray();
+            byte[] woven = writer.toByteArray();
+            if (dump != null) {
+                dump.check(type.name, woven);
+            }
+            return woven;
         } catch (RuntimeException e) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
         }
