@@ -161,11 +161,26 @@ final class FrameValidator {
         Method next = frames[i + 1].method;
         String nextKey = next.getName() + WovenFrames.descriptorOf(next);
         boolean direct = site.targetKey().equals(nextKey);
-        boolean throughLambda = next.isSynthetic() && next.getName().startsWith("lambda$");
+        boolean throughLambda = next.isSynthetic() && next.getName().startsWith("lambda$")
+                || receiverIsHidden(frames[i]);
         if (!direct && !throughLambda) {
             throw refuse(i, "is suspended in a call of " + site.target() + ", but frame " + (i + 1) + " is "
                     + next.getDeclaringClass().getName() + "." + nextKey + ": the frames do not chain");
         }
+    }
+
+    /**
+     * Whether the call frame {@code frame} is suspended in goes through a hidden class (a lambda
+     * or method reference's proxy), which calls a method of another name: its receiver, the last
+     * saved stack slot, is an instance of one.
+     */
+    private static boolean receiverIsHidden(CoroutineFrame frame) {
+        int last = frame.localCount + frame.expressionCount - 1;
+        if (frame.expressionCount == 0 || last >= frame.objectValues.length) {
+            return false;
+        }
+        Object receiver = frame.objectValues[last];
+        return receiver != null && receiver.getClass().isHidden();
     }
 
     private IllegalArgumentException refuse(int i, String why) {

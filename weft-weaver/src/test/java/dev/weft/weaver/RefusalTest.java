@@ -6,11 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
-import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,14 +16,7 @@ import org.junit.jupiter.api.Test;
  * the frame, class or slot at fault, and leaves the coroutine usable: after it, the coroutine
  * is resumed and finishes correctly.
  */
-class RefusalTest {
-
-    private final WovenLoader loader = new WovenLoader();
-
-    @AfterEach
-    void closeLeftovers() {
-        CoroutineBase.closeAll();
-    }
+class RefusalTest extends WovenFixtureTest {
 
     private static void assertMessage(Exception e, String... parts) {
         for (String part : parts) {

@@ -4,22 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
-import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Suspend woven code, capture its frames, restore them into a new coroutine, and compare every value. */
-class SerializationTest {
-
-    private final WovenLoader loader = new WovenLoader();
-
-    @AfterEach
-    void closeLeftovers() {
-        CoroutineBase.closeAll();
-    }
+class SerializationTest extends WovenFixtureTest {
 
     private static List<String> drive(AsymCoroutine<Integer, String> co, int... inputs) {
         List<String> out = new ArrayList<>();
@@ -27,18 +18,6 @@ class SerializationTest {
             out.add(co.call(input));
         }
         return out;
-    }
-
-    /** The frames reference the coroutine they came from; a copy must reference its new owner instead (thesis 5.2). */
-    private static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
-        for (CoroutineFrame frame : frames) {
-            for (int i = 0; i < frame.objectValues.length; i++) {
-                if (frame.objectValues[i] == from) {
-                    frame.objectValues[i] = to;
-                }
-            }
-        }
-        return frames;
     }
 
     @Test
@@ -52,7 +31,7 @@ class SerializationTest {
         assertTrue(frames.length >= 1, "frames: " + frames.length);
 
         AsymCoroutine<Integer, String> copy = loader.newInstance("Accumulator");
-        copy.deserialize(rehome(frames, original, copy));
+        copy.deserialize(Replay.rehome(frames, original, copy));
         assertEquals(expected.subList(2, 6), drive(copy, 3, 4, 5, 6));
         assertTrue(copy.isFinished());
     }
@@ -107,7 +86,7 @@ class SerializationTest {
                     seen.add(original.call(answers.get(k)));
                 }
                 AsymCoroutine<String, String> copy = loader.newInstance("NewArguments");
-                copy.deserialize(rehome(original.serialize(), original, copy));
+                copy.deserialize(Replay.rehome(original.serialize(), original, copy));
                 for (int k = cut - 1; k < answers.size(); k++) {
                     seen.add(copy.call(answers.get(k)));
                 }
@@ -121,7 +100,7 @@ class SerializationTest {
         AsymCoroutine<String, String> co = loader.newInstance("SuspendsInNewArguments");
         assertEquals("give me text", co.call(null));
         AsymCoroutine<String, String> copy = loader.newInstance("SuspendsInNewArguments");
-        copy.deserialize(rehome(co.serialize(), co, copy));
+        copy.deserialize(Replay.rehome(co.serialize(), co, copy));
         assertEquals("olleh", copy.call("hello"));
     }
 }

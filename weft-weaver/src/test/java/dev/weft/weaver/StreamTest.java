@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
-import dev.weft.CoroutineBase;
 import dev.weft.CoroutineInputStream;
 import dev.weft.CoroutineOutputStream;
 import java.io.ByteArrayInputStream;
@@ -23,7 +22,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
@@ -32,14 +30,7 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /** Coroutines written to bytes by CoroutineOutputStream and read back by CoroutineInputStream. */
-class StreamTest {
-
-    private final WovenLoader loader = new WovenLoader();
-
-    @AfterEach
-    void closeLeftovers() {
-        CoroutineBase.closeAll();
-    }
+class StreamTest extends WovenFixtureTest {
 
     private static List<String> drive(AsymCoroutine<Integer, String> co, int... inputs) {
         List<String> out = new ArrayList<>();
@@ -103,6 +94,20 @@ class StreamTest {
         } finally {
             writer.shutdown();
             reader.shutdown();
+        }
+    }
+
+    /** Method references in the middle of the chain: their proxies, and the coroutine one of them holds, go through the bytes. */
+    @Test
+    void methodReferencesCalledInTheMiddleOfTheChain() throws IOException {
+        List<String> expected = drive(loader.newInstance("MethodReferenceInChain"), 1, 2, 3);
+        for (int cut = 1; cut <= 2; cut++) {
+            AsymCoroutine<Integer, String> original = loader.newInstance("MethodReferenceInChain");
+            List<String> seen = new ArrayList<>(drive(original, java.util.stream.IntStream.rangeClosed(1, cut).toArray()));
+            AsymCoroutine<Integer, String> copy = read(write(original), loader, "MethodReferenceInChain");
+            seen.addAll(drive(copy, java.util.stream.IntStream.rangeClosed(cut + 1, 3).toArray()));
+            assertEquals(expected, seen, "written after " + cut + " calls");
+            assertTrue(copy.isFinished());
         }
     }
 

@@ -1,0 +1,79 @@
+package dev.weft.weaver;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.util.CheckClassAdapter;
+
+/** Every fixture class, woven: well formed, accepted by the JVM's verifier, and left alone when woven again. */
+class WovenClassesTest {
+
+    private final Weaver weaver = new Weaver();
+
+    /** The binary names of every class compiled from the fixtures package, nested and synthetic ones included. */
+    private static List<String> fixtureClasses() {
+        try {
+            Path directory = Path.of(WovenClassesTest.class.getClassLoader().getResource("dev/weft/weaver/fixtures").toURI());
+            try (Stream<Path> files = Files.list(directory)) {
+                return files.map(f -> f.getFileName().toString())
+                        .filter(f -> f.endsWith(".class"))
+                        .map(f -> "dev.weft.weaver.fixtures." + f.substring(0, f.length() - ".class".length()))
+                        .sorted()
+                        .toList();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (URISyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private byte[] weave(byte[] classFile) {
+        try {
+            return weaver.weave(classFile);
+        } catch (WeavingException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void weavingAWovenClassAgainChangesNothing() {
+        List<String> names = fixtureClasses();
+        assertTrue(names.size() >= 20, "fixtures: " + names);
+        for (String name : names) {
+            byte[] original = WovenLoader.original(name);
+            byte[] woven = weave(original);
+            assertFalse(Arrays.equals(original, woven), name + " is woven");
+            byte[] again = weave(woven);
+            assertSame(woven, again, name + " woven twice");
+            assertArrayEquals(woven, weave(woven.clone()), name + " woven twice, from a copy of its bytes");
+        }
+    }
+
+    @Test
+    void everyWovenFixturePassesAsmsChecksAndTheJvmsVerifier() throws ClassNotFoundException {
+        WovenLoader loader = new WovenLoader();
+        for (String name : fixtureClasses()) {
+            byte[] woven = weave(WovenLoader.original(name));
+            try {
+                new ClassReader(woven).accept(new CheckClassAdapter(new ClassWriter(0)), 0);
+            } catch (RuntimeException e) {
+                throw new AssertionError(name + " fails ASM's checks: " + e.getMessage(), e);
+            }
+            Class.forName(name, true, loader); // links the class, so HotSpot's verifier checks its stack maps
+        }
+    }
+}
