@@ -83,11 +83,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
     }
 
     /** Whether {@code call} is a suspension site: any call but a constructor's or one of a JDK class that never calls back. */
-    public static boolean isCallSite(MethodInsnNode call) {
-        return isSite(call);
-    }
-
-    static boolean isSite(MethodInsnNode call) {
+    public static boolean isSite(MethodInsnNode call) {
         return !call.name.equals("<init>") && !NEVER_SUSPEND.contains(call.owner);
     }
 

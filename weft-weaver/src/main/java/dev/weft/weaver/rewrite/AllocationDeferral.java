@@ -77,7 +77,7 @@ public final class AllocationDeferral implements Opcodes {
 
     private static boolean hasSiteBetween(InsnList insns, AbstractInsnNode from, AbstractInsnNode to) {
         for (AbstractInsnNode n = from.getNext(); n != to; n = n.getNext()) {
-            if (n instanceof MethodInsnNode call && SuspensionSites.isCallSite(call)) {
+            if (n instanceof MethodInsnNode call && SuspensionSites.isSite(call)) {
                 return true;
             }
         }
