@@ -17,6 +17,7 @@ public final class AgentMain {
     }
 
     public static void main(String[] args) throws Exception {
+        subclassLoadedBeforeItsSuperclass();
         Series reference = new Series();
         Series original = new Series();
         for (int input = 1; input <= 2; input++) {
@@ -36,5 +37,26 @@ public final class AgentMain {
             String restored = copy.call(input);
             System.out.println("restored " + restored + (restored.equals(expected) ? " ok" : " MISMATCH " + expected));
         }
+    }
+
+    /** SubStep is loaded, and woven, before BaseStep, which the JVM loads while defining it. */
+    private static void subclassLoadedBeforeItsSuperclass() throws Exception {
+        Class<?> sub = Class.forName("dev.weft.weaver.fixtures.SubStep");
+        @SuppressWarnings("unchecked")
+        AsymCoroutine<Integer, String> original = (AsymCoroutine<Integer, String>) sub.getDeclaredConstructor().newInstance();
+        System.out.println("original " + original.call(1));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<Integer, String> out = new CoroutineOutputStream<>(bytes)) {
+            out.writeAsymCoroutine(original);
+        }
+        AsymCoroutine<Integer, String> copy;
+        try (CoroutineInputStream<Integer, String> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes.toByteArray()))) {
+            @SuppressWarnings("unchecked")
+            AsymCoroutine<Integer, String> target = (AsymCoroutine<Integer, String>) sub.getDeclaredConstructor().newInstance();
+            copy = in.readAsymCoroutine(target);
+        }
+        String result = copy.call(0) + " / " + copy.call(0) + " / " + copy.call(0);
+        String expected = "q2 4 / q3 9 / done q30"; // each answer is the question plus the input, 0
+        System.out.println("restored " + result + (result.equals(expected) ? " ok" : " MISMATCH " + expected));
     }
 }
