@@ -58,9 +58,13 @@ final class StackCheck {
             throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
                     + " was not woven: " + method.unsupported());
         }
-        if (method.sites().values().stream().anyMatch(site -> site.monitors() > 0)) {
+        WovenMethods.Site site = table.siteAt(type, frame.getMethodName() + frame.getDescriptor(), frame.getByteCodeIndex());
+        boolean holdsMonitor = site != null ? site.monitors() > 0
+                : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
+        if (holdsMonitor) {
             throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
-                    + " may hold a monitor (synchronized) where it is suspended");
+                    + " holds a monitor (synchronized) where it is suspended"
+                    + (site != null ? ", at bci " + site.bci() : ""));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.weft.weaver.analysis.OriginalOffsets;
 import dev.weft.weaver.analysis.SuspensionSites;
 import dev.weft.weaver.rewrite.AllocationDeferral;
 import dev.weft.weaver.rewrite.ClassRewriter;
+import dev.weft.weaver.rewrite.WovenSites;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.ClassReader;
@@ -54,14 +55,21 @@ public final class Weaver {
                     .map(m -> SuspensionSites.analyze(type.name, m, bcis))
                     .toList();
             // 5. rewrite: call sites, prologues, site table
-            ClassRewriter.rewrite(type, analyses);
+            WovenSites sites = ClassRewriter.rewrite(type, analyses);
             if (dump != null) {
                 dump.phase(type, 2, "woven");
             }
-            // 6. write, keeping the constant pool's order; maxima recomputed, frames as emitted
+            // 6. write once to learn where each site's call lands, then again with that map
+            ClassWriter first = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
+            type.accept(first);
+            String map = sites.map();
+            ClassRewriter.addWovenSites(type, map);
             ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(writer);
             byte[] woven = writer.toByteArray();
+            if (!sites.map().equals(map)) {
+                throw new IllegalStateException("the site map moved between the two writes: " + map);
+            }
             if (dump != null) {
                 dump.check(type.name, woven);
             }

@@ -56,6 +56,46 @@ public final class WovenMethods {
         this.methods = methods;
     }
 
+    /** Per class, for each woven method, the original bytecode index of the site at each woven one. */
+    private static final ClassValue<Map<String, Map<Integer, Integer>>> WOVEN_SITES = new ClassValue<>() {
+        @Override
+        protected Map<String, Map<Integer, Integer>> computeValue(Class<?> type) {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+    };
+
+    /**
+     * Called by a woven class's static initializer with where its sites' calls landed in the
+     * woven code: a line per method, {@code key TAB wovenBci:bci,...}.
+     */
+    public static void registerWovenSites(Class<?> type, String map) {
+        Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
+        for (String line : map.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] parts = line.split("\t", -1);
+            Map<Integer, Integer> sites = new HashMap<>();
+            for (String pair : parts[1].split(",")) {
+                if (!pair.isEmpty()) {
+                    int colon = pair.indexOf(':');
+                    sites.put(Integer.parseInt(pair.substring(0, colon)), Integer.parseInt(pair.substring(colon + 1)));
+                }
+            }
+            methods.put(parts[0], sites);
+        }
+    }
+
+    /**
+     * The site that a frame of {@code type}'s method {@code key}, suspended at woven bytecode
+     * index {@code wovenBci}, is in; null if unknown.
+     */
+    public Site siteAt(Class<?> type, String key, int wovenBci) {
+        Integer bci = WOVEN_SITES.get(type).getOrDefault(key, Map.of()).get(wovenBci);
+        WovenMethod method = methods.get(key);
+        return bci == null || method == null ? null : method.sites().get(bci);
+    }
+
     /** Called by a woven class's static initializer, with the table the weaver wrote for it. */
     public static synchronized void register(Class<?> type, String table) {
         WovenMethods[] holder = TABLES.get(type);

@@ -19,6 +19,7 @@ import org.objectweb.asm.tree.MethodNode;
  *
  * <pre>
  * static {
+ *     WovenMethods.registerWovenSites(Owner.class, $weft$wovenSites());
  *     WovenMethods.register(Owner.class, "table part");   // once per part of at most 60,000 chars
  *     ...the class's own static initializer
  * }
@@ -39,15 +40,34 @@ public final class ClassRewriter implements Opcodes {
         return type.fields.stream().anyMatch(f -> f.name.equals(MARKER));
     }
 
-    /** Weaves {@code type}, whose methods {@code analyses} describes. */
-    public static void rewrite(ClassNode type, List<SuspensionSites> analyses) {
+    /**
+     * Weaves {@code type}, whose methods {@code analyses} describes. Returns where each site's call
+     * lands in the woven code, for {@link #addWovenSites} once the class has been written.
+     */
+    public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses) {
+        WovenSites woven = new WovenSites();
         for (SuspensionSites analysis : analyses) {
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
-                MethodRewriter.rewrite(type.name, analysis);
+                MethodNode m = analysis.method();
+                woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis));
             }
         }
         registerTable(type, table(analyses));
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
+        return woven;
+    }
+
+    /**
+     * Adds, as the class's last method, {@code $weft$wovenSites()}, which returns {@code map}:
+     * the woven bytecode index of each site's call, for the runtime to tell which site a
+     * suspended frame is at. Being last, and the only user of its constant, it moves no other
+     * instruction.
+     */
+    public static void addWovenSites(ClassNode type, String map) {
+        MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
+        method.instructions.add(new LdcInsnNode(map));
+        method.instructions.add(new InsnNode(ARETURN));
+        type.methods.add(method);
     }
 
     private static String table(List<SuspensionSites> analyses) {
@@ -64,8 +84,14 @@ public final class ClassRewriter implements Opcodes {
         return table.toString();
     }
 
+    private static final String WOVEN_SITES = "$weft$wovenSites";
+
     private static void registerTable(ClassNode type, String table) {
         InsnList code = new InsnList();
+        code.add(new LdcInsnNode(Type.getObjectType(type.name)));
+        code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
+                (type.access & ACC_INTERFACE) != 0));
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "registerWovenSites", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
         for (int from = 0; from == 0 || from < table.length(); from += PART) { // an empty table too: it marks the class
             code.add(new LdcInsnNode(Type.getObjectType(type.name)));
             code.add(new LdcInsnNode(table.substring(from, Math.min(table.length(), from + PART))));

@@ -72,12 +72,19 @@ final class MethodRewriter implements Opcodes {
         this.firstScratch = method.maxLocals + 2;
     }
 
-    /** Weaves the method of {@code analysis}, which belongs to class {@code owner}. */
-    static void rewrite(String owner, SuspensionSites analysis) {
+    /**
+     * Weaves the method of {@code analysis}, which belongs to class {@code owner}; returns, for
+     * each site, the label that will stand right before its call in the woven code, with the
+     * site's original bytecode index.
+     */
+    static Map<LabelNode, Integer> rewrite(String owner, SuspensionSites analysis) {
         MethodRewriter rewriter = new MethodRewriter(owner, analysis);
         analysis.sites().forEach(rewriter::weaveCall);
         rewriter.weavePrologue();
+        return rewriter.invokeLabels;
     }
+
+    private final Map<LabelNode, Integer> invokeLabels = new HashMap<>();
 
     private String methodKey() {
         return method.name + method.desc;
@@ -104,6 +111,9 @@ final class MethodRewriter implements Opcodes {
         if (site.receiver() != null) {
             insns.insertBefore(call, saveReceiver(call));
         }
+        LabelNode invokeLabel = new LabelNode();
+        insns.insertBefore(call, invokeLabel);
+        invokeLabels.put(invokeLabel, site.bci());
         insns.insert(call, captureCheck(site, call));
     }
 

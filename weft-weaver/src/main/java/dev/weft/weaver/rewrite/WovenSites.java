@@ -1,0 +1,37 @@
+package dev.weft.weaver.rewrite;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.objectweb.asm.tree.LabelNode;
+
+/**
+ * Where the calls of a class's suspension sites land in its woven code: a label before each,
+ * with the site's original bytecode index. Read once the class has been written, when the
+ * labels have offsets.
+ */
+public final class WovenSites {
+
+    private final Map<String, Map<LabelNode, Integer>> byMethod = new LinkedHashMap<>();
+
+    void add(String methodKey, Map<LabelNode, Integer> labels) {
+        byMethod.put(methodKey, labels);
+    }
+
+    /**
+     * The map the runtime reads: a line per method, {@code key TAB wovenBci:bci,...}. Valid right
+     * after the class was written, before its methods are visited again.
+     */
+    public String map() {
+        StringBuilder map = new StringBuilder();
+        byMethod.forEach((key, labels) -> {
+            map.append(key).append('\t');
+            String separator = "";
+            for (Map.Entry<LabelNode, Integer> site : labels.entrySet()) {
+                map.append(separator).append(site.getKey().getLabel().getOffset()).append(':').append(site.getValue());
+                separator = ",";
+            }
+            map.append('\n');
+        });
+        return map.toString();
+    }
+}
