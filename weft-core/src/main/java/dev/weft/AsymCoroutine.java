@@ -38,6 +38,9 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     /** The value in flight: a call's input on the way in, a ret's output on the way out. */
     private Object transfer;
 
+    /** Its entry in its owner's list of started coroutines, while it is in one. Owner thread. */
+    StartedCoroutines.Entry tracked;
+
     /** A coroutine of the current thread that runs its {@link #run(Object)} method. */
     public AsymCoroutine() {
         this(null, 0, null);

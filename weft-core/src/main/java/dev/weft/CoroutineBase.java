@@ -99,6 +99,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     private volatile int state;
     private volatile CoroutineSupport owner;
+    private final long id;
+    /** Null until set: the default name is built when asked for. */
     private volatile String name;
 
     /** The stack that runs this coroutine's body; null for a thread's initial coroutine. Replaced by serialize and deserialize. */
@@ -119,21 +121,22 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             throw new IllegalArgumentException("stackSize must not be negative: " + stackSize);
         }
         this.owner = CoroutineSupport.current();
-        this.name = defaultName();
+        this.id = IDS.incrementAndGet();
         this.stack = newStack();
     }
 
     /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
     CoroutineBase(CoroutineSupport support) {
         this.owner = support;
+        this.id = 0;
         this.name = "initial coroutine of " + support.thread.getName();
         this.stack = null;
         this.state = RUNNING;
     }
 
     private String defaultName() {
-        return getClass().getSimpleName().isEmpty() ? "Coroutine-" + IDS.incrementAndGet()
-                : getClass().getSimpleName() + "-" + IDS.incrementAndGet();
+        String type = getClass().getSimpleName();
+        return (type.isEmpty() ? "Coroutine" : type) + "-" + id;
     }
 
     /** A fresh stack that runs this coroutine's body from its start. */
@@ -202,7 +205,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** This coroutine's name, used in every error message about it. Any thread. */
     public final String getName() {
-        return name;
+        String n = name;
+        return n != null ? n : defaultName();
     }
 
     /** Renames this coroutine. Any thread. */
@@ -368,7 +372,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     @Override
     public String toString() {
-        return name + " [" + STATE_NAMES[stateBits()] + ", thread " + owner.thread.getName() + "]";
+        return getName() + " [" + STATE_NAMES[stateBits()] + ", thread " + owner.thread.getName() + "]";
     }
 
     // ---------------------------------------------------------------- for the package

@@ -10,9 +10,12 @@ public class CoroutineExitException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    /** An exit request for {@code coroutine}. */
+    /**
+     * An exit request for {@code coroutine}. It carries no stack trace: it is thrown once per
+     * suspension attempt of a closing coroutine, as control flow rather than as an error.
+     */
     public CoroutineExitException(CoroutineBase coroutine) {
-        super(coroutine.getName() + " is being closed");
+        super(coroutine.getName() + " is being closed", null, false, false);
     }
 
     /** An exit request with a message of the caller's. */

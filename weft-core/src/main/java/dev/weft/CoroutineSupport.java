@@ -14,10 +14,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Set;
-import java.util.WeakHashMap;
 
 /**
  * One thread's coroutines (the thesis's {@code CoroutineSupport}, section 4.2.8): the ring of
@@ -88,7 +85,7 @@ final class CoroutineSupport {
     private Throwable pendingFailure;
 
     /** Asymmetric coroutines that have started and not finished, for closeAll(); weakly held. */
-    private final Set<AsymCoroutine<?, ?>> started = Collections.newSetFromMap(new WeakHashMap<>());
+    private final StartedCoroutines started = new StartedCoroutines();
 
     static {
         WovenFrames.install(() -> current().running.frames);
@@ -402,7 +399,7 @@ final class CoroutineSupport {
             unlink(sym.node);
             sym.resumer = null;
         } else {
-            started.remove(c);
+            started.remove((AsymCoroutine<?, ?>) c);
         }
     }
 
@@ -478,11 +475,9 @@ final class CoroutineSupport {
                 open.add(c);
             }
         }
-        for (AsymCoroutine<?, ?> a : new ArrayList<>(started)) {
+        for (AsymCoroutine<?, ?> a : started.live()) {
             if (a.owner() == this && !a.isFinished()) {
                 open.add(a);
-            } else {
-                started.remove(a);
             }
         }
         return open;
