@@ -1,0 +1,3 @@
+module weft.dev/bench/peers/go
+
+go 1.22

@@ -1,0 +1,276 @@
+# The Ruby peer of Weft's benchmark suite: Ruby's Fiber, run by MRI (mri-fiber) and by JRuby on the
+# JVM (jruby-fiber), on the workloads of weft-bench/peers/README.md. Standard library only.
+#
+#   ruby fiber_peer.rb bench|switch|memory [--quick] [N...]   (see the end of this file)
+#
+# The chain and the ring pass control with Fiber#transfer (symmetric, like a channel hand-off);
+# the same-fringe walkers are asymmetric, Fiber#resume and Fiber.yield.
+
+PEER = RUBY_ENGINE == 'jruby' ? 'jruby-fiber' : 'mri-fiber'
+CHAIN_LENGTHS = [5, 5000].freeze
+FRINGE_LEAVES = [1000, 100_000].freeze
+
+def now_ns
+  Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
+end
+
+# How long each repetition runs and how many there are: the same numbers as every peer.
+#   target_ns  wall time one timed run aims at       warmup_ns  untimed runs, at least this long
+#   reps       timed runs; the median is reported   max_row_ns where reps runs would take longer, fewer
+Plan = Struct.new(:quick, :target_ns, :warmup_ns, :reps, :max_row_ns) do
+  def self.make(quick)
+    quick ? new(true, 40_000_000, 150_000_000, 3, 1_500_000_000) : new(false, 250_000_000, 500_000_000, 7, 12_000_000_000)
+  end
+
+  # Times the block, which runs `count` and returns nanoseconds, the same way in every peer: one
+  # untimed run at first_count, which pays what happens only once (fibers started, stacks touched);
+  # then counts from first_count up by fours until a run takes an eighth of the target, then the count that takes
+  # about the target (a multiple of granule once it reaches one, never below first_count); warm-up
+  # runs at that count for warmup_ns unless one run alone is longer (the last one sets the count
+  # again); then reps timed runs, or fewer
+  # where they would take longer than max_row_ns. Returns nanoseconds per unit, one per timed run.
+  def measure(units_per_count, first_count, granule = 1)
+    yield(first_count)
+    count = first_count
+    t = nil
+    loop do
+      t = yield(count)
+      break if t >= target_ns / 8 || count >= (1 << 40)
+
+      count *= 4
+    end
+    count, n, estimate = fit(count, t, first_count, granule)
+    if estimate < warmup_ns
+      warmed = 0
+      while warmed < warmup_ns
+        t = yield(count)
+        warmed += t
+      end
+      count, n, = fit(count, t, first_count, granule) # again, now that a JIT may have compiled it
+    end
+    Array.new(n) { yield(count).to_f / (count * units_per_count) }
+  end
+
+  # The count that takes about target_ns, from a run of `count` that took t; how many timed runs
+  # fit in max_row_ns; and the estimated time of one run.
+  def fit(count, t, first_count, granule)
+    per_count = [t, 1].max.to_f / count
+    c = [1, (target_ns / per_count).to_i].max
+    c = [granule, (c.to_f / granule).round * granule].max if c >= granule
+    count = [first_count, c].max
+    estimate = per_count * count
+    n = estimate * reps <= max_row_ns ? reps : (max_row_ns / estimate).to_i.clamp(1, reps)
+    [count, n, estimate]
+  end
+end
+
+def median(xs)
+  s = xs.sort
+  n = s.size
+  n.odd? ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0
+end
+
+def row(workload, param, metric, value, unit, note)
+  v = value.abs >= 1000 ? format('%.0f', value) : format('%.3f', value)
+  puts [PEER, workload, param, metric, v, unit, note.tr("\t\n", '  ')].join("\t")
+  $stdout.flush
+end
+
+def note(what)
+  engine = RUBY_ENGINE == 'jruby' ? "jruby #{JRUBY_VERSION} (ruby #{RUBY_VERSION}) on java #{ENV_JAVA['java.version']}" : "ruby #{RUBY_VERSION}"
+  "#{what}; #{engine}"
+end
+
+# Ends the fibers of a chain or ring (each stops on a negative message), so that MRI returns their
+# stacks to its fiber pool at once rather than at some later collection.
+def stop(fibers)
+  fibers.each { |f| f.transfer(-1) if f.alive? }
+end
+
+def fiber_chain(plan, n)
+  main = Fiber.current
+  fibers = Array.new(n)
+  (n - 1).downto(0) do |i|
+    nxt = i == n - 1 ? main : fibers[i + 1]
+    fibers[i] = Fiber.new do |v|
+      v = nxt.transfer(v + 1) while v >= 0
+    end
+  end
+  first = fibers[0]
+  ns = plan.measure(n + 1, 1) do |messages|
+    t0 = now_ns
+    m = 0
+    while m < messages
+      v = m & 0xFFFF
+      r = first.transfer(v)
+      raise "chain returned #{r} for #{v}" unless r == v + n
+      m += 1
+    end
+    now_ns - t0
+  end
+  stop(fibers)
+  row('fiber-chain', n, 'ns-per-hop', median(ns), 'ns',
+      note("median of #{ns.size}; hop = one Fiber#transfer, #{n + 1} per message"))
+end
+
+def switch_ring(plan, n)
+  main = Fiber.current
+  fibers = Array.new(n)
+  (n - 1).downto(0) do |i|
+    # The last fiber's successor is the first, which is made after it: look it up when needed.
+    fibers[i] = Fiber.new do |v|
+      nxt = fibers[(i + 1) % n]
+      v = v.zero? ? main.transfer(0) : nxt.transfer(v - 1) while v >= 0
+    end
+  end
+  start = fibers[0]
+  ns = plan.measure(1, 2 * n) do |switches|
+    t0 = now_ns
+    # A token t makes t + 2 switches: in, t passes round the ring, out to the driver.
+    left = switches
+    while left > 0
+      token = [0, [left, 1 << 30].min - 2].max
+      start.transfer(token)
+      left -= token + 2
+    end
+    now_ns - t0
+  end
+  stop(fibers)
+  row('switch', n, 'switches-per-second', 1e9 / median(ns), '1/s',
+      note("median of #{ns.size}; ring of fibers passing one token by Fiber#transfer"))
+end
+
+# A binary tree: a leaf is an Integer, an inner node a two-element Array. See README for the shapes.
+def build(lo, hi, divisor, changed = -1)
+  return (lo == changed ? -1 : lo) if hi - lo == 1
+
+  mid = lo + [1, (hi - lo) / divisor].max
+  [build(lo, mid, divisor, changed), build(mid, hi, divisor, changed)]
+end
+
+DONE = Object.new.freeze
+
+def walk(t)
+  if t.is_a?(Array)
+    walk(t[0])
+    walk(t[1])
+  else
+    Fiber.yield(t)
+  end
+end
+
+def leaves(tree)
+  Fiber.new do
+    walk(tree)
+    DONE
+  end
+end
+
+# Compares the fringes of two trees, or only their first `limit` leaves where that is fewer
+# (calibration starts with short prefixes).
+def same_fringe?(a, b, limit = nil)
+  fa = leaves(a)
+  fb = leaves(b)
+  i = 0
+  loop do
+    return true if i == limit
+
+    la = fa.resume
+    lb = fb.resume
+    return false unless la.equal?(lb) || la == lb
+    return true if la.equal?(DONE)
+
+    i += 1
+  end
+end
+
+def same_fringe_bench(plan, n)
+  a = build(0, n, 2)
+  b = build(0, n, 3)
+  # A check that unequal fringes compare unequal, on small trees (a slow peer takes seconds for large).
+  raise 'same-fringe missed a difference' if same_fringe?(build(0, 1000, 2), build(0, 1000, 3, 999))
+
+  # The unit is one leaf compared: whole trees while that many are left, then a prefix.
+  ns = plan.measure(1, 1, n) do |count|
+    t0 = now_ns
+    left = count
+    while left > 0
+      raise 'equal fringes compared unequal' unless same_fringe?(a, b, left >= n ? nil : left)
+
+      left -= n
+    end
+    now_ns - t0
+  end
+  row('same-fringe', n, 'ns-per-leaf', median(ns), 'ns',
+      note("median of #{ns.size}; two walker fibers, resume/yield"))
+end
+
+def rss_bytes
+  File.foreach('/proc/self/status') do |line|
+    return line.split[1].to_i * 1024 if line.start_with?('VmRSS:')
+  end
+  -1
+rescue SystemCallError
+  -1
+end
+
+def settle
+  3.times do
+    GC.start
+    sleep 0.02
+  end
+end
+
+def parked_fiber
+  f = Fiber.new { Fiber.yield :parked; :done }
+  f.resume # runs to the Fiber.yield, so the fiber has its stack and stays suspended there
+  f
+end
+
+def memory(n)
+  warm = Array.new(16) { parked_fiber }
+  settle
+  before = rss_bytes
+  fibers = Array.new(n) { parked_fiber }
+  settle
+  after = rss_bytes
+  row('memory', n, 'rss-bytes-per-coroutine', (after - before).to_f / n, 'B',
+      note("VmRSS #{before / 1024} -> #{after / 1024} kB; fibers suspended in Fiber.yield"))
+  [warm, fibers].each { |fs| fs.size } # keep them reachable until the reading is done
+end
+
+# Runs one workload; a failure (say, no memory for more fibers) becomes an `unavailable` row and
+# the next workload still runs.
+def guarded(workload, param)
+  yield
+rescue StandardError, NoMemoryError, SystemStackError => e
+  reason = "#{e.class}: #{e.message}".tr("\t\n", '  ')
+  max_maps = File.read('/proc/sys/vm/max_map_count').strip rescue '?'
+  if PEER == 'mri-fiber' && e.message.include?('guard page')
+    reason += " (each MRI fiber stack takes two memory mappings, and vm.max_map_count=#{max_maps})"
+  end
+  puts [PEER, workload, param, 'unavailable', 'NA', '-', reason].join("\t")
+  $stdout.flush
+  GC.start
+end
+
+# MODE [--quick] [N...]: bench runs the fiber chain and the same fringe, then the switch ring for
+# each N; switch only the ring for each N; memory one reading for each N (run-peers.sh gives one N
+# per process, so each reading is from a fresh process).
+mode = ARGV[0]
+unless %w[bench switch memory].include?(mode)
+  warn 'usage: fiber_peer.rb bench|switch|memory [--quick] [N...]'
+  exit 2
+end
+plan = Plan.make(ARGV.include?('--quick'))
+counts = ARGV[1..].reject { |a| a == '--quick' }.map { |a| Integer(a) }
+case mode
+when 'bench'
+  CHAIN_LENGTHS.each { |n| guarded('fiber-chain', n) { fiber_chain(plan, n) } }
+  counts.each { |n| guarded('switch', n) { switch_ring(plan, n) } }
+  FRINGE_LEAVES.each { |n| guarded('same-fringe', n) { same_fringe_bench(plan, n) } }
+when 'switch'
+  counts.each { |n| guarded('switch', n) { switch_ring(plan, n) } }
+else
+  counts.each { |n| guarded('memory', n) { memory(n) } }
+end

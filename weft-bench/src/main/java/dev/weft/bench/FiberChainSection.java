@@ -1,0 +1,173 @@
+package dev.weft.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Workload 6: the fiber chain of thesis section 6.3, Weft against threads, raw continuations and peers. */
+final class FiberChainSection extends Section {
+
+    private static final String WORKLOAD = "fiber-chain";
+    private static final String PEER_METRIC = "ns-per-hop";
+
+    /** A variant: its benchmark method, its name in the table, and whether it is a peer the target counts. */
+    private record Variant(String method, String name, boolean peer) {
+    }
+
+    private static final List<Variant> VARIANTS = List.of(
+            new Variant("weftSymmetric", "Weft `Coroutine`, yieldTo", false),
+            new Variant("weftAsymmetric", "Weft `AsymCoroutine`, nested call", false),
+            new Variant("rawTrampoline", "raw Continuation, driver loop (floor of symmetric)", false),
+            new Variant("rawNested", "raw Continuation, nested run (floor of asymmetric)", false),
+            new Variant("platformThreadsQueue", "platform threads, SynchronousQueue", true),
+            new Variant("platformThreadsExchanger", "platform threads, Exchanger", true),
+            new Variant("virtualThreadsQueue", "virtual threads, SynchronousQueue", true),
+            new Variant("virtualThreadsExchanger", "virtual threads, Exchanger", true));
+
+    /** length -> method -> outcome */
+    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+
+    @Override
+    String title() {
+        return "6. Fiber chain (thesis section 6.3, figures 6.2 and 6.3)";
+    }
+
+    @Override
+    int plannedSteps(Settings s) {
+        return s.chainLengths().size() * VARIANTS.size();
+    }
+
+    @Override
+    double estimatedSeconds(Settings s) {
+        return plannedSteps(s) * s.averageTimeRunSeconds();
+    }
+
+    @Override
+    void measure(Bench bench) {
+        for (int length : bench.settings().chainLengths()) {
+            int ops = FiberChainBenchmark.hopsPerInvocation(length);
+            for (Variant v : VARIANTS) {
+                JmhRunner.Spec spec = JmhRunner.Spec.of(FiberChainBenchmark.class, v.method(), Map.of("length", "" + length), ops);
+                if (v.method().equals("weftAsymmetric") || v.method().equals("rawNested")) {
+                    spec = spec.withJvmArgs(FiberChainBenchmark.STACK); // every member's frames nest on one thread
+                }
+                add(length, v.method(), bench.jmh(WORKLOAD, v.method(), "length=" + length, spec));
+            }
+        }
+    }
+
+    /** Records the outcome of one variant (a benchmark method) at one chain length. */
+    void add(int length, String method, Outcome outcome) {
+        results.computeIfAbsent(length, l -> new LinkedHashMap<>()).put(method, outcome);
+    }
+
+    @Override
+    void write(Page page) {
+        PeerResults peers = page.peers();
+        page.heading(2, title());
+        page.paragraph("""
+                A message goes through a chain of `length` members; each receives a value (a boxed `Integer`), \
+                increments it and passes it to the next, and the last passes it back to the driver. A hop is \
+                one handoff of the message, `length + 1` per message (driver to first, between members, last \
+                to driver), as the peers count it; times are ns per hop (%s messages per JMH invocation at \
+                length 5, one at 5,000). Weft symmetric: `Coroutine`s passing control with `yieldTo`, the value \
+                in a field. Weft asymmetric: each `AsymCoroutine` `call`s the next and `ret`urns the answer, so \
+                the chain nests on the driver's stack (`-Xss64m`). Threads: one per member plus a driver of the \
+                same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
+                the two Weft variants, not peers. Non-JVM and other JVM peers come from \
+                `weft-bench/peers/run-peers.sh`. The ratio is the row's time over the faster Weft variant's: \
+                above 1, Weft is faster.""".formatted(Format.count(FiberChainBenchmark.messagesPerInvocation(5))));
+        List<Integer> lengths = new ArrayList<>(results.keySet());
+        List<String> header = new ArrayList<>(List.of("variant"));
+        for (int length : lengths) {
+            header.add("length " + Format.count(length) + " (ns/hop)");
+            header.add("÷ Weft");
+        }
+        Table t = new Table(header.toArray(String[]::new));
+        for (Variant v : VARIANTS) {
+            List<String> row = new ArrayList<>(List.of(v.name()));
+            for (int length : lengths) {
+                Outcome o = results.get(length).get(v.method());
+                row.add(Format.outcome(o));
+                row.add(Format.ratio(o.value() / bestWeft(length).value()));
+            }
+            t.row(row.toArray(String[]::new));
+        }
+        for (String[] pair : new String[][] {{"weftSymmetric", "rawTrampoline"}, {"weftAsymmetric", "rawNested"}}) {
+            List<String> row = new ArrayList<>(List.of("*" + name(pair[0]) + " ÷ its raw floor*"));
+            for (int length : lengths) {
+                row.add(Format.ratio(results.get(length).get(pair[0]).ratioTo(results.get(length).get(pair[1]))));
+                row.add("");
+            }
+            t.row(row.toArray(String[]::new));
+        }
+        for (String peer : peers.peersOf(WORKLOAD)) {
+            List<String> row = new ArrayList<>(List.of(peer + " (peer)"));
+            for (int length : lengths) {
+                PeerResults.Row r = peers.value(peer, WORKLOAD, PEER_METRIC, "" + length);
+                row.add(RingSection.peerCell(peers, peer, WORKLOAD, PEER_METRIC, length, 1));
+                row.add(r == null ? Format.NONE : Format.ratio(r.value() / bestWeft(length).value()));
+            }
+            t.row(row.toArray(String[]::new));
+        }
+        if (peers.notRun() != null) {
+            t.row("peers", "not run: " + peers.notRun());
+        }
+        page.table(t);
+    }
+
+    private static String name(String method) {
+        return VARIANTS.stream().filter(v -> v.method().equals(method)).findFirst().orElseThrow().name();
+    }
+
+    private Outcome bestWeft(int length) {
+        Outcome s = results.get(length).get("weftSymmetric");
+        Outcome a = results.get(length).get("weftAsymmetric");
+        if (!s.ok()) {
+            return a;
+        }
+        return !a.ok() || s.value() <= a.value() ? s : a;
+    }
+
+    private String bestWeftName(int length) {
+        return bestWeft(length) == results.get(length).get("weftSymmetric") ? "Weft symmetric" : "Weft asymmetric";
+    }
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        String goal = "fiber chain faster per hop than every peer at 5 and 5,000";
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (int length : List.of(5, 5_000)) {
+            if (!results.containsKey(length)) {
+                return List.of(Target.notMeasured(goal, "length " + Format.count(length) + " not run in this mode"));
+            }
+            Outcome weft = bestWeft(length);
+            if (!weft.ok()) {
+                return List.of(Target.notMeasured(goal, "Weft failed at length " + length));
+            }
+            String fastest = null;
+            double fastestValue = Double.POSITIVE_INFINITY;
+            for (Variant v : VARIANTS) {
+                Outcome o = results.get(length).get(v.method());
+                if (v.peer() && o.ok() && o.value() < fastestValue) {
+                    fastestValue = o.value();
+                    fastest = v.name();
+                }
+            }
+            for (PeerResults.Row r : peers.rows()) {
+                if (r.workload().equals(WORKLOAD) && r.metric().equals(PEER_METRIC)
+                        && RingSection.parseCount(r.parameter()) == length && r.value() < fastestValue) {
+                    fastestValue = r.value();
+                    fastest = r.peer();
+                }
+            }
+            met &= weft.value() < fastestValue;
+            measured.add(Format.count(length) + ": " + bestWeftName(length) + " " + Format.number(weft.value())
+                    + " ns vs fastest peer " + (fastest == null ? "none" : fastest + " " + Format.number(fastestValue)
+                    + " ns (" + Format.ratio(fastestValue / weft.value()) + ")"));
+        }
+        return List.of(Target.of(goal, String.join("; ", measured), met));
+    }
+}

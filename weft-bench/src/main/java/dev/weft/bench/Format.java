@@ -1,0 +1,62 @@
+package dev.weft.bench;
+
+import java.util.Locale;
+
+/** How numbers are written in the report: three significant digits, thousands separated. */
+final class Format {
+
+    /** What a table cell shows for a value that was not measured. */
+    static final String NONE = "—";
+
+    private Format() {
+    }
+
+    /** A number with three significant digits ({@code 1,234}, {@code 56.7}, {@code 0.123}). */
+    static String number(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return NONE;
+        }
+        double magnitude = Math.abs(v);
+        if (magnitude >= 100 || magnitude == 0) {
+            return String.format(Locale.ROOT, "%,.0f", v);
+        }
+        if (magnitude >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        if (magnitude >= 1) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        return String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /** A ratio, {@code 1.23×}. */
+    static String ratio(double r) {
+        if (Double.isNaN(r) || Double.isInfinite(r)) {
+            return NONE;
+        }
+        return String.format(Locale.ROOT, r >= 10 ? "%.1f×" : "%.2f×", r);
+    }
+
+    /** An outcome's value, or why it has none. */
+    static String outcome(Outcome o) {
+        if (o == null) {
+            return NONE;
+        }
+        return o.ok() ? number(o.value()) : "failed: " + o.failure();
+    }
+
+    /** A whole count with separators: {@code 1,000,000}. */
+    static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    /** Bytes as MiB with one decimal. */
+    static String mebibytes(double bytes) {
+        return Double.isNaN(bytes) ? NONE : String.format(Locale.ROOT, "%,.1f", bytes / (1024 * 1024));
+    }
+
+    /** A cell that is safe inside a markdown table: no pipes, no line breaks. */
+    static String cell(String text) {
+        return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ");
+    }
+}

@@ -1,0 +1,138 @@
+package dev.weft.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs one JMH benchmark method with fixed parameters through JMH's Java API, in forked JVMs of
+ * the running JDK, and reduces its result to the median of the per-iteration scores of all
+ * forks. JMH's own output for the run goes to a log file of its own.
+ */
+final class JmhRunner {
+
+    /** One benchmark method with its parameters; {@code opsPerInvocation} turns JMH's score into time per operation. */
+    record Spec(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation,
+                boolean singleShot, List<String> extraJvmArgs, int maxForks) {
+
+        static Spec of(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation) {
+            return new Spec(benchmark, method, params, opsPerInvocation, false, List.of(), Integer.MAX_VALUE);
+        }
+
+        Spec singleShotMode() {
+            return new Spec(benchmark, method, params, opsPerInvocation, true, extraJvmArgs, maxForks);
+        }
+
+        Spec withJvmArgs(String... args) {
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, List.of(args), maxForks);
+        }
+
+        /** At most {@code forks} forks, for benchmarks whose set-up dominates a fork's time. */
+        Spec withMaxForks(int forks) {
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, forks);
+        }
+
+        String label() {
+            StringBuilder s = new StringBuilder(benchmark.getSimpleName()).append('.').append(method);
+            params.forEach((k, v) -> s.append(' ').append(k).append('=').append(v));
+            return s.toString();
+        }
+    }
+
+    private final Settings settings;
+    private final Path logDir;
+
+    JmhRunner(Settings settings, Path logDir) {
+        this.settings = settings;
+        this.logDir = logDir;
+    }
+
+    Outcome run(Spec spec) {
+        Path log = logDir.resolve(spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_") + ".jmh.log");
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include("^" + Pattern.quote(spec.benchmark().getName() + "." + spec.method()) + "$")
+                .forks(Math.min(settings.forks(), spec.maxForks()))
+                .jvmArgs(baseJvmArgs().toArray(String[]::new))
+                .jvmArgsAppend(spec.extraJvmArgs().isEmpty() ? new String[] {"-Dweft.bench.fork=true"}
+                        : spec.extraJvmArgs().toArray(String[]::new))
+                .operationsPerInvocation(spec.opsPerInvocation())
+                .timeUnit(TimeUnit.NANOSECONDS)
+                .shouldFailOnError(true)
+                .output(log.toString());
+        spec.params().forEach(options::param);
+        if (spec.singleShot()) {
+            options.mode(Mode.SingleShotTime)
+                    .warmupIterations(settings.singleShotWarmups())
+                    .measurementIterations(settings.singleShotMeasurements())
+                    .warmupBatchSize(1)
+                    .measurementBatchSize(1);
+        } else {
+            options.mode(Mode.AverageTime)
+                    .warmupIterations(settings.warmupIterations())
+                    .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
+                    .measurementIterations(settings.measurementIterations())
+                    .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));
+        }
+        try {
+            Collection<RunResult> results = new Runner(options.build()).run();
+            if (results.size() != 1) {
+                return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
+            }
+            return median(results.iterator().next());
+        } catch (RunnerException | RuntimeException e) {
+            return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
+        }
+    }
+
+    /** The options every benchmark JVM gets: Weft's export, and quiet about JMH's own use of Unsafe. */
+    static List<String> baseJvmArgs() {
+        List<String> args = new ArrayList<>(List.of(Jvm.EXPORTS));
+        if (Runtime.version().feature() >= 23) {
+            args.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return args;
+    }
+
+    /** The median of the per-iteration scores, over every fork. */
+    static Outcome median(RunResult result) {
+        List<Double> scores = new ArrayList<>();
+        for (BenchmarkResult fork : result.getBenchmarkResults()) {
+            for (IterationResult iteration : fork.getIterationResults()) {
+                scores.add(iteration.getPrimaryResult().getScore());
+            }
+        }
+        if (scores.isEmpty()) {
+            return Outcome.failed("no measured iterations");
+        }
+        return Outcome.measured(Stats.median(scores), result.getPrimaryResult().getScoreUnit(), scores.size());
+    }
+
+    private static String rootMessage(Throwable t) {
+        String message = t.getMessage();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c.getMessage() != null) {
+                message = c.getClass().getSimpleName() + ": " + c.getMessage();
+            }
+            for (Throwable s : c.getSuppressed()) {
+                if (s.getMessage() != null) {
+                    message = s.getClass().getSimpleName() + ": " + s.getMessage();
+                }
+            }
+        }
+        String oneLine = String.valueOf(message).lines().findFirst().orElse("");
+        return oneLine.length() > 200 ? oneLine.substring(0, 200) + "…" : oneLine;
+    }
+}

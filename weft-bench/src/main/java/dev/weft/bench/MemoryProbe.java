@@ -1,0 +1,116 @@
+package dev.weft.bench;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
+
+import java.lang.ref.Reference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.SynchronousQueue;
+import jdk.internal.vm.Continuation;
+
+/**
+ * Memory per suspended coroutine (thesis section 6.1), one kind and one count per JVM:
+ * {@code java MemoryProbe KIND COUNT}. Makes one of the kind first (so that loading classes is
+ * not counted), reads the memory after a full collection, makes
+ * {@code COUNT} suspended coroutines (or blocked threads), reads it again, and prints both
+ * readings as {@code key=value} lines; the report divides the differences by the count.
+ *
+ * <p>Kinds: {@code weft-symmetric} (a ring of {@link Coroutine}s suspended in {@code yield}),
+ * {@code weft-asymmetric} ({@link AsymCoroutine}s suspended in {@code ret}),
+ * {@code raw-continuation} (bare continuations suspended in {@code yield}), and the
+ * {@code virtual-thread} and {@code platform-thread} baselines, each blocked in
+ * {@code take()} on one shared {@link SynchronousQueue}. Everything suspends directly in its
+ * body; nothing is on its stack but the library's own frames.
+ */
+public final class MemoryProbe {
+
+    private MemoryProbe() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        String kind = args[0];
+        int count = Integer.parseInt(args[1]);
+        Object warmUp = create(kind, 1); // loads and links the classes before the first reading
+        ProcessMemory before = ProcessMemory.settled();
+        Object held = create(kind, count);
+        ProcessMemory after = ProcessMemory.settled();
+        before.print("before");
+        after.print("after");
+        System.out.println("count=" + count);
+        Reference.reachabilityFence(held);
+        Reference.reachabilityFence(warmUp);
+        System.exit(0); // blocked threads would keep the JVM alive
+    }
+
+    private static Object create(String kind, int count) throws InterruptedException {
+        return switch (kind) {
+            case "weft-symmetric" -> symmetric(count);
+            case "weft-asymmetric" -> asymmetric(count);
+            case "raw-continuation" -> raw(count);
+            case "virtual-thread" -> blockedThreads(Thread.ofVirtual(), count);
+            case "platform-thread" -> blockedThreads(Thread.ofPlatform().daemon(), count);
+            default -> throw new IllegalArgumentException("unknown kind " + kind);
+        };
+    }
+
+    private static Object symmetric(int count) {
+        Coroutine[] all = new Coroutine[count];
+        for (int i = 0; i < count; i++) {
+            all[i] = new Coroutine(() -> {
+                while (true) {
+                    Coroutine.yield();
+                }
+            });
+        }
+        Coroutine.yield(); // each runs to its yield
+        return all;
+    }
+
+    private static Object asymmetric(int count) {
+        List<AsymCoroutine<Object, Object>> all = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            AsymCoroutine<Object, Object> c = new AsymCoroutine<>((self, in) -> {
+                while (true) {
+                    self.ret(null);
+                }
+            });
+            c.call(null);
+            all.add(c);
+        }
+        return all;
+    }
+
+    private static Object raw(int count) {
+        Continuation[] all = new Continuation[count];
+        for (int i = 0; i < count; i++) {
+            all[i] = new Continuation(RawContinuations.SCOPE, () -> {
+                while (true) {
+                    Continuation.yield(RawContinuations.SCOPE);
+                }
+            });
+            all[i].run();
+        }
+        return all;
+    }
+
+    private static Object blockedThreads(Thread.Builder builder, int count) throws InterruptedException {
+        SynchronousQueue<Object> queue = new SynchronousQueue<>();
+        Thread[] all = new Thread[count];
+        for (int i = 0; i < count; i++) {
+            all[i] = builder.start(() -> {
+                try {
+                    queue.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        for (Thread t : all) {
+            while (t.getState() != Thread.State.WAITING) {
+                Thread.sleep(1);
+            }
+        }
+        return all;
+    }
+}

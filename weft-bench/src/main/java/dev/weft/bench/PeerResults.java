@@ -1,0 +1,206 @@
+package dev.weft.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The results of the peers outside this JVM (Go, Ruby, Python, Kotlin, Kilim...), as the
+ * script {@code weft-bench/peers/run-peers.sh [--quick] OUTDIR} leaves them in
+ * {@code OUTDIR/peers.tsv}: a header line, then one tab-separated row per measurement,
+ *
+ * <pre>peer  workload  parameter  metric  value  unit  note</pre>
+ *
+ * where a peer that could not run has a row whose metric is {@code unavailable} and whose note
+ * says why. When the script is missing or fails, {@link #notRun()} says why and there are no rows.
+ */
+final class PeerResults {
+
+    static final String HEADER = "peer\tworkload\tparameter\tmetric\tvalue\tunit\tnote";
+    static final String UNAVAILABLE = "unavailable";
+
+    /** One row of the file. {@code value} is NaN for an unavailable peer. */
+    record Row(String peer, String workload, String parameter, String metric, double value, String unit, String note) {
+        boolean unavailable() {
+            return UNAVAILABLE.equals(metric);
+        }
+
+        /** Whether this row is about {@code name}, or, for an unavailable peer, about every workload. */
+        boolean concerns(String name) {
+            return workload.equals(name) || unavailable() && (workload.isEmpty() || workload.equals("*") || workload.equals("all"));
+        }
+    }
+
+    private final List<Row> rows;
+    private final List<String> problems;
+    private final String notRun;
+
+    private PeerResults(List<Row> rows, List<String> problems, String notRun) {
+        this.rows = List.copyOf(rows);
+        this.problems = List.copyOf(problems);
+        this.notRun = notRun;
+    }
+
+    /** No peer results, for {@code reason}. */
+    static PeerResults notRun(String reason) {
+        return new PeerResults(List.of(), List.of(), reason);
+    }
+
+    /**
+     * Parses the file's lines. Lines that do not fit (wrong column count, a value that is not a
+     * number) are skipped and reported by {@link #problems()}, never fatal.
+     */
+    static PeerResults parse(List<String> lines) {
+        List<Row> rows = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).stripTrailing();
+            if (line.isBlank() || line.startsWith("#") || i == 0 && line.startsWith("peer\t")) {
+                continue;
+            }
+            String[] f = line.split("\t", -1);
+            if (f.length < 6 || f.length > 7) {
+                problems.add("line " + (i + 1) + ": " + f.length + " columns, expected 7");
+                continue;
+            }
+            String metric = f[3].strip();
+            double value;
+            try {
+                value = metric.equals(UNAVAILABLE) || f[4].isBlank() ? Double.NaN : Double.parseDouble(f[4].strip());
+            } catch (NumberFormatException e) {
+                problems.add("line " + (i + 1) + ": value '" + f[4] + "' is not a number");
+                continue;
+            }
+            rows.add(new Row(f[0].strip(), f[1].strip(), f[2].strip(), metric, value, f[5].strip(),
+                    f.length == 7 ? f[6].strip() : ""));
+        }
+        return new PeerResults(rows, problems, null);
+    }
+
+    /**
+     * Runs the script, if it exists, and reads what it wrote. Never throws: a missing script, a
+     * failure, a time-out or a missing file becomes {@link #notRun()}, with paths relative to
+     * {@code root}. The script's output goes to {@code log}.
+     */
+    static PeerResults run(Path root, Path script, boolean quick, Path outDir, Path log, Duration timeout) {
+        String shown = root.relativize(script).toString();
+        if (!Files.isRegularFile(script)) {
+            return notRun(shown + " does not exist");
+        }
+        try {
+            Files.createDirectories(outDir);
+            List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+            if (quick) {
+                command.add("--quick");
+            }
+            command.add(outDir.toAbsolutePath().toString());
+            Process process = new ProcessBuilder(command).directory(script.getParent().toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                stop(process);
+                return notRun(shown + " did not finish within " + timeout.toSeconds() + " s (log: " + root.relativize(log) + ")");
+            }
+            Path tsv = outDir.resolve("peers.tsv");
+            if (process.exitValue() != 0 && !Files.isRegularFile(tsv)) {
+                return notRun(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
+            }
+            if (!Files.isRegularFile(tsv)) {
+                return notRun(shown + " wrote no " + root.relativize(tsv));
+            }
+            PeerResults results = parse(Files.readAllLines(tsv, StandardCharsets.UTF_8));
+            if (process.exitValue() != 0) {
+                List<String> problems = new ArrayList<>(results.problems);
+                problems.add(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
+                return new PeerResults(results.rows, problems, null);
+            }
+            return results;
+        } catch (IOException e) {
+            return notRun("could not run " + shown + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return notRun("interrupted while running " + shown);
+        }
+    }
+
+    /**
+     * Stops the script and everything it started: politely first (an installer in the middle of
+     * its work should get to clean up), by force what is still there after a few seconds.
+     */
+    private static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
+        tree.forEach(ProcessHandle::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+
+    List<Row> rows() {
+        return rows;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    /** Why the peers were not run at all, or null if they were. */
+    String notRun() {
+        return notRun;
+    }
+
+    /** The peers, in the order of their first row. */
+    List<String> peers() {
+        Set<String> names = new LinkedHashSet<>();
+        rows.forEach(r -> names.add(r.peer()));
+        return List.copyOf(names);
+    }
+
+    /** The peers that have any row concerning {@code workload}, in order. */
+    List<String> peersOf(String workload) {
+        Set<String> names = new LinkedHashSet<>();
+        rows.stream().filter(r -> r.concerns(workload)).forEach(r -> names.add(r.peer()));
+        return List.copyOf(names);
+    }
+
+    /** {@code peer}'s value of {@code metric} for {@code workload} at {@code parameter}, or null. */
+    Row value(String peer, String workload, String metric, String parameter) {
+        for (Row r : rows) {
+            if (r.peer().equals(peer) && r.workload().equals(workload) && r.metric().equals(metric)
+                    && sameParameter(r.parameter(), parameter)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Why {@code peer} has no results for {@code workload}, or null if it has not said it cannot run. */
+    String unavailable(String peer, String workload) {
+        for (Row r : rows) {
+            if (r.peer().equals(peer) && r.unavailable() && r.concerns(workload)) {
+                return r.note().isEmpty() ? "unavailable" : r.note();
+            }
+        }
+        return null;
+    }
+
+    /** Parameters compare as numbers when both are numbers ({@code 5000} and {@code 5,000}). */
+    private static boolean sameParameter(String a, String b) {
+        String x = a.replace(",", "").replace("_", "").toLowerCase(Locale.ROOT);
+        String y = b.replace(",", "").replace("_", "").toLowerCase(Locale.ROOT);
+        try {
+            return Double.parseDouble(x) == Double.parseDouble(y);
+        } catch (NumberFormatException e) {
+            return x.equals(y);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package dev.weft.bench;
+
+import java.util.List;
+
+/**
+ * One workload of the report: what it measures, how long that takes, and how it is written.
+ * {@link #measure} runs first for every section; {@link #write} afterwards, with the peers'
+ * results in hand.
+ */
+abstract class Section {
+
+    /** The section's heading. */
+    abstract String title();
+
+    /** How many console progress steps (JMH runs and probe JVMs) {@link #measure} makes. */
+    abstract int plannedSteps(Settings settings);
+
+    /** A rough estimate of how long {@link #measure} takes. */
+    abstract double estimatedSeconds(Settings settings);
+
+    abstract void measure(Bench bench);
+
+    abstract void write(Page page);
+
+    /** The targets this section measures, against the peers' results where a target names them. */
+    List<Target> targets(PeerResults peers) {
+        return List.of();
+    }
+}
