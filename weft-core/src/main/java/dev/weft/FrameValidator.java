@@ -5,6 +5,7 @@ import dev.weft.internal.woven.WovenMethods;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Checks frames given to {@link CoroutineBase#deserialize} against the weaver's record of their
@@ -125,14 +126,29 @@ final class FrameValidator {
         }
     }
 
+    /** Per class whose frames are checked, the classes its slot descriptors name, as its loader finds them. */
+    private static final ClassValue<Map<String, Class<?>>> SLOT_TYPES = new ClassValue<>() {
+        @Override
+        protected Map<String, Class<?>> computeValue(Class<?> type) {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+    };
+
     private Class<?> typeOf(int i, CoroutineFrame frame, String descriptor) {
+        Class<?> owner = frame.method.getDeclaringClass();
+        Class<?> type = SLOT_TYPES.get(owner).get(descriptor);
+        if (type != null) {
+            return type;
+        }
         String name = descriptor.startsWith("L") ? descriptor.substring(1, descriptor.length() - 1).replace('/', '.')
                 : descriptor.replace('/', '.');
         try {
-            return Class.forName(name, false, frame.method.getDeclaringClass().getClassLoader());
+            type = Class.forName(name, false, owner.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw refuse(i, "needs class " + name + ", which cannot be found");
         }
+        SLOT_TYPES.get(owner).put(descriptor, type);
+        return type;
     }
 
     private static String kind(String code) {

@@ -29,6 +29,14 @@ final class Format {
         return String.format(Locale.ROOT, "%.3g", v);
     }
 
+    /** A duration given in nanoseconds, in ns or µs as fits: {@code 850 ns}, {@code 12.3 µs}. */
+    static String nanos(double ns) {
+        if (Double.isNaN(ns) || Double.isInfinite(ns)) {
+            return NONE;
+        }
+        return Math.abs(ns) >= 1_000 ? number(ns / 1_000) + " µs" : number(ns) + " ns";
+    }
+
     /** A ratio, {@code 1.23×}. */
     static String ratio(double r) {
         if (Double.isNaN(r) || Double.isInfinite(r)) {

@@ -1,11 +1,23 @@
 package dev.weft.bench;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
- * Workload 5: serialization and deserialization time against frames (thesis figure 6.5). Not
- * measured yet: {@code serialize()} needs the coroutine's code woven, and this module does not
- * weave its benchmarks; the report says so rather than show a number.
+ * Workload 5: serialization and deserialization time against frames (thesis figure 6.5), to
+ * {@code CoroutineFrame[]} and through bytes, on woven code. The capture and restore costs are
+ * the differences to a plain resume of the same coroutine; a least-squares line over the frame
+ * counts splits each into a fixed and a per-frame part, which the targets are stated in.
  */
 final class SerializationSection extends Section {
+
+    private static final String WORKLOAD = "serialization";
+    private static final List<String> METHODS = List.of("resume", "serialize", "deserialize", "throughBytes");
+
+    /** frames -> method -> outcome */
+    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
 
     @Override
     String title() {
@@ -13,29 +25,92 @@ final class SerializationSection extends Section {
     }
 
     @Override
-    int plannedSteps(Settings settings) {
-        return 0;
+    int plannedSteps(Settings s) {
+        return s.migrationFrames().size() * METHODS.size();
     }
 
     @Override
-    double estimatedSeconds(Settings settings) {
-        return 0;
+    double estimatedSeconds(Settings s) {
+        return plannedSteps(s) * s.averageTimeRunSeconds();
     }
 
     @Override
     void measure(Bench bench) {
-        // nothing to run until the serialization benchmark exists
+        for (int frames : bench.settings().migrationFrames()) {
+            Map<String, Outcome> row = new LinkedHashMap<>();
+            for (String method : METHODS) {
+                row.put(method, bench.jmh(WORKLOAD, method, "frames=" + frames,
+                        JmhRunner.Spec.of(SerializationBenchmark.class, method, Map.of("frames", "" + frames), 1)));
+            }
+            results.put(frames, row);
+        }
+    }
+
+    /** The cost of {@code method} over a plain resume, at each frame count. */
+    private List<LinePlot.Point> extra(String method) {
+        List<LinePlot.Point> points = new ArrayList<>();
+        results.forEach((frames, row) -> points.add(new LinePlot.Point(frames,
+                row.get(method).value() - row.get("resume").value())));
+        return points;
+    }
+
+    /** Least squares: {fixed, per frame}, in ns. */
+    static double[] line(List<LinePlot.Point> points) {
+        int n = points.size();
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (LinePlot.Point p : points) {
+            sx += p.x();
+            sy += p.y();
+            sxx += p.x() * p.x();
+            sxy += p.x() * p.y();
+        }
+        double slope = n < 2 ? 0 : (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        return new double[] {(sy - slope * sx) / n, slope};
     }
 
     @Override
     void write(Page page) {
         page.heading(2, title());
         page.paragraph("""
-                `serialize()` and `deserialize()` capture and rebuild frames in woven code (see DESIGN.md); \
-                the benchmark for figure 6.5, which needs this module's coroutine code woven, is not written \
-                yet. No numbers until it is.""");
-        page.table(new Table("operation", "1 frame", "10 frames", "100 frames", "1,000 frames").textColumns()
-                .row("serialize()", "not yet implemented (issue: serialization)")
-                .row("deserialize()", "not yet implemented (issue: serialization)"));
+                A woven coroutine (`dev.weft.bench.woven.DeepSuspension`, woven at build time by \
+                `weft-maven-plugin`) is suspended `frames` woven frames deep, each frame holding an int, a long \
+                and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
+                `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
+                **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
+                `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
+                `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
+                the measured ones subtract the resume.""");
+        Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
+                "bytes and back + resume (ns)", "capture + restore (ns)", "validate + restore (ns)");
+        results.forEach((frames, row) -> t.row(Format.count(frames), Format.outcome(row.get("resume")),
+                Format.outcome(row.get("serialize")), Format.outcome(row.get("deserialize")),
+                Format.outcome(row.get("throughBytes")),
+                Format.nanos(row.get("serialize").value() - row.get("resume").value()),
+                Format.nanos(row.get("deserialize").value() - row.get("resume").value())));
+        page.table(t);
+        if (results.size() >= 2) {
+            double[] serialize = line(extra("serialize"));
+            double[] deserialize = line(extra("deserialize"));
+            page.paragraph(String.format("Fitted: serialize and restore %s + %s per frame; deserialize and restore %s + %s"
+                            + " per frame (the thesis: 17 µs + 1.3 µs per frame to serialize, 3.5 µs + 0.25 µs to deserialize).",
+                    Format.nanos(serialize[0]), Format.nanos(serialize[1]), Format.nanos(deserialize[0]),
+                    Format.nanos(deserialize[1])));
+        }
+    }
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        if (results.size() < 2) {
+            return List.of(Target.notMeasured("serialize under 2 µs + 0.2 µs per frame", "fewer than two frame counts"));
+        }
+        double[] serialize = line(extra("serialize"));
+        double[] deserialize = line(extra("deserialize"));
+        return List.of(
+                Target.of("serialize under 2 µs + 0.2 µs per frame (capture and the restore it forces, to CoroutineFrame[])",
+                        Format.nanos(serialize[0]) + " + " + Format.nanos(serialize[1]) + " per frame",
+                        serialize[0] < 2_000 && serialize[1] < 200),
+                Target.of("deserialize under 1 µs + 0.1 µs per frame (validation and restore)",
+                        Format.nanos(deserialize[0]) + " + " + Format.nanos(deserialize[1]) + " per frame",
+                        deserialize[0] < 1_000 && deserialize[1] < 100));
     }
 }

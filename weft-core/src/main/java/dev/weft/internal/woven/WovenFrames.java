@@ -94,7 +94,8 @@ public final class WovenFrames {
             return null;
         }
         CoroutineFrame frame = t.take();
-        if (frame != null && !frame.method.equals(method(owner, methodKey))) {
+        // deserialize validated the chain; this catches only a frame handed to the wrong class
+        if (frame != null && frame.method.getDeclaringClass() != owner) {
             throw new IllegalStateException("restoring " + frame + " into " + owner.getName() + "." + methodKey
                     + ": the frames do not chain");
         }
@@ -161,8 +162,11 @@ public final class WovenFrames {
                 .orElseThrow(() -> new IllegalStateException("no method " + methodKey + " in " + owner.getName()));
     }
 
-    /** The JVM descriptor of {@code m}, such as {@code (ILjava/lang/String;)V}. */
+    private static final Map<Method, String> DESCRIPTORS = new ConcurrentHashMap<>();
+
+    /** The JVM descriptor of {@code m}, such as {@code (ILjava/lang/String;)V}; cached. */
     public static String descriptorOf(Method m) {
-        return MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
+        return DESCRIPTORS.computeIfAbsent(m,
+                method -> MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString());
     }
 }

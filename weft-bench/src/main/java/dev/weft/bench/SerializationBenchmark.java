@@ -1,0 +1,96 @@
+package dev.weft.bench;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.CoroutineFrame;
+import dev.weft.CoroutineInputStream;
+import dev.weft.CoroutineOutputStream;
+import dev.weft.bench.woven.DeepSuspension;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Serialization and deserialization against the number of frames (thesis figure 6.5), on a
+ * woven coroutine suspended {@code frames} frames deep. Each operation ends with the coroutine
+ * resumed once, so that it is suspended in native frames again for the next: {@link #resume}
+ * alone is that baseline, and the differences are the cost of the capture or the restore.
+ *
+ * <ul>
+ *   <li>{@link #resume}: {@code call()} of a suspended coroutine (a switch).
+ *   <li>{@link #serialize}: {@code serialize()} to {@code CoroutineFrame[]}, then {@code call()},
+ *       which rebuilds the frames the capture unwound.
+ *   <li>{@link #deserialize}: {@code deserialize(frames)} into the coroutine (validation and a
+ *       new stack), then {@code call()}, which rebuilds them.
+ *   <li>{@link #throughBytes}: {@code CoroutineOutputStream} to bytes and
+ *       {@code CoroutineInputStream} back into the coroutine, then {@code call()}.
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {Jvm.EXPORTS})
+public class SerializationBenchmark {
+
+    @Param({"1", "10", "100", "1000"})
+    public int frames;
+
+    private AsymCoroutine<Integer, Integer> coroutine;
+    private CoroutineFrame[] captured;
+
+    @Setup(Level.Trial)
+    public void suspend() {
+        coroutine = new DeepSuspension(frames);
+        coroutine.call(1);
+        captured = coroutine.serialize();
+        if (captured.length != Math.max(frames, 3)) {
+            throw new IllegalStateException(frames + " frames wanted, " + captured.length + " captured");
+        }
+        coroutine.call(1);
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        coroutine.close();
+    }
+
+    @Benchmark
+    public Integer resume() {
+        return coroutine.call(1);
+    }
+
+    @Benchmark
+    public Integer serialize() {
+        CoroutineFrame[] frames = coroutine.serialize();
+        return coroutine.call(frames.length);
+    }
+
+    @Benchmark
+    public Integer deserialize() {
+        coroutine.deserialize(captured);
+        return coroutine.call(1);
+    }
+
+    @Benchmark
+    public Integer throughBytes() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<Integer, Integer> out = new CoroutineOutputStream<>(bytes)) {
+            out.writeAsymCoroutine(coroutine);
+        }
+        try (CoroutineInputStream<Integer, Integer> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes.toByteArray()))) {
+            in.readAsymCoroutine(coroutine);
+        }
+        return coroutine.call(1);
+    }
+}

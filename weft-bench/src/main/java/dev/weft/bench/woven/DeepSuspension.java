@@ -1,0 +1,33 @@
+package dev.weft.bench.woven;
+
+import dev.weft.AsymCoroutine;
+
+/**
+ * The coroutine of the serialization benchmark: it recurses {@code frames - 3} calls deep
+ * (plus the bridge {@code run}, {@code run} and the innermost call: {@code frames} woven frames in all, 3 at least), each
+ * frame holding an int, a long and a reference, then passes out values forever. The build weaves
+ * this package (see the pom).
+ */
+public class DeepSuspension extends AsymCoroutine<Integer, Integer> {
+
+    private final int depth;
+
+    public DeepSuspension(int frames) {
+        this.depth = Math.max(0, frames - 3);
+    }
+
+    @Override
+    protected Integer run(Integer first) {
+        return descend(depth, first, (long) first, "level");
+    }
+
+    private int descend(int remaining, int value, long wide, String label) {
+        if (remaining == 0) {
+            int input = value;
+            while (true) {
+                input = ret(input + 1);
+            }
+        }
+        return descend(remaining - 1, value + 1, wide * 3, label) + label.length() + (int) wide;
+    }
+}
