@@ -141,7 +141,7 @@ public final class FrameTypes implements Opcodes {
             return SlotType.ofInternalName(internalName);
         }
         if (item instanceof LabelNode label) {
-            return SlotType.uninitialized(firstInstructionAfter(label));
+            return SlotType.uninitialized(Instructions.atOrAfter(label));
         }
         int tag = (Integer) item;
         if (tag == INTEGER) {
@@ -158,13 +158,5 @@ public final class FrameTypes implements Opcodes {
             return SlotType.UNINITIALIZED_THIS;
         }
         return SlotType.TOP;
-    }
-
-    private static AbstractInsnNode firstInstructionAfter(LabelNode label) {
-        AbstractInsnNode insn = label;
-        while (insn != null && insn.getOpcode() < 0) {
-            insn = insn.getNext();
-        }
-        return insn;
     }
 }

@@ -1,6 +1,7 @@
 package dev.weft.weaver.rewrite;
 
 import dev.weft.weaver.analysis.FrameTypes;
+import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class AllocationDeferral implements Opcodes {
                 continue;
             }
             TypeInsnNode allocate = (TypeInsnNode) value.newInsn();
-            AbstractInsnNode duplicate = nextInstruction(allocate);
+            AbstractInsnNode duplicate = Instructions.next(allocate);
             if (duplicate.getOpcode() == DUP && hasSiteBetween(insns, duplicate, call)) {
                 found.add(new Allocation(allocate, duplicate, call));
             }
@@ -88,7 +89,7 @@ public final class AllocationDeferral implements Opcodes {
         InsnList insns = method.instructions;
         for (AbstractInsnNode n = allocation.duplicate().getNext(); n != allocation.construct(); n = n.getNext()) {
             if (n instanceof FrameNode frame && frame.stack != null) {
-                frame.stack.removeIf(item -> item instanceof LabelNode label && firstAfter(label) == allocation.allocate());
+                frame.stack.removeIf(item -> item instanceof LabelNode label && Instructions.atOrAfter(label) == allocation.allocate());
             }
         }
         insns.remove(allocation.allocate());
@@ -109,21 +110,5 @@ public final class AllocationDeferral implements Opcodes {
             code.add(SlotCode.load(SlotType.of(arguments[k]), scratch[k]));
         }
         insns.insertBefore(allocation.construct(), code);
-    }
-
-    private static AbstractInsnNode firstAfter(LabelNode label) {
-        AbstractInsnNode n = label;
-        while (n != null && n.getOpcode() < 0) {
-            n = n.getNext();
-        }
-        return n;
-    }
-
-    private static AbstractInsnNode nextInstruction(AbstractInsnNode node) {
-        AbstractInsnNode n = node.getNext();
-        while (n != null && n.getOpcode() < 0) {
-            n = n.getNext();
-        }
-        return n;
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
@@ -95,7 +96,7 @@ final class MethodRewriter implements Opcodes {
     private void weaveCall(SuspensionSite site) {
         MethodInsnNode call = site.call();
         InsnList insns = method.instructions;
-        AbstractInsnNode previous = previousInstruction(call);
+        AbstractInsnNode previous = Instructions.previous(call);
         LabelNode callLabel = new LabelNode();
         InsnList entry = new InsnList();
         entry.add(callLabel);
@@ -163,7 +164,7 @@ final class MethodRewriter implements Opcodes {
         code.add(new JumpInsnNode(IFEQ, continueLabel));
         capture(code, site, Type.getReturnType(call.desc));
         code.add(continueLabel);
-        if (!hasFrameBetween(call, nextInstruction(call))) {
+        if (!hasFrameBetween(call, Instructions.next(call))) {
             List<SlotType> stack = new ArrayList<>(site.stackBelow());
             SlotType result = SlotType.of(Type.getReturnType(call.desc));
             if (result != null) {
@@ -247,7 +248,7 @@ final class MethodRewriter implements Opcodes {
             restore(code, sites.get(k));
         }
         code.add(start);
-        if (!hasFrameBetween(null, firstInstruction())) {
+        if (!hasFrameBetween(null, Instructions.atOrAfter(method.instructions.getFirst()))) {
             code.add(FrameItems.frame(entryLocals(), List.of()));
         }
         method.instructions.insert(code);
@@ -306,30 +307,6 @@ final class MethodRewriter implements Opcodes {
     }
 
     // ------------------------------------------------------------ navigation
-
-    private AbstractInsnNode firstInstruction() {
-        AbstractInsnNode insn = method.instructions.getFirst();
-        while (insn != null && insn.getOpcode() < 0) {
-            insn = insn.getNext();
-        }
-        return insn;
-    }
-
-    private static AbstractInsnNode previousInstruction(AbstractInsnNode node) {
-        AbstractInsnNode insn = node.getPrevious();
-        while (insn != null && insn.getOpcode() < 0) {
-            insn = insn.getPrevious();
-        }
-        return insn;
-    }
-
-    private static AbstractInsnNode nextInstruction(AbstractInsnNode node) {
-        AbstractInsnNode insn = node.getNext();
-        while (insn != null && insn.getOpcode() < 0) {
-            insn = insn.getNext();
-        }
-        return insn;
-    }
 
     /** Whether a stack-map frame stands between {@code from} (exclusive; null for the method's start) and {@code to}. */
     private boolean hasFrameBetween(AbstractInsnNode from, AbstractInsnNode to) {
