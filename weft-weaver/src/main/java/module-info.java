@@ -9,7 +9,7 @@ module dev.weft.weaver {
     requires org.objectweb.asm.tree.analysis;
     requires org.objectweb.asm.util;
     requires dev.weft;
-    requires java.instrument;
+    requires transitive java.instrument; // WeaverAgent.premain takes an Instrumentation
 
     exports dev.weft.weaver;
 }

@@ -38,6 +38,7 @@ package dev.weft;
  * cross-thread operation. {@code yield} and {@code yieldTo} may not be called while an
  * asymmetric coroutine runs: they throw {@link IllegalStateException} there.
  */
+@SuppressWarnings("this-escape") // a new coroutine joins its thread's ring as it is built (thesis 3.2.1); it runs later
 public non-sealed class Coroutine extends CoroutineBase {
 
     private final Runnable target;

@@ -31,6 +31,7 @@ import java.io.StreamCorruptedException;
  * @param <I> the input type of the asymmetric coroutines it reads
  * @param <O> their output type
  */
+@SuppressWarnings("this-escape") // enabling replacement in the constructor is how object streams are meant to be extended
 public class CoroutineInputStream<I, O> extends ObjectInputStream {
 
     private final ClassLoader loader;

@@ -25,6 +25,7 @@ import java.lang.reflect.Method;
  * @param <I> the input type of the asymmetric coroutines it writes
  * @param <O> their output type
  */
+@SuppressWarnings("this-escape") // enabling replacement in the constructor is how object streams are meant to be extended
 public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
 
     /** What a coroutine's references to itself are written as. */

@@ -39,7 +39,7 @@ public final class FrameTypes implements Opcodes {
      *
      * @throws AnalyzerException naming the instruction where the code does not type-check
      */
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public static FrameTypes compute(String owner, MethodNode method) throws AnalyzerException {
         InsnList insns = method.instructions;
         Frame<SlotType>[] before = new Frame[insns.size()];
