@@ -43,29 +43,34 @@ final class StackCheck {
 
     private static void requireWoven(CoroutineBase c, StackWalker.StackFrame frame) {
         Class<?> type = frame.getDeclaringClass();
-        String where = type.getName() + "." + frame.getMethodName() + frame.getDescriptor();
         WovenMethods table = WovenMethods.of(type);
         if (table == null) {
-            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
-                    + " is not woven (weave " + type.getName() + " with weft-weaver)");
+            throw refuse(c, frame, "is not woven (weave " + type.getName() + " with weft-weaver)");
         }
-        WovenMethods.WovenMethod method = table.method(frame.getMethodName() + frame.getDescriptor());
+        int wovenBci = frame.getByteCodeIndex();
+        String key = WovenMethods.keyAt(type, frame.getMethodName(), wovenBci);
+        if (key == null) {
+            key = frame.getMethodName() + frame.getDescriptor();
+        }
+        WovenMethods.WovenMethod method = table.method(key);
         if (method == null) {
-            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
-                    + " is not woven (constructors, class initializers and native methods never are)");
+            throw refuse(c, frame, "is not woven (constructors, class initializers and native methods never are)");
         }
         if (method.unsupported() != null) {
-            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
-                    + " was not woven: " + method.unsupported());
+            throw refuse(c, frame, "was not woven: " + method.unsupported());
         }
-        WovenMethods.Site site = table.siteAt(type, frame.getMethodName() + frame.getDescriptor(), frame.getByteCodeIndex());
+        WovenMethods.Site site = table.siteAt(type, key, wovenBci);
         boolean holdsMonitor = site != null ? site.monitors() > 0
                 : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
         if (holdsMonitor) {
-            throw new IllegalArgumentException("cannot serialize " + c + ": its frame " + where
-                    + " holds a monitor (synchronized) where it is suspended"
+            throw refuse(c, frame, "holds a monitor (synchronized) where it is suspended"
                     + (site != null ? ", at bci " + site.bci() : ""));
         }
+    }
+
+    private static IllegalArgumentException refuse(CoroutineBase c, StackWalker.StackFrame frame, String why) {
+        return new IllegalArgumentException("cannot serialize " + c + ": its frame " + frame.getDeclaringClass().getName()
+                + "." + frame.getMethodName() + frame.getDescriptor() + " " + why);
     }
 
     /** The frames above the user's innermost one: Weft's suspension methods and HotSpot's continuation. */

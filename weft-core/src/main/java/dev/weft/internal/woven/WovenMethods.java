@@ -70,6 +70,7 @@ public final class WovenMethods {
      */
     public static void registerWovenSites(Class<?> type, String map) {
         Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
+        Map<String, Map<Integer, String>> byName = KEYS_BY_NAME.get(type);
         for (String line : map.split("\n")) {
             if (line.isEmpty()) {
                 continue;
@@ -79,11 +80,34 @@ public final class WovenMethods {
             for (String pair : parts[1].split(",")) {
                 if (!pair.isEmpty()) {
                     int colon = pair.indexOf(':');
-                    sites.put(Integer.parseInt(pair.substring(0, colon)), Integer.parseInt(pair.substring(colon + 1)));
+                    int wovenBci = Integer.parseInt(pair.substring(0, colon));
+                    sites.put(wovenBci, Integer.parseInt(pair.substring(colon + 1)));
+                    byName.computeIfAbsent(parts[0].substring(0, parts[0].indexOf('(')), n -> new HashMap<>())
+                            .merge(wovenBci, parts[0], (one, other) -> one.equals(other) ? one : AMBIGUOUS);
                 }
             }
             methods.put(parts[0], sites);
         }
+    }
+
+    /** Per class, method name, then woven site bci: the method's key, or {@link #AMBIGUOUS} for overloads that share both. */
+    private static final ClassValue<Map<String, Map<Integer, String>>> KEYS_BY_NAME = new ClassValue<>() {
+        @Override
+        protected Map<String, Map<Integer, String>> computeValue(Class<?> type) {
+            return new java.util.concurrent.ConcurrentHashMap<>();
+        }
+    };
+
+    private static final String AMBIGUOUS = "";
+
+    /**
+     * The key (name and descriptor) of {@code type}'s method {@code name} that has a site at woven
+     * bytecode index {@code wovenBci}; null if none is known, or if overloads share both. Spares
+     * the caller resolving a stack frame's descriptor, which costs more than its name.
+     */
+    public static String keyAt(Class<?> type, String name, int wovenBci) {
+        String key = KEYS_BY_NAME.get(type).getOrDefault(name, Map.of()).get(wovenBci);
+        return key == null || key.isEmpty() ? null : key;
     }
 
     /**
