@@ -167,39 +167,36 @@ class StreamTest extends WovenFixtureTest {
         AsymCoroutine<Integer, String> co = loader.newInstance("Series");
         drive(co, 1);
         byte[] bytes = write(co);
-        WovenLoader renamed = new WovenLoader(bytesIn -> {
-            ClassReader reader = new ClassReader(bytesIn);
-            if (!reader.getClassName().endsWith("/Series")) {
-                return bytesIn;
+        WovenLoader renamed = new WovenLoader(editSeries(writer -> new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
+                boolean target = name.equals("run") && desc.equals("(Ljava/lang/Integer;)Ljava/lang/String;");
+                return super.visitMethod(access, target ? "renamed" : name, desc, signature, exceptions);
             }
-            ClassWriter writer = new ClassWriter(0);
-            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-                @Override
-                public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
-                    boolean target = name.equals("run") && desc.equals("(Ljava/lang/Integer;)Ljava/lang/String;");
-                    return super.visitMethod(access, target ? "renamed" : name, desc, signature, exceptions);
-                }
-            }, 0);
-            return writer.toByteArray();
-        });
+        }));
         InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> read(bytes, renamed, "Series"));
         assertTrue(e.getMessage().contains("no longer exists"), e.getMessage());
     }
 
     /** An edit of the Series fixture's methods, through {@code wrap}. */
     private static UnaryOperator<byte[]> edit(UnaryOperator<MethodVisitor> wrap) {
+        return editSeries(writer -> new ClassVisitor(Opcodes.ASM9, writer) {
+            @Override
+            public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
+                return wrap.apply(super.visitMethod(access, name, desc, signature, exceptions));
+            }
+        });
+    }
+
+    /** Another version of the Series fixture's class file: {@code editor} stands between its reader and writer. */
+    private static UnaryOperator<byte[]> editSeries(UnaryOperator<ClassVisitor> editor) {
         return bytes -> {
             ClassReader reader = new ClassReader(bytes);
             if (!reader.getClassName().endsWith("/Series")) {
                 return bytes;
             }
             ClassWriter writer = new ClassWriter(0);
-            reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-                @Override
-                public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
-                    return wrap.apply(super.visitMethod(access, name, desc, signature, exceptions));
-                }
-            }, 0);
+            reader.accept(editor.apply(writer), 0);
             return writer.toByteArray();
         };
     }
