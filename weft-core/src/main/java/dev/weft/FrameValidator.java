@@ -177,9 +177,7 @@ final class FrameValidator {
         Method next = frames[i + 1].method;
         String nextKey = next.getName() + WovenFrames.descriptorOf(next);
         boolean direct = site.targetKey().equals(nextKey);
-        boolean throughLambda = next.isSynthetic() && next.getName().startsWith("lambda$")
-                || receiverIsHidden(frames[i]);
-        if (!direct && !throughLambda) {
+        if (!direct && !receiverIsHidden(frames[i])) {
             throw refuse(i, "is suspended in a call of " + site.target() + ", but frame " + (i + 1) + " is "
                     + next.getDeclaringClass().getName() + "." + nextKey + ": the frames do not chain");
         }
