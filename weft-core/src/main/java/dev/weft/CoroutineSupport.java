@@ -231,6 +231,7 @@ final class CoroutineSupport {
                 to.setStateBits(prior);
                 throw refused;
             }
+            waitUntilCapturable(from);
             if (from.frames != null) {
                 return; // resumed to be captured: return at once to the woven caller
             }
@@ -406,8 +407,20 @@ final class CoroutineSupport {
     /** Suspends {@code c}, the running asymmetric coroutine, back to its caller; returns when it is called again. */
     void suspendAsymmetric(AsymCoroutine<?, ?> c) {
         NativeEngine.suspend();
+        waitUntilCapturable(c);
         if (c.frames == null) {
             c.checkExitRequested();
+        }
+    }
+
+    /**
+     * Returns at once unless {@code c} has been resumed in its suspension operation to be
+     * captured. While its stack cannot be, it hands the reason to {@link #serialize} and suspends
+     * again, right where it was; returns when it is resumed as usual, or to be captured and can be.
+     */
+    private static void waitUntilCapturable(CoroutineBase c) {
+        for (FrameTransfer t = c.frames; t != null && !t.admit(StackCheck.refusal()); t = c.frames) {
+            NativeEngine.suspend();
         }
     }
 
@@ -494,7 +507,6 @@ final class CoroutineSupport {
         if (c.frames != null) {
             return c.frames.pending(); // deserialized or captured, and not resumed since
         }
-        StackCheck.requireCapturable(c);
         int prior = take(c, "serialize");
         FrameTransfer capture = FrameTransfer.capture();
         c.frames = capture;
@@ -503,6 +515,11 @@ final class CoroutineSupport {
             resumeNested(c);
         } finally {
             WovenFrames.end();
+        }
+        if (capture.refusal() != null) {
+            c.frames = null;
+            c.setStateBits(prior);
+            throw new IllegalArgumentException("cannot serialize " + c + ": " + capture.refusal());
         }
         if (!c.stack.isDone() || c.failure != null) {
             c.frames = null;
@@ -518,12 +535,12 @@ final class CoroutineSupport {
 
     void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
         checkSerializable(c, "deserialize into");
-        FrameValidator.validate(c, frames);
+        CoroutineFrame[] restored = FrameTransfer.copy(frames); // checked as copied: later changes to frames cannot slip in
+        FrameValidator.validate(c, restored);
         int prior = take(c, "deserialize into");
         if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
             started.add(a);
         }
-        CoroutineFrame[] restored = FrameTransfer.copy(frames);
         if (c.frames != null) {
             WovenFrames.end(); // the restore that was pending is dropped
             c.frames = null;

@@ -1,11 +1,7 @@
 package dev.weft;
 
-import dev.weft.internal.woven.WovenFrames;
-import dev.weft.internal.woven.WovenMethods;
 
-import java.lang.reflect.Method;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Checks frames given to {@link CoroutineBase#deserialize} against the weaver's record of their
@@ -28,66 +24,61 @@ final class FrameValidator {
 
     /** Throws {@link IllegalArgumentException} saying which frame, and which slot, does not fit. */
     static void validate(CoroutineBase coroutine, CoroutineFrame[] frames) {
-        if (frames == null) {
-            throw new NullPointerException("frames");
-        }
         new FrameValidator(coroutine, frames).validate();
     }
 
     private void validate() {
+        MethodCheck[] methods = new MethodCheck[frames.length];
         for (int i = 0; i < frames.length; i++) {
             CoroutineFrame frame = frames[i];
             if (frame == null || frame.method == null) {
                 throw refuse(i, "has no method");
             }
-            WovenMethods.Site site = siteOf(i, frame);
-            checkShape(i, frame, site);
-            for (int slot = 0; slot < site.locals().size(); slot++) {
-                checkSlot(i, frame, slot, site.locals().get(slot));
+            boolean sameAsAbove = i > 0 && frame.method == frames[i - 1].method; // recursion: common, and spares a lookup
+            methods[i] = sameAsAbove ? methods[i - 1] : MethodCheck.of(frame.method);
+        }
+        SiteCheck[] sites = new SiteCheck[frames.length];
+        for (int i = 0; i < frames.length; i++) {
+            sites[i] = siteOf(i, frames[i], methods[i]);
+            checkShape(i, frames[i], sites[i]);
+            for (int slot = 0; slot < sites[i].codes.length; slot++) {
+                checkSlot(i, frames[i], slot, sites[i]);
             }
-            for (int j = 0; j < site.stack().size(); j++) {
-                checkSlot(i, frame, site.locals().size() + j, site.stack().get(j));
-            }
-            checkChain(i, site);
+        }
+        for (int i = 0; i < frames.length; i++) {
+            checkChain(i, sites[i], i + 1 < frames.length ? methods[i + 1] : null);
         }
     }
 
-    private WovenMethods.Site siteOf(int i, CoroutineFrame frame) {
-        Method method = frame.method;
-        WovenMethods table = WovenMethods.of(method.getDeclaringClass());
-        if (table == null) {
-            throw refuse(i, "is in " + method.getDeclaringClass().getName() + ", which is not woven");
+    private SiteCheck siteOf(int i, CoroutineFrame frame, MethodCheck method) {
+        if (method.refusal != null) {
+            throw refuse(i, method.refusal);
         }
-        WovenMethods.WovenMethod woven = table.method(method.getName() + WovenFrames.descriptorOf(method));
-        if (woven == null || woven.unsupported() != null) {
-            throw refuse(i, "is in " + method + ", which is not woven"
-                    + (woven == null ? "" : ": " + woven.unsupported()));
-        }
-        WovenMethods.Site site = woven.sites().get(frame.bci);
+        SiteCheck site = method.siteAt(frame.bci);
         if (site == null) {
-            throw refuse(i, "has bci " + frame.bci + ", which is not a suspension site of " + method
-                    + " (its sites: " + woven.sites().keySet() + ")");
+            throw refuse(i, "has bci " + frame.bci + ", which is not a suspension site of " + frame.method
+                    + " (its sites: " + method.siteList() + ")");
         }
         return site;
     }
 
-    private void checkShape(int i, CoroutineFrame frame, WovenMethods.Site site) {
-        if (frame.localCount != site.locals().size() || frame.expressionCount != site.stack().size()) {
+    private void checkShape(int i, CoroutineFrame frame, SiteCheck site) {
+        if (frame.localCount != site.localCount || frame.expressionCount != site.codes.length - site.localCount) {
             throw refuse(i, "has " + frame.localCount + " locals and " + frame.expressionCount
-                    + " stack slots, but its method has " + site.locals().size() + " and " + site.stack().size()
-                    + " at bci " + frame.bci);
+                    + " stack slots, but its method has " + site.localCount + " and "
+                    + (site.codes.length - site.localCount) + " at bci " + frame.bci);
         }
-        int size = frame.localCount + frame.expressionCount;
+        int size = site.codes.length;
         if (frame.scalarValues == null || frame.objectValues == null || frame.scalarValues.length != size
                 || frame.objectValues.length != size) {
             throw refuse(i, "does not have " + size + " scalar and object values");
         }
     }
 
-    private void checkSlot(int i, CoroutineFrame frame, int slot, String code) {
+    private void checkSlot(int i, CoroutineFrame frame, int slot, SiteCheck site) {
         Object object = frame.objectValues[slot];
         long scalar = frame.scalarValues[slot];
-        switch (code.charAt(0)) {
+        switch (site.kinds[slot]) {
             case '_', '-' -> {
                 if (object != null || scalar != 0) {
                     throw refuse(i, "slot " + slot + " holds a value, but it is dead at bci " + frame.bci
@@ -95,13 +86,14 @@ final class FrameValidator {
                 }
             }
             case 'I', 'F' -> {
-                requireNoObject(i, slot, object, code);
+                requireNoObject(i, slot, object, site.codes[slot]);
                 if (scalar != (int) scalar) {
-                    throw refuse(i, "slot " + slot + " holds " + scalar + ", which does not fit its " + kind(code));
+                    throw refuse(i, "slot " + slot + " holds " + scalar + ", which does not fit its "
+                            + kind(site.codes[slot]));
                 }
             }
-            case 'J', 'D' -> requireNoObject(i, slot, object, code);
-            default -> checkReference(i, frame, slot, code, object, scalar);
+            case 'J', 'D' -> requireNoObject(i, slot, object, site.codes[slot]);
+            default -> checkReference(i, frame, slot, site, object, scalar);
         }
     }
 
@@ -112,43 +104,21 @@ final class FrameValidator {
         }
     }
 
-    private void checkReference(int i, CoroutineFrame frame, int slot, String code, Object object, long scalar) {
+    private void checkReference(int i, CoroutineFrame frame, int slot, SiteCheck site, Object object, long scalar) {
         if (scalar != 0) {
             throw refuse(i, "slot " + slot + " holds the number " + scalar + " where its method has a reference");
         }
         if (object == null) {
             return;
         }
-        Class<?> type = typeOf(i, frame, code);
-        if (!type.isInstance(object)) {
+        Class<?> type = site.typeAt(slot, frame.method.getDeclaringClass());
+        if (type == null) {
+            throw refuse(i, "needs class " + SiteCheck.className(site.codes[slot]) + ", which cannot be found");
+        }
+        if (object.getClass() != type && !type.isInstance(object)) {
             throw refuse(i, "slot " + slot + " holds a " + object.getClass().getName() + " where its method has a "
                     + type.getName());
         }
-    }
-
-    /** Per class whose frames are checked, the classes its slot descriptors name, as its loader finds them. */
-    private static final ClassValue<Map<String, Class<?>>> SLOT_TYPES = new ClassValue<>() {
-        @Override
-        protected Map<String, Class<?>> computeValue(Class<?> type) {
-            return new java.util.concurrent.ConcurrentHashMap<>();
-        }
-    };
-
-    private Class<?> typeOf(int i, CoroutineFrame frame, String descriptor) {
-        Class<?> owner = frame.method.getDeclaringClass();
-        Class<?> type = SLOT_TYPES.get(owner).get(descriptor);
-        if (type != null) {
-            return type;
-        }
-        String name = descriptor.startsWith("L") ? descriptor.substring(1, descriptor.length() - 1).replace('/', '.')
-                : descriptor.replace('/', '.');
-        try {
-            type = Class.forName(name, false, owner.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw refuse(i, "needs class " + name + ", which cannot be found");
-        }
-        SLOT_TYPES.get(owner).put(descriptor, type);
-        return type;
     }
 
     private static String kind(String code) {
@@ -162,24 +132,19 @@ final class FrameValidator {
     }
 
     /** Frame {@code i} must be suspended in a call of frame {@code i+1}'s method, the innermost one in a Weft suspension. */
-    private void checkChain(int i, WovenMethods.Site site) {
-        if (i == frames.length - 1) {
+    private void checkChain(int i, SiteCheck site, MethodCheck next) {
+        if (next == null) {
             String suspensions = coroutine instanceof Coroutine ? SYMMETRIC_SUSPENSIONS : ASYMMETRIC_SUSPENSION;
-            if (!List.of(suspensions.split(" ")).contains(site.targetKey())) {
-                throw refuse(i, "is the innermost frame, but is suspended in a call of " + site.target()
+            if (!List.of(suspensions.split(" ")).contains(site.targetKey)) {
+                throw refuse(i, "is the innermost frame, but is suspended in a call of " + site.target
                         + " rather than in " + suspensions.replace(" ", " or ") + " (a frame of the chain is missing?)");
             }
             return;
         }
-        if (frames[i + 1] == null || frames[i + 1].method == null) {
-            return; // reported for that frame
-        }
-        Method next = frames[i + 1].method;
-        String nextKey = next.getName() + WovenFrames.descriptorOf(next);
-        boolean direct = site.targetKey().equals(nextKey);
+        boolean direct = site.targetKey.equals(next.key);
         if (!direct && !receiverIsHidden(frames[i])) {
-            throw refuse(i, "is suspended in a call of " + site.target() + ", but frame " + (i + 1) + " is "
-                    + next.getDeclaringClass().getName() + "." + nextKey + ": the frames do not chain");
+            throw refuse(i, "is suspended in a call of " + site.target + ", but frame " + (i + 1) + " is "
+                    + frames[i + 1].method.getDeclaringClass().getName() + "." + next.key + ": the frames do not chain");
         }
     }
 

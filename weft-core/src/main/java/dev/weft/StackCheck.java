@@ -1,52 +1,93 @@
 package dev.weft;
 
-import dev.weft.internal.engine.NativeEngine;
 import dev.weft.internal.woven.WovenMethods;
 
-import java.util.List;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.stream.Stream;
 
 /**
- * Decides, from the names of a suspended coroutine's frames alone, whether its woven code can
- * capture it: every frame between Weft's suspension point and Weft's entry frames must be a
- * woven method that holds no monitor at its suspension site, or a hidden class's frame (a
- * lambda's proxy, which is stateless and simply called again on restore).
+ * Decides whether the woven code of a coroutine can capture its stack: every frame between
+ * Weft's suspension point and Weft's entry frames must be a woven method that holds no monitor
+ * at its suspension site, or a hidden class's frame (a lambda's proxy, which is stateless and
+ * simply called again on restore).
+ *
+ * <p>The coroutine checks its own stack, from its suspension point, when it is resumed to be
+ * captured: a walk of the running thread costs a fraction of a walk of a suspended
+ * continuation. Frames are told apart by class and woven bytecode index alone wherever the
+ * weaver's site map makes that unambiguous; method names, which cost more to resolve than the
+ * rest of the walk, are looked at only where it does not, and for error messages.
  */
 final class StackCheck {
+
+    private static final StackWalker WALKER = StackWalker.getInstance(
+            EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_HIDDEN_FRAMES));
 
     private StackCheck() {
     }
 
-    /** Throws {@link IllegalArgumentException} naming the first frame that cannot be captured. */
-    static void requireCapturable(CoroutineBase c) {
-        List<StackWalker.StackFrame> frames = NativeEngine.frames(c.stack);
-        int top = 0;
-        while (top < frames.size() && isSuspensionMachinery(frames.get(top))) {
-            top++;
-        }
-        int bottom = frames.size();
-        while (bottom > top && isEntryMachinery(frames.get(bottom - 1))) {
-            bottom--;
-        }
-        int woven = 0;
-        for (int i = top; i < bottom; i++) {
-            StackWalker.StackFrame frame = frames.get(i);
-            if (frame.getDeclaringClass().isHidden()) {
-                continue; // a lambda's proxy: stateless, called again on restore
-            }
-            requireWoven(c, frame);
-            woven++;
-        }
-        if (woven == 0) {
-            throw new IllegalArgumentException("cannot serialize " + c + ": it is suspended in no woven frame");
-        }
+    /**
+     * Why the running coroutine's stack cannot be captured, naming the first frame in the way,
+     * or null if it can. Called on the coroutine's stack, inside the suspension operation it was
+     * resumed in.
+     */
+    static String refusal() {
+        return WALKER.walk(StackCheck::check);
     }
 
-    private static void requireWoven(CoroutineBase c, StackWalker.StackFrame frame) {
+    private static String check(Stream<StackWalker.StackFrame> stream) {
+        Iterator<StackWalker.StackFrame> frames = stream.iterator();
+        StackWalker.StackFrame frame = skipSuspensionMachinery(frames);
+        StackWalker.StackFrame unwovenCaller = null; // reflection or method handles: fine only below the outermost frame
+        int woven = 0;
+        for (; frame != null && !isEntry(frame.getDeclaringClass()); frame = frames.hasNext() ? frames.next() : null) {
+            Class<?> type = frame.getDeclaringClass();
+            if (type.isHidden()) {
+                continue; // a lambda's proxy: stateless, called again on restore
+            }
+            if (isInvocationMachinery(type)) {
+                unwovenCaller = frame;
+                continue;
+            }
+            if (unwovenCaller != null) {
+                return refuse(unwovenCaller, "is not woven (it calls the frame above it by reflection or a method handle)");
+            }
+            String refused = checkWoven(frame);
+            if (refused != null) {
+                return refused;
+            }
+            woven++;
+        }
+        return woven == 0 ? "it is suspended in no woven frame" : null;
+    }
+
+    /** The first frame below Weft's suspension operation ({@code yield}, {@code yieldTo}, {@code ret}) and its helpers. */
+    private static StackWalker.StackFrame skipSuspensionMachinery(Iterator<StackWalker.StackFrame> frames) {
+        StackWalker.StackFrame frame = frames.next();
+        while (isInternal(frame.getDeclaringClass()) && frames.hasNext()) {
+            frame = frames.next();
+        }
+        while (isSuspensionOperation(frame.getDeclaringClass()) && frames.hasNext()) {
+            frame = frames.next();
+        }
+        return frame;
+    }
+
+    private static String checkWoven(StackWalker.StackFrame frame) {
         Class<?> type = frame.getDeclaringClass();
         WovenMethods table = WovenMethods.of(type);
         if (table == null) {
-            throw refuse(c, frame, "is not woven (weave " + type.getName() + " with weft-weaver)");
+            return refuse(frame, "is not woven (weave " + type.getName() + " with weft-weaver)");
         }
+        WovenMethods.Site site = WovenMethods.unsharedSiteAt(type, frame.getByteCodeIndex());
+        if (site != null && site.monitors() == 0) {
+            return null;
+        }
+        return checkWovenByName(frame, table);
+    }
+
+    private static String checkWovenByName(StackWalker.StackFrame frame, WovenMethods table) {
+        Class<?> type = frame.getDeclaringClass();
         int wovenBci = frame.getByteCodeIndex();
         String key = WovenMethods.keyAt(type, frame.getMethodName(), wovenBci);
         if (key == null) {
@@ -54,44 +95,50 @@ final class StackCheck {
         }
         WovenMethods.WovenMethod method = table.method(key);
         if (method == null) {
-            throw refuse(c, frame, "is not woven (constructors, class initializers and native methods never are)");
+            return refuse(frame, "is not woven (constructors, class initializers and native methods never are)");
         }
         if (method.unsupported() != null) {
-            throw refuse(c, frame, "was not woven: " + method.unsupported());
+            return refuse(frame, "was not woven: " + method.unsupported());
         }
         WovenMethods.Site site = table.siteAt(type, key, wovenBci);
         boolean holdsMonitor = site != null ? site.monitors() > 0
                 : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
         if (holdsMonitor) {
-            throw refuse(c, frame, "holds a monitor (synchronized) where it is suspended"
+            return refuse(frame, "holds a monitor (synchronized) where it is suspended"
                     + (site != null ? ", at bci " + site.bci() : ""));
         }
+        return null;
     }
 
-    private static IllegalArgumentException refuse(CoroutineBase c, StackWalker.StackFrame frame, String why) {
-        return new IllegalArgumentException("cannot serialize " + c + ": its frame " + frame.getDeclaringClass().getName()
-                + "." + frame.getMethodName() + frame.getDescriptor() + " " + why);
+    private static String refuse(StackWalker.StackFrame frame, String why) {
+        return "its frame " + frame.getDeclaringClass().getName() + "." + frame.getMethodName() + frame.getDescriptor()
+                + " " + why;
     }
 
-    /** The frames above the user's innermost one: Weft's suspension methods and HotSpot's continuation. */
-    private static boolean isSuspensionMachinery(StackWalker.StackFrame frame) {
-        Class<?> type = frame.getDeclaringClass();
-        return type.getModule() == Object.class.getModule() && type.getName().startsWith("jdk.internal.vm.")
-                || type.getName().startsWith("dev.weft.internal.engine.")
-                || type == CoroutineSupport.class
-                || (type == Coroutine.class || type == AsymCoroutine.class)
-                        && List.of("yield", "yieldTo", "ret").contains(frame.getMethodName());
+    /** Weft's own code between a suspension operation and the point where its stack stopped. */
+    private static boolean isInternal(Class<?> type) {
+        return type == StackCheck.class || type == CoroutineSupport.class
+                || type.getName().startsWith("dev.weft.internal.engine.");
+    }
+
+    /** The classes of the public suspension operations, which the user's innermost frame calls. */
+    private static boolean isSuspensionOperation(Class<?> type) {
+        return type == Coroutine.class || type == AsymCoroutine.class;
+    }
+
+    /** Weft's entry into the coroutine's code, below its outermost frame; also the end of its stack. */
+    private static boolean isEntry(Class<?> type) {
+        return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
+                || type.getName().startsWith("jdk.internal.vm.");
     }
 
     /**
-     * The frames below the user's outermost one: HotSpot's continuation entry, Weft's entry into
-     * the coroutine's code, and the reflection that a restored coroutine's entry goes through.
+     * Reflection and method-handle frames: a restored coroutine's entry calls its outermost frame
+     * through them, and anywhere else they are unwoven frames.
      */
-    private static boolean isEntryMachinery(StackWalker.StackFrame frame) {
-        Class<?> type = frame.getDeclaringClass();
+    private static boolean isInvocationMachinery(Class<?> type) {
         String name = type.getName();
-        return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
-                || type.isHidden() || name.startsWith("jdk.internal.vm.") || name.startsWith("jdk.internal.reflect.")
-                || type == java.lang.reflect.Method.class || name.startsWith("java.lang.invoke.");
+        return name.startsWith("jdk.internal.reflect.") || type == java.lang.reflect.Method.class
+                || name.startsWith("java.lang.invoke.");
     }
 }

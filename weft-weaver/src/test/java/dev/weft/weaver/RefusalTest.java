@@ -8,6 +8,8 @@ import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineFrame;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +37,56 @@ class RefusalTest extends WovenFixtureTest {
         assertMessage(e, "through-jdk", "forEach", "is not woven");
         assertEquals("b", co.call(null));
         assertEquals("end", co.call(null));
+    }
+
+    @Test
+    void aRefusedCoroutineIsRefusedAgainAndMovesAndFinishesAsBefore() throws Exception {
+        AsymCoroutine<Void, String> co = loader.newInstance("ThroughJdkCode");
+        co.setName("through-jdk");
+        assertEquals("a", co.call(null));
+        String first = assertThrows(IllegalArgumentException.class, co::serialize).getMessage();
+        assertEquals(first, assertThrows(IllegalArgumentException.class, co::serialize).getMessage());
+        assertTrue(first.startsWith("cannot serialize through-jdk [suspended, thread main]: its frame "), first);
+        String there = onAnotherThread(() -> {
+            assertTrue(co.steal());
+            String refused = assertThrows(IllegalArgumentException.class, co::serialize).getMessage();
+            assertEquals("b", co.call(null));
+            assertEquals("end", co.call(null));
+            return refused;
+        });
+        assertEquals(first.replace("thread main", "thread restorer"), there);
+        assertTrue(co.isFinished());
+    }
+
+    @Test
+    void aFrameCalledByReflectionIsRefused() {
+        AsymCoroutine<Void, String> co = loader.newInstance("ThroughReflection");
+        co.setName("reflective");
+        assertEquals("inside", co.call(null));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "reflective", "java.lang.reflect.Method.invoke", "is not woven");
+        assertEquals("after inner", co.call(null));
+        AsymCoroutine<Void, String> copy = loader.newInstance("ThroughReflection");
+        copy.deserialize(Replay.rehome(co.serialize(), co, copy));
+        assertEquals("end", copy.call(null), "once out of the reflective call, the same coroutine serializes");
+    }
+
+    @Test
+    void aRefusedSymmetricCoroutineGoesOnInTheRing() throws ReflectiveOperationException {
+        List<String> log = new ArrayList<>();
+        Coroutine co = (Coroutine) loader.loadClass("dev.weft.weaver.fixtures.SymmetricThroughJdkCode")
+                .getConstructor(List.class).newInstance(log);
+        co.setName("ring-member");
+        Coroutine.yield();
+        assertEquals(List.of("a"), log);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
+        assertMessage(e, "ring-member", "forEach", "is not woven");
+        Coroutine.yield();
+        assertEquals(List.of("a", "b"), log);
+        assertThrows(IllegalArgumentException.class, co::serialize);
+        Coroutine.yieldTo(co);
+        assertEquals(List.of("a", "b", "end"), log);
+        assertTrue(co.isFinished());
     }
 
     @Test

@@ -4,36 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
-import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import org.junit.jupiter.api.Test;
 
 /** Restored coroutines serialized again, and coroutines restored on another thread than the one they were captured on. */
 class RoundTripTest extends WovenFixtureTest {
-
-    /** Runs {@code work} on a new thread, which closes its leftover coroutines when it is done; its result. */
-    private static <T> T onAnotherThread(Callable<T> work) throws Exception {
-        FutureTask<T> task = new FutureTask<>(() -> {
-            try {
-                return work.call();
-            } finally {
-                CoroutineBase.closeAll();
-            }
-        });
-        Thread thread = new Thread(task, "restorer");
-        thread.start();
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } finally {
-            thread.join();
-        }
-    }
 
     @Test
     void aRestoredCoroutineResumedAndSerializedAgainRestoresAgain() {

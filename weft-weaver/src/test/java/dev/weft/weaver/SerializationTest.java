@@ -48,6 +48,23 @@ class SerializationTest extends WovenFixtureTest {
     }
 
     @Test
+    void framesChangedAfterDeserializeDoNotReachTheCoroutine() {
+        AsymCoroutine<Integer, String> reference = loader.newInstance("Accumulator");
+        List<String> expected = drive(reference, 1, 2, 3, 4);
+        AsymCoroutine<Integer, String> original = loader.newInstance("Accumulator");
+        drive(original, 1, 2);
+        CoroutineFrame[] frames = original.serialize();
+        AsymCoroutine<Integer, String> copy = loader.newInstance("Accumulator");
+        copy.deserialize(Replay.rehome(frames, original, copy));
+        for (CoroutineFrame frame : frames) { // what deserialize checked must be what it restores
+            java.util.Arrays.fill(frame.objectValues, "tampered");
+            java.util.Arrays.fill(frame.scalarValues, Long.MAX_VALUE);
+            frame.bci = -1;
+        }
+        assertEquals(expected.subList(2, 4), drive(copy, 3, 4));
+    }
+
+    @Test
     void framesShareTheObjectsOfTheStack() {
         AsymCoroutine<Integer, String> co = loader.newInstance("Accumulator");
         drive(co, 1, 2);

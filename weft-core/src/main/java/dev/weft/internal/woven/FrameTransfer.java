@@ -4,6 +4,7 @@ import dev.weft.CoroutineFrame;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The frames moving out of a coroutine (capture) or into it (restore), while its woven code
@@ -14,6 +15,7 @@ public final class FrameTransfer {
     private final boolean capturing;
     private final List<CoroutineFrame> frames;
     private int next;
+    private String refusal;
 
     private FrameTransfer(boolean capturing, List<CoroutineFrame> frames) {
         this.capturing = capturing;
@@ -32,6 +34,20 @@ public final class FrameTransfer {
 
     public boolean isCapturing() {
         return capturing;
+    }
+
+    /**
+     * Before a capture unwinds anything: whether it may, given why the coroutine's stack cannot
+     * be captured ({@code refusal}), or null if it can. A refused capture keeps the reason.
+     */
+    public boolean admit(String refusal) {
+        this.refusal = refusal;
+        return refusal == null;
+    }
+
+    /** Why this capture was refused, or null. */
+    public String refusal() {
+        return refusal;
     }
 
     /** Whether every frame of this restore has been taken: the next suspension point is where it resumes. */
@@ -58,13 +74,17 @@ public final class FrameTransfer {
         return copy(frames.toArray(new CoroutineFrame[0]));
     }
 
-    /** Copies of {@code frames} with copies of their value arrays, sharing the values themselves. */
+    /**
+     * Copies of {@code frames} with copies of their value arrays, sharing the values themselves;
+     * null where {@code frames} has null. Throws {@link NullPointerException} if {@code frames} is null.
+     */
     public static CoroutineFrame[] copy(CoroutineFrame[] frames) {
-        CoroutineFrame[] out = new CoroutineFrame[frames.length];
+        CoroutineFrame[] out = new CoroutineFrame[Objects.requireNonNull(frames, "frames").length];
         for (int i = 0; i < frames.length; i++) {
             CoroutineFrame f = frames[i];
-            out[i] = new CoroutineFrame(f.method, f.bci, f.localCount, f.expressionCount, f.scalarValues.clone(),
-                    f.objectValues.clone());
+            out[i] = f == null ? null : new CoroutineFrame(f.method, f.bci, f.localCount, f.expressionCount,
+                    f.scalarValues == null ? null : f.scalarValues.clone(),
+                    f.objectValues == null ? null : f.objectValues.clone());
         }
         return out;
     }

@@ -66,7 +66,8 @@ public final class WovenMethods {
 
     /**
      * Called by a woven class's static initializer with where its sites' calls landed in the
-     * woven code: a line per method, {@code key TAB wovenBci:bci,...}.
+     * woven code: a line per method, {@code key TAB wovenBci:bci,...}, where {@code bci} is -1
+     * for a call that is not a site (every call of a method left unwoven is listed so).
      */
     public static void registerWovenSites(Class<?> type, String map) {
         Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
@@ -108,6 +109,41 @@ public final class WovenMethods {
     public static String keyAt(Class<?> type, String name, int wovenBci) {
         String key = KEYS_BY_NAME.get(type).getOrDefault(name, Map.of()).get(wovenBci);
         return key == null || key.isEmpty() ? null : key;
+    }
+
+    /** Per class, woven bytecode index: the site there, where no other call of the class shares the index. */
+    private static final ClassValue<Map<Integer, Site>> UNSHARED_SITES = new ClassValue<>() {
+        @Override
+        protected Map<Integer, Site> computeValue(Class<?> type) {
+            return unsharedSites(type);
+        }
+    };
+
+    /**
+     * The site a frame of {@code type} suspended at woven bytecode index {@code wovenBci} is in,
+     * if that index is a site of a woven method and no other call of the class is at the same
+     * index; null otherwise, when only the frame's method name and descriptor can tell. Spares
+     * the caller resolving those, which costs more than the rest of a frame's check. Call only
+     * once {@code type} is initialized ({@link #of} does it).
+     */
+    public static Site unsharedSiteAt(Class<?> type, int wovenBci) {
+        return UNSHARED_SITES.get(type).get(wovenBci);
+    }
+
+    private static Map<Integer, Site> unsharedSites(Class<?> type) {
+        WovenMethods table = TABLES.get(type)[0];
+        Map<Integer, String> keys = new HashMap<>();
+        WOVEN_SITES.get(type).forEach((key, sites) -> sites.keySet().forEach(
+                wovenBci -> keys.merge(wovenBci, key, (one, other) -> AMBIGUOUS)));
+        Map<Integer, Site> unshared = new HashMap<>();
+        keys.forEach((wovenBci, key) -> {
+            WovenMethod method = table == null || key.isEmpty() ? null : table.method(key);
+            Site site = method == null || method.unsupported() != null ? null : table.siteAt(type, key, wovenBci);
+            if (site != null) {
+                unshared.put(wovenBci, site);
+            }
+        });
+        return Map.copyOf(unshared);
     }
 
     /**

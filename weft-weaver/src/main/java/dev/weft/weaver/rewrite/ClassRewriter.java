@@ -1,13 +1,20 @@
 package dev.weft.weaver.rewrite;
 
 import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -20,7 +27,7 @@ import org.objectweb.asm.tree.MethodNode;
  * <pre>
  * static {
  *     WovenMethods.registerWovenSites(Owner.class, $weft$wovenSites());
- *     WovenMethods.register(Owner.class, "table part");   // once per part of at most 60,000 chars
+ *     WovenMethods.register(Owner.class, "table part");   // once per part of at most 20,000 chars
  *     ...the class's own static initializer
  * }
  * </pre>
@@ -31,7 +38,8 @@ public final class ClassRewriter implements Opcodes {
     public static final String MARKER = "$weft$woven";
 
     private static final String TABLES = "dev/weft/internal/woven/WovenMethods";
-    private static final int PART = 60_000;
+    /** The longest string constant written: a constant's modified UTF-8 must fit in 65,535 bytes, at most 3 a char. */
+    private static final int PART = 20_000;
 
     private ClassRewriter() {
     }
@@ -46,15 +54,39 @@ public final class ClassRewriter implements Opcodes {
      */
     public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses) {
         WovenSites woven = new WovenSites();
+        Set<MethodNode> rewritten = new HashSet<>();
         for (SuspensionSites analysis : analyses) {
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
                 MethodNode m = analysis.method();
                 woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis));
+                rewritten.add(m);
+            }
+        }
+        for (MethodNode m : type.methods) {
+            if (!rewritten.contains(m)) {
+                woven.add(m.name + m.desc, labelCalls(m));
             }
         }
         registerTable(type, table(analyses));
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
+    }
+
+    /**
+     * Labels each call of a method left as it is, as no site ({@link WovenSites#NOT_A_SITE}): a
+     * frame suspended there must not be taken for a woven method's frame suspended at the same
+     * bytecode index, when the runtime identifies frames by class and index alone.
+     */
+    private static Map<LabelNode, Integer> labelCalls(MethodNode method) {
+        Map<LabelNode, Integer> labels = new LinkedHashMap<>();
+        for (AbstractInsnNode insn : method.instructions.toArray()) {
+            if (insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode) {
+                LabelNode label = new LabelNode();
+                method.instructions.insertBefore(insn, label);
+                labels.put(label, WovenSites.NOT_A_SITE);
+            }
+        }
+        return labels;
     }
 
     /**
@@ -65,7 +97,12 @@ public final class ClassRewriter implements Opcodes {
      */
     public static void addWovenSites(ClassNode type, String map) {
         MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
-        method.instructions.add(new LdcInsnNode(map));
+        method.instructions.add(new LdcInsnNode(map.substring(0, Math.min(map.length(), PART))));
+        for (int from = PART; from < map.length(); from += PART) {
+            method.instructions.add(new LdcInsnNode(map.substring(from, Math.min(map.length(), from + PART))));
+            method.instructions.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/String", "concat",
+                    "(Ljava/lang/String;)Ljava/lang/String;", false));
+        }
         method.instructions.add(new InsnNode(ARETURN));
         type.methods.add(method);
     }
