@@ -93,6 +93,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     @Override
+    final Object runRestoring() {
+        return run(null);
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     final void body() {
         // a restore keeps the call's input for the ret it resumes in

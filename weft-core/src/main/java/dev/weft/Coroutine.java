@@ -107,6 +107,12 @@ public non-sealed class Coroutine extends CoroutineBase {
     }
 
     @Override
+    final Object runRestoring() {
+        run();
+        return null;
+    }
+
+    @Override
     final void body() {
         if (frames != null) {
             restoreEntry();

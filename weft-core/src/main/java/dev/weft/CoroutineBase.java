@@ -160,6 +160,25 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /** The user's code: {@code run()} for a symmetric coroutine, {@code run(I)} for an asymmetric one. */
     abstract void body();
 
+    /** Calls {@code run} with zero and null arguments, as a restore whose outermost frame is {@code run} does. */
+    abstract Object runRestoring();
+
+    /** Per coroutine class, the method its {@code run} dispatches to. */
+    private static final ClassValue<Method> RUN_METHODS = new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> type) {
+            Class<?>[] parameters = AsymCoroutine.class.isAssignableFrom(type) ? new Class<?>[] {Object.class} : new Class<?>[0];
+            for (Class<?> k = type; k != null; k = k.getSuperclass()) {
+                try {
+                    return k.getDeclaredMethod("run", parameters);
+                } catch (NoSuchMethodException e) {
+                    // declared further up
+                }
+            }
+            throw new IllegalStateException(type.getName() + " has no run method");
+        }
+    };
+
     /**
      * Calls the method of the outermost frame being restored, on that frame's receiver, with
      * zero and null arguments: its woven prologue rebuilds it from the frame, and so on up to
@@ -171,6 +190,10 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     final Object restoreEntry() {
         CoroutineFrame outermost = frames.outermost();
         Method method = outermost.method;
+        if (outermost.objectValues.length > 0 && outermost.objectValues[0] == this
+                && method.equals(RUN_METHODS.get(getClass()))) {
+            return runRestoring(); // the usual case, without reflection
+        }
         Object receiver = Modifier.isStatic(method.getModifiers()) ? null : outermost.objectValues[0];
         Object[] arguments = new Object[method.getParameterCount()];
         Class<?>[] types = method.getParameterTypes();

@@ -20,8 +20,18 @@ import java.util.stream.Stream;
  */
 final class StackCheck {
 
-    private static final StackWalker WALKER = StackWalker.getInstance(
-            EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_HIDDEN_FRAMES));
+    /** The most frames a walk asks the VM for at once (the JDK's own limit). */
+    private static final int MAX_BATCH = 256;
+
+    /**
+     * Walkers by the number of frames they fetch first. A walk that fits in its first batch makes
+     * one call into the VM, and every frame of a batch costs an object whether it is looked at
+     * or not: so a check asks for about as many as the last check looked at.
+     */
+    private static final StackWalker[] WALKERS = new StackWalker[MAX_BATCH + 1];
+
+    /** How many frames the last check looked at; a hint shared by all threads, so races only cost speed. */
+    private static int lastDepth = 8;
 
     private StackCheck() {
     }
@@ -32,11 +42,48 @@ final class StackCheck {
      * resumed in.
      */
     static String refusal() {
-        return WALKER.walk(StackCheck::check);
+        return walker(Math.min(lastDepth + 1, MAX_BATCH)).walk(StackCheck::check);
+    }
+
+    private static StackWalker walker(int depth) {
+        StackWalker walker = WALKERS[depth];
+        if (walker == null) {
+            walker = StackWalker.getInstance(EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE,
+                    StackWalker.Option.SHOW_HIDDEN_FRAMES), depth);
+            WALKERS[depth] = walker;
+        }
+        return walker;
     }
 
     private static String check(Stream<StackWalker.StackFrame> stream) {
-        Iterator<StackWalker.StackFrame> frames = stream.iterator();
+        CountingIterator frames = new CountingIterator(stream.iterator());
+        String refusal = check(frames);
+        lastDepth = frames.count;
+        return refusal;
+    }
+
+    /** Counts the frames a check looks at, for the next check's first batch. */
+    private static final class CountingIterator implements Iterator<StackWalker.StackFrame> {
+        private final Iterator<StackWalker.StackFrame> frames;
+        int count;
+
+        CountingIterator(Iterator<StackWalker.StackFrame> frames) {
+            this.frames = frames;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return frames.hasNext();
+        }
+
+        @Override
+        public StackWalker.StackFrame next() {
+            count++;
+            return frames.next();
+        }
+    }
+
+    private static String check(Iterator<StackWalker.StackFrame> frames) {
         StackWalker.StackFrame frame = skipSuspensionMachinery(frames);
         StackWalker.StackFrame unwovenCaller = null; // reflection or method handles: fine only below the outermost frame
         int woven = 0;

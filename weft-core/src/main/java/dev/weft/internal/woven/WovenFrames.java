@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  * weaver emits these calls, and their shape changes with it.
  *
  * <p>After each call that may suspend, woven code reads {@link #active}; only when it is
- * non-zero does it ask {@link #capturing()} and, if so, saves its live locals and operand stack
- * into the frame that {@link #frame} returns, and returns at once. Its prologue likewise asks
+ * non-zero does it ask {@link #captureFrame} for a frame and, if it gets one, saves its live
+ * locals and operand stack into it and returns at once. Its prologue likewise asks
  * {@link #restoring} only when {@code active} is non-zero, and rebuilds its locals and operand
  * stack from the frame it gets.
  *
@@ -64,23 +64,24 @@ public final class WovenFrames {
         ACTIVE.getAndAdd(-1);
     }
 
-    /** Whether the coroutine running on this thread is being captured: the caller must save itself and return. */
-    public static boolean capturing() {
-        FrameTransfer t = currentTransfer.get();
-        return t != null && t.isCapturing();
-    }
-
     /**
-     * A new frame for the capture in progress, added to it; the caller fills its slots.
+     * If the coroutine running on this thread is being captured, a new frame for the capture,
+     * added to it, which the caller fills before it returns at once; otherwise null, and the
+     * caller goes on.
      *
      * @param owner the woven class
      * @param methodKey the method's name followed by its descriptor
      */
-    public static CoroutineFrame frame(Class<?> owner, String methodKey, int bci, int localCount, int expressionCount) {
+    public static CoroutineFrame captureFrame(Class<?> owner, String methodKey, int bci, int localCount,
+            int expressionCount) {
+        FrameTransfer t = currentTransfer.get();
+        if (t == null || !t.isCapturing()) {
+            return null;
+        }
         int size = localCount + expressionCount;
         CoroutineFrame frame = new CoroutineFrame(method(owner, methodKey), bci, localCount, expressionCount,
                 new long[size], new Object[size]);
-        currentTransfer.get().add(frame);
+        t.add(frame);
         return frame;
     }
 

@@ -35,9 +35,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   invoke...                       // [below..., result]
  *   getstatic WovenFrames.active; ifeq continue_k
- *   invokestatic WovenFrames.capturing(); ifeq continue_k
+ *   record = WovenFrames.captureFrame(Owner.class, "name(desc)", bci, localCount, expressionCount)
+ *   if record == null goto continue_k   // not being captured
  *   pop result; below -> scratch
- *   record = WovenFrames.frame(Owner.class, "name(desc)", bci, localCount, expressionCount)
  *   record[slot] = local, for each live local; record[...] = below..., receiverTemp
  *   return zero or null            // the caller is woven too, and saves itself next
  * continue_k:                       // [below..., result]
@@ -160,8 +160,16 @@ final class MethodRewriter implements Opcodes {
         LabelNode continueLabel = new LabelNode();
         code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
         code.add(new JumpInsnNode(IFEQ, continueLabel));
-        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "capturing", "()Z", false));
-        code.add(new JumpInsnNode(IFEQ, continueLabel));
+        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(new LdcInsnNode(methodKey()));
+        code.add(SlotCode.push(site.bci()));
+        code.add(SlotCode.push(site.locals().size()));
+        code.add(SlotCode.push(site.expressionSlots()));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "captureFrame",
+                "(Ljava/lang/Class;Ljava/lang/String;III)L" + SlotCode.FRAME + ";", false));
+        code.add(new VarInsnNode(ASTORE, record));
+        code.add(new VarInsnNode(ALOAD, record));
+        code.add(new JumpInsnNode(IFNULL, continueLabel));
         capture(code, site, Type.getReturnType(call.desc));
         code.add(continueLabel);
         if (!hasFrameBetween(call, Instructions.next(call))) {
@@ -189,14 +197,6 @@ final class MethodRewriter implements Opcodes {
         for (int j = below.size() - 1; j >= 0; j--) {
             code.add(SlotCode.store(below.get(j), scratch[j]));
         }
-        code.add(new LdcInsnNode(Type.getObjectType(owner)));
-        code.add(new LdcInsnNode(methodKey()));
-        code.add(SlotCode.push(site.bci()));
-        code.add(SlotCode.push(site.locals().size()));
-        code.add(SlotCode.push(site.expressionSlots()));
-        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "frame",
-                "(Ljava/lang/Class;Ljava/lang/String;III)L" + SlotCode.FRAME + ";", false));
-        code.add(new VarInsnNode(ASTORE, record));
         site.live().stream().forEach(slot -> {
             SlotType type = site.locals().get(slot);
             SlotCode.put(code, record, slot, type, SlotCode.load(type, slot));
