@@ -7,6 +7,7 @@ module dev.weft.weaver {
     requires org.objectweb.asm;
     requires org.objectweb.asm.tree;
     requires org.objectweb.asm.tree.analysis;
+    requires org.objectweb.asm.commons;
     requires org.objectweb.asm.util;
     requires dev.weft;
     requires transitive java.instrument; // WeaverAgent.premain takes an Instrumentation

@@ -25,7 +25,12 @@ public class CoroutineFrame implements Serializable {
 
     /** The method this frame is an activation of. */
     public Method method;
-    /** The bytecode index, in the method as compiled (before weaving), of the call this frame is suspended in. */
+    /**
+     * The bytecode index, in the method as compiled (before weaving), of the call this frame is
+     * suspended in. Where the weaver inlined a {@code jsr} subroutine of an old class file, the
+     * n-th further copy of a call in it (counted in code order, the first keeping the index) is
+     * told apart as {@code bci + 65536 * n}.
+     */
     public int bci;
     /** How many local variable slots the frame has. */
     public int localCount;

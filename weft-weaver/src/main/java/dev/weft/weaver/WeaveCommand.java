@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -24,6 +26,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * {@code --only} (repeatable) limits weaving to classes whose names start with a prefix.
+ * Class files without stack-map frames (before version 50) need their superclasses' class
+ * files: the weaver looks for them in {@code TARGET}, then on its own class path and in the JDK.
  * Exit status 0 on success, 1 if a class cannot be woven (named on standard error), 2 on a
  * usage error.
  */
@@ -31,6 +35,7 @@ public final class WeaveCommand {
 
     private final Weaver weaver = new Weaver();
     private final Predicate<String> selected;
+    private ClassLoader classFiles;
     private int woven;
 
     private WeaveCommand(List<String> prefixes) {
@@ -86,6 +91,22 @@ public final class WeaveCommand {
     }
 
     private void weaveDirectory(Path root) throws IOException, WeavingException {
+        try (URLClassLoader resources = classFilesOf(root)) {
+            classFiles = resources;
+            weaveFiles(root);
+        }
+    }
+
+    /**
+     * Where the weaver reads superclasses (for class files before version 50): the classes of
+     * {@code target}, a directory or a jar, then the system class loader's resources.
+     */
+    private static URLClassLoader classFilesOf(Path target) throws IOException {
+        return new URLClassLoader("weft-weaver-classes", new URL[] {target.toUri().toURL()},
+                ClassLoader.getSystemClassLoader());
+    }
+
+    private void weaveFiles(Path root) throws IOException, WeavingException {
         List<Path> classes;
         try (Stream<Path> files = Files.walk(root)) {
             classes = files.filter(p -> p.toString().endsWith(".class")).toList();
@@ -104,11 +125,13 @@ public final class WeaveCommand {
 
     private void weaveJar(Path jar, Path output) throws IOException, WeavingException {
         Path temporary = Files.createTempFile(output.toAbsolutePath().getParent(), "weft", ".jar");
-        try (InputStream file = Files.newInputStream(jar);
+        try (URLClassLoader resources = classFilesOf(jar);
+                InputStream file = Files.newInputStream(jar);
                 JarInputStream in = new JarInputStream(file);
                 OutputStream target = Files.newOutputStream(temporary);
                 JarOutputStream out = in.getManifest() == null ? new JarOutputStream(target)
                         : new JarOutputStream(target, in.getManifest())) {
+            classFiles = resources;
             for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
                 byte[] content = in.readAllBytes();
                 String name = entry.getName();
@@ -124,7 +147,7 @@ public final class WeaveCommand {
     }
 
     private byte[] weave(byte[] original) throws WeavingException {
-        byte[] result = weaver.weave(original);
+        byte[] result = weaver.weave(original, classFiles);
         if (result != original) {
             woven++;
         }

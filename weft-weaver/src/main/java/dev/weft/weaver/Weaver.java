@@ -1,10 +1,14 @@
 package dev.weft.weaver;
 
+import dev.weft.weaver.analysis.ClassHierarchy;
+import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.OriginalOffsets;
 import dev.weft.weaver.analysis.SuspensionSites;
 import dev.weft.weaver.rewrite.AllocationDeferral;
 import dev.weft.weaver.rewrite.ClassRewriter;
+import dev.weft.weaver.rewrite.SubroutineInlining;
 import dev.weft.weaver.rewrite.WovenSites;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.ClassReader;
@@ -18,8 +22,15 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
 /**
  * Weaves class files so that their methods can capture and restore their own frames, which is
  * what {@code CoroutineBase.serialize()} and {@code deserialize} need. Weaving never loads a
- * class: types come from the class file's own stack-map frames. Weaving a woven class returns
- * it unchanged.
+ * class: types come from the class file's own stack-map frames or, in class files without them
+ * (before version 50), from a dataflow analysis that reads superclasses from class files found
+ * as resources of a class loader. Subroutines ({@code jsr}/{@code ret}) are inlined first. A
+ * woven class file keeps its version. Weaving a woven class returns it unchanged.
+ *
+ * <p>A suspended frame records, as its {@code bci}, the site id of the call it is suspended in:
+ * the call's bytecode index in the method as compiled, stable across weaves; where inlining made
+ * copies of a subroutine's call, the first copy keeps that index and the n-th further one gets
+ * {@code bci + 65536 * n}, in the order of the copies in the inlined code.
  *
  * <p>Stateless and thread-safe. Set the system property {@code weft.weaver.dump} to a directory
  * to get a listing of each class after each phase, and a verification of the result.
@@ -28,11 +39,24 @@ public final class Weaver {
 
     /**
      * The woven class file, or {@code classFile} itself if there is nothing to weave (a module
-     * or package descriptor, an already woven class).
+     * or package descriptor, an already woven class). Superclasses are looked for among the
+     * system class loader's resources.
      *
      * @throws WeavingException naming the class, if ASM cannot read or write it
      */
     public byte[] weave(byte[] classFile) throws WeavingException {
+        return weave(classFile, null);
+    }
+
+    /**
+     * The woven class file, or {@code classFile} itself if there is nothing to weave. The class
+     * files of superclasses, which a class file without stack-map frames needs, are looked for
+     * among {@code loader}'s resources ({@code getResourceAsStream}, which loads no class); the
+     * system class loader's if {@code loader} is null.
+     *
+     * @throws WeavingException naming the class, if ASM cannot read or write it
+     */
+    public byte[] weave(byte[] classFile, ClassLoader loader) throws WeavingException {
         ClassReader reader = new ClassReader(classFile);
         // 1. read, frames expanded so that every frame lists all its types
         ClassNode type = new ClassNode();
@@ -42,24 +66,30 @@ public final class Weaver {
         }
         PhaseDump dump = PhaseDump.fromSystemProperty();
         try {
-            // 2. the original bytecode index of every call, before anything moves
-            Map<AbstractInsnNode, Integer> bcis = OriginalOffsets.of(reader, type);
-            // 3. allocations whose constructor arguments may suspend move after those arguments
-            deferAllocations(type);
+            // 2. the original bytecode index of every call and fingerprint of every method, before anything moves
+            Map<AbstractInsnNode, Integer> siteIds = OriginalOffsets.of(reader, type);
+            Map<String, String> hashes = new HashMap<>();
+            type.methods.forEach(m -> hashes.put(m.name + m.desc, MethodHash.of(m)));
+            // 3. subroutines inlined: each copy of a call gets a site id of its own
+            SubroutineInlining.apply(type, siteIds);
+            ClassHierarchy hierarchy = ClassHierarchy.of(loader);
+            hierarchy.add(type.name, type.superName, type.access);
+            // 4. allocations whose constructor arguments may suspend move after those arguments
+            deferAllocations(type, hierarchy);
             if (dump != null) {
                 dump.phase(type, 1, "deferred");
             }
-            // 4. analysis: suspension sites, their frames' types and live slots
+            // 5. analysis: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
                     .filter(SuspensionSites::isCandidate)
-                    .map(m -> SuspensionSites.analyze(type.name, m, bcis))
+                    .map(m -> SuspensionSites.analyze(type.name, m, siteIds, hashes.get(m.name + m.desc), hierarchy))
                     .toList();
-            // 5. rewrite: call sites, prologues, site table
+            // 6. rewrite: call sites, prologues, site table
             WovenSites sites = ClassRewriter.rewrite(type, analyses);
             if (dump != null) {
                 dump.phase(type, 2, "woven");
             }
-            // 6. write once to learn where each site's call lands, then again with that map
+            // 7. write once to learn where each site's call lands, then again with that map
             ClassWriter first = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(first);
             String map = sites.map();
@@ -79,11 +109,11 @@ public final class Weaver {
         }
     }
 
-    private static void deferAllocations(ClassNode type) {
+    private static void deferAllocations(ClassNode type, ClassHierarchy hierarchy) {
         for (MethodNode method : type.methods) {
             if (SuspensionSites.isCandidate(method)) {
                 try {
-                    AllocationDeferral.apply(type.name, method);
+                    AllocationDeferral.apply(type.name, method, hierarchy);
                 } catch (AnalyzerException | RuntimeException e) {
                     // left as it is: the analysis reports why the method cannot be woven
                 }

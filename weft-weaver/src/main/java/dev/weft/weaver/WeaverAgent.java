@@ -20,7 +20,8 @@ import java.util.Set;
  * <p>The argument is a comma-separated list of package (or class name) prefixes; without one,
  * nothing is woven. A class that cannot be woven is left as it was, with a line on standard
  * error naming it. The transformer never loads a class, so it is safe for classes seen before
- * their supertypes.
+ * their supertypes: where it needs superclasses (class files before version 50), it reads their
+ * class files from the resources of the loader that is defining the class.
  */
 public final class WeaverAgent {
 
@@ -74,7 +75,7 @@ public final class WeaverAgent {
                 return null;
             }
             try {
-                byte[] woven = weaver.weave(classFile);
+                byte[] woven = weaver.weave(classFile, loader);
                 return woven == classFile ? null : woven;
             } catch (WeavingException | RuntimeException e) {
                 System.err.println("weft-weaver: left " + className.replace('/', '.') + " unwoven: " + e.getMessage());

@@ -7,19 +7,22 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.LabelNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.Frame;
 
 /**
  * The types of every local and stack slot before each instruction of a method, computed the
- * way the JVM's type-checking verifier checks them: starting from the method's descriptor, and
- * at each stack-map frame that the class file declares, from that frame; in between, by
- * running the instructions. No class is loaded and no types are merged, so the result is exact.
- *
- * <p>Needs a class file with stack-map frames (version 50 and later, as javac writes them), read
- * with {@code ClassReader.EXPAND_FRAMES}.
+ * way the JVM's verifiers compute them. Where the method declares stack-map frames (class files
+ * of version 50 and later, as javac writes them, read with {@code ClassReader.EXPAND_FRAMES}),
+ * as the type-checking verifier does: starting from the method's descriptor, and at each
+ * declared frame, from that frame; in between, by running the instructions. No class is loaded
+ * and no types are merged, so the result is exact. Where it declares none (older class files,
+ * and methods whose subroutines were inlined), as the old type-inferencing verifier does: by a
+ * dataflow analysis that merges at every join ({@link InferringInterpreter}), reading
+ * superclasses from class files through a {@link ClassHierarchy}. A method without branches or
+ * handlers needs no frame: both ways give the same types for it.
  */
 public final class FrameTypes implements Opcodes {
 
@@ -35,12 +38,37 @@ public final class FrameTypes implements Opcodes {
     }
 
     /**
-     * Computes the types of {@code method} of the class {@code owner} (an internal name).
+     * Computes the types of {@code method} of the class {@code owner} (an internal name), from its
+     * stack-map frames if it declares any, else by inference with {@code hierarchy}.
      *
      * @throws AnalyzerException naming the instruction where the code does not type-check
      */
+    public static FrameTypes compute(String owner, MethodNode method, ClassHierarchy hierarchy) throws AnalyzerException {
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof FrameNode) {
+                return fromStackMap(owner, method);
+            }
+        }
+        return inferred(owner, method, hierarchy);
+    }
+
+    private static FrameTypes inferred(String owner, MethodNode method, ClassHierarchy hierarchy) throws AnalyzerException {
+        Analyzer<SlotType> analyzer = new Analyzer<>(new InferringInterpreter(hierarchy)) {
+            @Override
+            protected Frame<SlotType> newFrame(int locals, int stack) {
+                return new TypeFrame(owner, locals, stack);
+            }
+
+            @Override
+            protected Frame<SlotType> newFrame(Frame<? extends SlotType> frame) {
+                return new TypeFrame(owner, frame);
+            }
+        };
+        return new FrameTypes(analyzer.analyze(owner, method));
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public static FrameTypes compute(String owner, MethodNode method) throws AnalyzerException {
+    private static FrameTypes fromStackMap(String owner, MethodNode method) throws AnalyzerException {
         InsnList insns = method.instructions;
         Frame<SlotType>[] before = new Frame[insns.size()];
         TypeInterpreter interpreter = new TypeInterpreter();
@@ -50,47 +78,13 @@ public final class FrameTypes implements Opcodes {
             if (insn instanceof FrameNode declared) {
                 current = declaredFrame(owner, method, declared);
             }
-            before[i] = current == null ? null : new Frame<>(current);
+            before[i] = current == null ? null : new TypeFrame(owner, current);
             if (current != null && insn.getOpcode() >= 0) {
-                current = execute(owner, current, insn, interpreter);
+                current.execute(insn, interpreter);
+                current = endsStraightLine(insn.getOpcode()) ? null : current;
             }
         }
         return new FrameTypes(before);
-    }
-
-    private static Frame<SlotType> execute(String owner, Frame<SlotType> frame, AbstractInsnNode insn,
-            TypeInterpreter interpreter) throws AnalyzerException {
-        SlotType constructed = constructedValue(frame, insn);
-        frame.execute(insn, interpreter);
-        if (constructed != null) {
-            SlotType initialized = constructed.kind() == SlotType.Kind.UNINITIALIZED_THIS
-                    ? SlotType.ofInternalName(owner)
-                    : SlotType.ofInternalName(((MethodInsnNode) insn).owner);
-            replace(frame, constructed, initialized);
-        }
-        return endsStraightLine(insn.getOpcode()) ? null : frame;
-    }
-
-    /** The object an {@code invokespecial <init>} initializes, read before the call pops it. */
-    private static SlotType constructedValue(Frame<SlotType> frame, AbstractInsnNode insn) {
-        if (insn.getOpcode() != INVOKESPECIAL || !((MethodInsnNode) insn).name.equals("<init>")) {
-            return null;
-        }
-        int arguments = Type.getArgumentTypes(((MethodInsnNode) insn).desc).length;
-        return frame.getStack(frame.getStackSize() - 1 - arguments);
-    }
-
-    private static void replace(Frame<SlotType> frame, SlotType from, SlotType to) {
-        for (int i = 0; i < frame.getLocals(); i++) {
-            if (from.equals(frame.getLocal(i))) {
-                frame.setLocal(i, to);
-            }
-        }
-        for (int i = 0; i < frame.getStackSize(); i++) {
-            if (from.equals(frame.getStack(i))) {
-                frame.setStack(i, to);
-            }
-        }
     }
 
     private static boolean endsStraightLine(int opcode) {
@@ -99,7 +93,7 @@ public final class FrameTypes implements Opcodes {
     }
 
     private static Frame<SlotType> entryFrame(String owner, MethodNode method) {
-        Frame<SlotType> frame = new Frame<>(method.maxLocals, method.maxStack);
+        Frame<SlotType> frame = new TypeFrame(owner, method.maxLocals, method.maxStack);
         for (int i = 0; i < method.maxLocals; i++) {
             frame.setLocal(i, SlotType.TOP);
         }
@@ -119,7 +113,7 @@ public final class FrameTypes implements Opcodes {
         if (declared.type != F_NEW) {
             throw new IllegalArgumentException("frames must be expanded (ClassReader.EXPAND_FRAMES)");
         }
-        Frame<SlotType> frame = new Frame<>(method.maxLocals, method.maxStack);
+        Frame<SlotType> frame = new TypeFrame(owner, method.maxLocals, method.maxStack);
         for (int i = 0; i < method.maxLocals; i++) {
             frame.setLocal(i, SlotType.TOP);
         }

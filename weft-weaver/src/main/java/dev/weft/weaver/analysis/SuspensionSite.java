@@ -9,7 +9,8 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * call is in progress.
  *
  * @param call the call instruction
- * @param bci its bytecode index in the method as compiled, which frames record
+ * @param bci its site id, which frames record: its bytecode index in the method as compiled,
+ *        plus 65536 times its copy number for a further copy of a call in an inlined subroutine
  * @param locals the type of every local slot before the call
  * @param live which locals are read after the call (only those are saved)
  * @param stackBelow the operand stack under the call's receiver and arguments, bottom first

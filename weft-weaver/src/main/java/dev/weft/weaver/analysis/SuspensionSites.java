@@ -41,17 +41,21 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
     /**
      * Analyses {@code method} of class {@code owner}.
      *
-     * @param bcis the original bytecode index of each call instruction
+     * @param siteIds the site id of each call instruction: its original bytecode index, plus
+     *        65536 times its copy number for a further copy of an inlined subroutine's call
+     *        ({@code SubroutineInlining})
+     * @param hash the fingerprint of the method's code as compiled ({@link MethodHash})
+     * @param hierarchy where superclasses are found for a method without stack-map frames
      */
-    public static SuspensionSites analyze(String owner, MethodNode method, Map<AbstractInsnNode, Integer> bcis) {
-        String hash = MethodHash.of(method);
+    public static SuspensionSites analyze(String owner, MethodNode method, Map<AbstractInsnNode, Integer> siteIds,
+            String hash, ClassHierarchy hierarchy) {
         String unsupported = unsupportedShape(method);
         if (unsupported != null) {
             return new SuspensionSites(method, hash, List.of(), unsupported);
         }
         FrameTypes types;
         try {
-            types = FrameTypes.compute(owner, method);
+            types = FrameTypes.compute(owner, method, hierarchy);
         } catch (AnalyzerException | RuntimeException e) {
             return new SuspensionSites(method, hash, List.of(), "its code does not type-check: " + e.getMessage());
         }
@@ -63,10 +67,11 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
                 continue;
             }
-            SuspensionSite site = site(call, bcis.get(call), types.before(i), liveness, i, monitors.before(i));
-            if (site == null) {
+            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, i, monitors.before(i));
+            String refused = site == null ? "is inside the arguments of a constructor call" : unresolved(site);
+            if (refused != null) {
                 return new SuspensionSites(method, hash, List.of(), "the call of " + call.owner + "." + call.name
-                        + " at bci " + bcis.get(call) + " is inside the arguments of a constructor call");
+                        + " at bci " + (siteIds.get(call) & 0xFFFF) + " " + refused);
             }
             sites.add(site);
         }
@@ -76,10 +81,26 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
     private static String unsupportedShape(MethodNode method) {
         for (AbstractInsnNode insn : method.instructions) {
             if (insn.getOpcode() == Opcodes.JSR || insn.getOpcode() == Opcodes.RET) {
-                return "it uses jsr/ret subroutines (class files before version 50)";
+                return "its jsr/ret subroutines cannot be inlined (ASM's JSRInlinerAdapter refuses them, as it does a subroutine that calls itself)";
             }
         }
         return null;
+    }
+
+    /**
+     * Why the frame of {@code site} cannot be restored so that it verifies, or null: a saved
+     * value whose type is a guess, where the old verifier may infer a more precise one.
+     */
+    private static String unresolved(SuspensionSite site) {
+        List<SlotType> saved = new ArrayList<>(site.stackBelow());
+        site.live().stream().forEach(slot -> saved.add(site.locals().get(slot)));
+        if (site.receiver() != null) {
+            saved.add(site.receiver());
+        }
+        return saved.stream().filter(t -> t.unresolved() != null).findFirst()
+                .map(t -> "saves a value whose type merges classes whose superclasses the weaver cannot find (the class file of "
+                        + t.unresolved().replace('/', '.') + " is missing): weave with a class loader that has it")
+                .orElse(null);
     }
 
     /** Whether {@code call} is a suspension site: any call but a constructor's or one of a JDK class that never calls back. */

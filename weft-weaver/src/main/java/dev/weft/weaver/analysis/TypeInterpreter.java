@@ -19,9 +19,10 @@ import org.objectweb.asm.tree.analysis.Interpreter;
  * An ASM {@link Interpreter} that keeps the exact type of every reference, from descriptors
  * alone: it never loads a class. It never merges: {@link FrameTypes} runs it along straight
  * lines of code between the stack-map frames that the class file declares, which give the
- * types wherever control flow joins.
+ * types wherever control flow joins. {@link InferringInterpreter} merges, for class files that
+ * declare none.
  */
-final class TypeInterpreter extends Interpreter<SlotType> implements Opcodes {
+class TypeInterpreter extends Interpreter<SlotType> implements Opcodes {
 
     TypeInterpreter() {
         super(ASM9);

@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.weaver.analysis.ClassHierarchy;
 import dev.weft.weaver.analysis.FrameTypes;
 import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
@@ -42,17 +43,21 @@ public final class AllocationDeferral implements Opcodes {
     private AllocationDeferral() {
     }
 
-    /** Rewrites the allocations of {@code method} (of class {@code owner}) that need it; returns whether any did. */
-    public static boolean apply(String owner, MethodNode method) throws AnalyzerException {
-        List<Allocation> allocations = findDeferrable(owner, method);
+    /**
+     * Rewrites the allocations of {@code method} (of class {@code owner}) that need it; returns
+     * whether any did. {@code hierarchy} serves a method without stack-map frames.
+     */
+    public static boolean apply(String owner, MethodNode method, ClassHierarchy hierarchy) throws AnalyzerException {
+        List<Allocation> allocations = findDeferrable(owner, method, hierarchy);
         for (Allocation allocation : allocations) {
             defer(method, allocation);
         }
         return !allocations.isEmpty();
     }
 
-    private static List<Allocation> findDeferrable(String owner, MethodNode method) throws AnalyzerException {
-        FrameTypes types = FrameTypes.compute(owner, method);
+    private static List<Allocation> findDeferrable(String owner, MethodNode method, ClassHierarchy hierarchy)
+            throws AnalyzerException {
+        FrameTypes types = FrameTypes.compute(owner, method, hierarchy);
         InsnList insns = method.instructions;
         List<Allocation> found = new ArrayList<>();
         for (int i = 0; i < insns.size(); i++) {

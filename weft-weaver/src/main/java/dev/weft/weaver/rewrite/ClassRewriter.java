@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
@@ -26,8 +25,8 @@ import org.objectweb.asm.tree.MethodNode;
  *
  * <pre>
  * static {
- *     WovenMethods.registerWovenSites(Owner.class, $weft$wovenSites());
- *     WovenMethods.register(Owner.class, "table part");   // once per part of at most 20,000 chars
+ *     WovenMethods.registerWovenSites(Owner.class, $weft$wovenSites());   // "" in an interface before version 52
+ *     WovenMethods.register(Owner.class, "table");   // long strings are pushed in parts, concatenated
  *     ...the class's own static initializer
  * }
  * </pre>
@@ -38,7 +37,7 @@ public final class ClassRewriter implements Opcodes {
     public static final String MARKER = "$weft$woven";
 
     private static final String TABLES = "dev/weft/internal/woven/WovenMethods";
-    /** The longest string constant written: a constant's modified UTF-8 must fit in 65,535 bytes, at most 3 a char. */
+    /** The longest string constant written: its modified UTF-8, at most 3 bytes a char, must fit in 65,535 bytes. */
     private static final int PART = 20_000;
 
     private ClassRewriter() {
@@ -50,24 +49,29 @@ public final class ClassRewriter implements Opcodes {
 
     /**
      * Weaves {@code type}, whose methods {@code analyses} describes. Returns where each site's call
-     * lands in the woven code, for {@link #addWovenSites} once the class has been written.
+     * lands in the woven code, for {@link #addWovenSites} once the class has been written. A class
+     * file keeps its version: before version 50, woven code declares no stack-map frames, and
+     * before version 49 it reads its own class from a field ({@link OwnClass}).
      */
     public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses) {
+        OwnClass ownClass = new OwnClass(type);
+        boolean frames = (type.version & 0xFFFF) >= V1_6;
         WovenSites woven = new WovenSites();
         Set<MethodNode> rewritten = new HashSet<>();
         for (SuspensionSites analysis : analyses) {
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
                 MethodNode m = analysis.method();
-                woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis));
+                woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis, ownClass, frames));
                 rewritten.add(m);
             }
         }
         for (MethodNode m : type.methods) {
-            if (!rewritten.contains(m)) {
+            if (!rewritten.contains(m) && canHaveStaticMethods(type)) { // else no map, and no woven frame to tell apart
                 woven.add(m.name + m.desc, labelCalls(m));
             }
         }
-        registerTable(type, table(analyses));
+        MethodNode initializer = registerTable(type, table(analyses), ownClass);
+        ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
     }
@@ -93,18 +97,25 @@ public final class ClassRewriter implements Opcodes {
      * Adds, as the class's last method, {@code $weft$wovenSites()}, which returns {@code map}:
      * the woven bytecode index of each site's call, for the runtime to tell which site a
      * suspended frame is at. Being last, and the only user of its constant, it moves no other
-     * instruction.
+     * instruction. An interface before version 52 can have no such method, nor any woven one: its
+     * map is empty, and its initializer registers that directly.
      */
     public static void addWovenSites(ClassNode type, String map) {
-        MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
-        method.instructions.add(new LdcInsnNode(map.substring(0, Math.min(map.length(), PART))));
-        for (int from = PART; from < map.length(); from += PART) {
-            method.instructions.add(new LdcInsnNode(map.substring(from, Math.min(map.length(), from + PART))));
-            method.instructions.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/String", "concat",
-                    "(Ljava/lang/String;)Ljava/lang/String;", false));
+        if (!canHaveStaticMethods(type)) {
+            if (!map.isEmpty()) {
+                throw new IllegalStateException("an interface before version 52 has woven methods: " + map);
+            }
+            return;
         }
+        MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
+        method.instructions.add(pushString(map));
         method.instructions.add(new InsnNode(ARETURN));
         type.methods.add(method);
+    }
+
+    /** Whether {@code type} may declare static methods other than its initializer: a class, or an interface from version 52 on. */
+    private static boolean canHaveStaticMethods(ClassNode type) {
+        return (type.access & ACC_INTERFACE) == 0 || (type.version & 0xFFFF) >= V1_8;
     }
 
     private static String table(List<SuspensionSites> analyses) {
@@ -123,17 +134,35 @@ public final class ClassRewriter implements Opcodes {
 
     private static final String WOVEN_SITES = "$weft$wovenSites";
 
-    private static void registerTable(ClassNode type, String table) {
+    /**
+     * Pushes {@code text}, however long: a string constant's modified UTF-8 must fit in 65,535
+     * bytes, so a long one is pushed in parts of {@link #PART} characters and concatenated.
+     */
+    private static InsnList pushString(String text) {
         InsnList code = new InsnList();
-        code.add(new LdcInsnNode(Type.getObjectType(type.name)));
-        code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
-                (type.access & ACC_INTERFACE) != 0));
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "registerWovenSites", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
-        for (int from = 0; from == 0 || from < table.length(); from += PART) { // an empty table too: it marks the class
-            code.add(new LdcInsnNode(Type.getObjectType(type.name)));
-            code.add(new LdcInsnNode(table.substring(from, Math.min(table.length(), from + PART))));
-            code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "register", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
+        code.add(new LdcInsnNode(text.substring(0, Math.min(text.length(), PART))));
+        for (int from = PART; from < text.length(); from += PART) {
+            code.add(new LdcInsnNode(text.substring(from, Math.min(text.length(), from + PART))));
+            code.add(new MethodInsnNode(INVOKEVIRTUAL, "java/lang/String", "concat", "(Ljava/lang/String;)Ljava/lang/String;",
+                    false));
         }
+        return code;
+    }
+
+    /** Inserts the registration of {@code table} at the start of the class's initializer, made if need be; returns it. */
+    private static MethodNode registerTable(ClassNode type, String table, OwnClass ownClass) {
+        InsnList code = new InsnList();
+        code.add(ownClass.push());
+        if (canHaveStaticMethods(type)) {
+            code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
+                    (type.access & ACC_INTERFACE) != 0));
+        } else {
+            code.add(new LdcInsnNode(""));
+        }
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "registerWovenSites", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
+        code.add(ownClass.push());
+        code.add(pushString(table)); // an empty table too: it marks the class
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "register", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
         MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);
         if (initializer == null) {
             initializer = new MethodNode(ACC_STATIC, "<clinit>", "()V", null, null);
@@ -141,5 +170,6 @@ public final class ClassRewriter implements Opcodes {
             type.methods.add(initializer);
         }
         initializer.instructions.insert(code);
+        return initializer;
     }
 }

@@ -6,6 +6,7 @@ import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.Opcodes;
@@ -35,7 +36,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   invoke...                       // [below..., result]
  *   getstatic WovenFrames.active; ifeq continue_k
- *   record = WovenFrames.captureFrame(Owner.class, "name(desc)", bci, localCount, expressionCount)
+ *   record = WovenFrames.captureFrame(Owner.class, "name(desc)", siteId, localCount, expressionCount)
  *   if record == null goto continue_k   // not being captured
  *   pop result; below -> scratch
  *   record[slot] = local, for each live local; record[...] = below..., receiverTemp
@@ -46,7 +47,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  * <pre>
  *   getstatic WovenFrames.active; ifeq start
  *   record = WovenFrames.restoring(Owner.class, "name(desc)"); ifnull start
- *   lookupswitch (record.bci) { bci_k: restore_k; default: throw WovenFrames.notASite(record) }
+ *   lookupswitch (record.bci) { siteId_k: restore_k; default: throw WovenFrames.notASite(record) }
  * restore_k:
  *   every local of call_k's frame = record[slot] if live, else zero or null
  *   push record[...] for below..., then the receiver; push zero or null for each argument
@@ -57,6 +58,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 final class MethodRewriter implements Opcodes {
 
     private final String owner;
+    private final OwnClass ownClass;
+    private final boolean frames;
     private final MethodNode method;
     private final SuspensionSites analysis;
     private final int record;
@@ -64,8 +67,10 @@ final class MethodRewriter implements Opcodes {
     private final int firstScratch;
     private final Map<SuspensionSite, LabelNode> callLabels = new HashMap<>();
 
-    private MethodRewriter(String owner, SuspensionSites analysis) {
+    private MethodRewriter(String owner, SuspensionSites analysis, OwnClass ownClass, boolean frames) {
         this.owner = owner;
+        this.ownClass = ownClass;
+        this.frames = frames;
         this.method = analysis.method();
         this.analysis = analysis;
         this.record = method.maxLocals;
@@ -76,16 +81,18 @@ final class MethodRewriter implements Opcodes {
     /**
      * Weaves the method of {@code analysis}, which belongs to class {@code owner}; returns, for
      * each site, the label that will stand right before its call in the woven code, with the
-     * site's original bytecode index.
+     * site's id (its original bytecode index, see {@code SubroutineInlining}). The woven code
+     * pushes its class as {@code ownClass} says, and declares stack-map frames if {@code frames}
+     * (class files of version 50 and later).
      */
-    static Map<LabelNode, Integer> rewrite(String owner, SuspensionSites analysis) {
-        MethodRewriter rewriter = new MethodRewriter(owner, analysis);
+    static Map<LabelNode, Integer> rewrite(String owner, SuspensionSites analysis, OwnClass ownClass, boolean frames) {
+        MethodRewriter rewriter = new MethodRewriter(owner, analysis, ownClass, frames);
         analysis.sites().forEach(rewriter::weaveCall);
         rewriter.weavePrologue();
         return rewriter.invokeLabels;
     }
 
-    private final Map<LabelNode, Integer> invokeLabels = new HashMap<>();
+    private final Map<LabelNode, Integer> invokeLabels = new LinkedHashMap<>(); // in site order: the same bytes at every weave
 
     private String methodKey() {
         return method.name + method.desc;
@@ -101,7 +108,7 @@ final class MethodRewriter implements Opcodes {
         InsnList entry = new InsnList();
         entry.add(callLabel);
         if (!hasFrameBetween(previous, call)) {
-            entry.add(FrameItems.frame(site.locals(), stackBefore(site)));
+            addFrame(entry, site.locals(), stackBefore(site));
         }
         if (previous == null) {
             insns.insert(entry);
@@ -160,7 +167,7 @@ final class MethodRewriter implements Opcodes {
         LabelNode continueLabel = new LabelNode();
         code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
         code.add(new JumpInsnNode(IFEQ, continueLabel));
-        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(ownClass.push());
         code.add(new LdcInsnNode(methodKey()));
         code.add(SlotCode.push(site.bci()));
         code.add(SlotCode.push(site.locals().size()));
@@ -178,7 +185,7 @@ final class MethodRewriter implements Opcodes {
             if (result != null) {
                 stack.add(result);
             }
-            code.add(FrameItems.frame(site.locals(), stack));
+            addFrame(code, site.locals(), stack);
         }
         return code;
     }
@@ -222,7 +229,7 @@ final class MethodRewriter implements Opcodes {
         LabelNode notASite = new LabelNode();
         code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
         code.add(new JumpInsnNode(IFEQ, start));
-        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(ownClass.push());
         code.add(new LdcInsnNode(methodKey()));
         code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "restoring",
                 "(Ljava/lang/Class;Ljava/lang/String;)L" + SlotCode.FRAME + ";", false));
@@ -237,19 +244,19 @@ final class MethodRewriter implements Opcodes {
         code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
         List<SlotType> withRecord = entryLocalsWithRecord();
         code.add(notASite);
-        code.add(FrameItems.frame(withRecord, List.of()));
+        addFrame(code, withRecord, List.of());
         code.add(new VarInsnNode(ALOAD, record));
         code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "notASite",
                 "(L" + SlotCode.FRAME + ";)Ljava/lang/IllegalStateException;", false));
         code.add(new InsnNode(ATHROW));
         for (int k = 0; k < sites.size(); k++) {
             code.add(restoreLabels[k]);
-            code.add(FrameItems.frame(withRecord, List.of()));
+            addFrame(code, withRecord, List.of());
             restore(code, sites.get(k));
         }
         code.add(start);
         if (!hasFrameBetween(null, Instructions.atOrAfter(method.instructions.getFirst()))) {
-            code.add(FrameItems.frame(entryLocals(), List.of()));
+            addFrame(code, entryLocals(), List.of());
         }
         method.instructions.insert(code);
     }
@@ -307,6 +314,13 @@ final class MethodRewriter implements Opcodes {
     }
 
     // ------------------------------------------------------------ navigation
+
+    /** Adds a stack-map frame with these types, if the class file has stack-map frames. */
+    private void addFrame(InsnList code, List<SlotType> locals, List<SlotType> stack) {
+        if (frames) {
+            code.add(FrameItems.frame(locals, stack));
+        }
+    }
 
     /** Whether a stack-map frame stands between {@code from} (exclusive; null for the method's start) and {@code to}. */
     private boolean hasFrameBetween(AbstractInsnNode from, AbstractInsnNode to) {
