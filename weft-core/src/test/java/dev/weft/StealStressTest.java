@@ -71,6 +71,7 @@ class StealStressTest {
                     log.add(step);
                     self.ret(null);
                 }
+                finished.incrementAndGet(); // here, not by the caller: another worker may steal and finish it before the caller looks
                 return null;
             }));
         }
@@ -83,9 +84,6 @@ class StealStressTest {
                         continue;
                     }
                     co.call(null);
-                    if (co.isFinished()) {
-                        finished.incrementAndGet();
-                    }
                 } catch (WrongThreadException | IllegalStateException | IllegalArgumentException raced) {
                     // another worker took it, or it finished, between our look and our move: pick again
                 }
