@@ -2,9 +2,7 @@ package dev.weft;
 
 import dev.weft.internal.woven.WovenMethods;
 
-import java.util.EnumSet;
 import java.util.Iterator;
-import java.util.stream.Stream;
 
 /**
  * Decides whether the woven code of a coroutine can capture its stack: every frame between
@@ -14,24 +12,15 @@ import java.util.stream.Stream;
  *
  * <p>The coroutine checks its own stack, from its suspension point, when it is resumed to be
  * captured: a walk of the running thread costs a fraction of a walk of a suspended
- * continuation. Frames are told apart by class and woven bytecode index alone wherever the
- * weaver's site map makes that unambiguous; method names, which cost more to resolve than the
- * rest of the walk, are looked at only where it does not, and for error messages.
+ * continuation. A first walk looks at classes only, which suffices when every frame's class can
+ * be captured wherever it is suspended; otherwise a second walk tells frames apart by class and
+ * woven bytecode index wherever the weaver's site map makes that unambiguous, and by method
+ * name (which costs more to resolve than the rest of the walk) only where it does not.
  */
 final class StackCheck {
 
-    /** The most frames a walk asks the VM for at once (the JDK's own limit). */
-    private static final int MAX_BATCH = 256;
-
-    /**
-     * Walkers by the number of frames they fetch first. A walk that fits in its first batch makes
-     * one call into the VM, and every frame of a batch costs an object whether it is looked at
-     * or not: so a check asks for about as many as the last check looked at.
-     */
-    private static final StackWalker[] WALKERS = new StackWalker[MAX_BATCH + 1];
-
-    /** How many frames the last check looked at; a hint shared by all threads, so races only cost speed. */
-    private static int lastDepth = 8;
+    /** What a walk of classes only returns when it cannot decide: the full walk must. */
+    private static final String UNDECIDED = "";
 
     private StackCheck() {
     }
@@ -42,48 +31,18 @@ final class StackCheck {
      * resumed in.
      */
     static String refusal() {
-        return walker(Math.min(lastDepth + 1, MAX_BATCH)).walk(StackCheck::check);
+        if (FrameWalks.CLASSES_ONLY != null && FrameWalks.CLASSES_ONLY.walk(frames -> check(frames, false)) == null) {
+            return null;
+        }
+        return FrameWalks.FULL.walk(frames -> check(frames, true));
     }
 
-    private static StackWalker walker(int depth) {
-        StackWalker walker = WALKERS[depth];
-        if (walker == null) {
-            walker = StackWalker.getInstance(EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE,
-                    StackWalker.Option.SHOW_HIDDEN_FRAMES), depth);
-            WALKERS[depth] = walker;
-        }
-        return walker;
-    }
-
-    private static String check(Stream<StackWalker.StackFrame> stream) {
-        CountingIterator frames = new CountingIterator(stream.iterator());
-        String refusal = check(frames);
-        lastDepth = frames.count;
-        return refusal;
-    }
-
-    /** Counts the frames a check looks at, for the next check's first batch. */
-    private static final class CountingIterator implements Iterator<StackWalker.StackFrame> {
-        private final Iterator<StackWalker.StackFrame> frames;
-        int count;
-
-        CountingIterator(Iterator<StackWalker.StackFrame> frames) {
-            this.frames = frames;
-        }
-
-        @Override
-        public boolean hasNext() {
-            return frames.hasNext();
-        }
-
-        @Override
-        public StackWalker.StackFrame next() {
-            count++;
-            return frames.next();
-        }
-    }
-
-    private static String check(Iterator<StackWalker.StackFrame> frames) {
+    /**
+     * Checks the frames of a walk; with {@code methods} false, a walk of classes only, which
+     * returns null if every frame's class is woven and can be captured wherever its frames are
+     * suspended (see {@link WovenMethods#everyFrameCapturable()}), and {@link #UNDECIDED} otherwise.
+     */
+    private static String check(Iterator<StackWalker.StackFrame> frames, boolean methods) {
         StackWalker.StackFrame frame = skipSuspensionMachinery(frames);
         StackWalker.StackFrame unwovenCaller = null; // reflection or method handles: fine only below the outermost frame
         int woven = 0;
@@ -97,15 +56,21 @@ final class StackCheck {
                 continue;
             }
             if (unwovenCaller != null) {
-                return refuse(unwovenCaller, "is not woven (it calls the frame above it by reflection or a method handle)");
+                return methods ? refuse(unwovenCaller,
+                        "is not woven (it calls the frame above it by reflection or a method handle)") : UNDECIDED;
             }
-            String refused = checkWoven(frame);
+            String refused = methods ? checkWoven(frame) : checkClass(frame);
             if (refused != null) {
                 return refused;
             }
             woven++;
         }
         return woven == 0 ? "it is suspended in no woven frame" : null;
+    }
+
+    private static String checkClass(StackWalker.StackFrame frame) {
+        WovenMethods table = WovenMethods.of(frame.getDeclaringClass());
+        return table != null && table.everyFrameCapturable() ? null : UNDECIDED;
     }
 
     /** The first frame below Weft's suspension operation ({@code yield}, {@code yieldTo}, {@code ret}) and its helpers. */
@@ -164,7 +129,7 @@ final class StackCheck {
 
     /** Weft's own code between a suspension operation and the point where its stack stopped. */
     private static boolean isInternal(Class<?> type) {
-        return type == StackCheck.class || type == CoroutineSupport.class
+        return type == StackCheck.class || type == FrameWalks.class || type == CoroutineSupport.class
                 || type.getName().startsWith("dev.weft.internal.engine.");
     }
 

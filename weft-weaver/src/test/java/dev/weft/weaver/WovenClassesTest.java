@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.internal.woven.WovenMethods;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -47,6 +48,22 @@ class WovenClassesTest {
         } catch (WeavingException e) {
             throw new AssertionError(e);
         }
+    }
+
+    @Test
+    void aClassIsCapturableAnywhereOnlyIfNoMethodItMaySuspendInIsUnwovenOrHoldsAMonitor() throws ClassNotFoundException {
+        WovenLoader loader = new WovenLoader();
+        for (String capturable : List.of("Accumulator", "Recursion", "Lambdas")) {
+            assertTrue(tableOf(loader, capturable).everyFrameCapturable(), capturable);
+        }
+        WovenMethods built = tableOf(loader, "InConstructor$Built");
+        assertFalse(built.everyFrameCapturable(), "its constructor calls ret");
+        assertTrue(built.method("<init>(Ldev/weft/AsymCoroutine;)V").unsupported().contains("constructors"));
+        assertFalse(tableOf(loader, "HoldingMonitor").everyFrameCapturable(), "it suspends inside synchronized");
+    }
+
+    private static WovenMethods tableOf(WovenLoader loader, String simpleName) throws ClassNotFoundException {
+        return WovenMethods.of(loader.loadClass("dev.weft.weaver.fixtures." + simpleName));
     }
 
     @Test

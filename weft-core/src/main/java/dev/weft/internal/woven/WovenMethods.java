@@ -11,7 +11,8 @@ import java.util.Map;
  * woven.
  *
  * <p>Format, one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
- * reason saying why a method was left unwoven; sites separated by
+ * reason saying why a method was left unwoven (constructors that call what may suspend are
+ * listed so too); sites separated by
  * spaces, each {@code bci|target|locals|stack|monitors}: {@code target} is the called
  * method's owner, name and descriptor; {@code locals} and {@code stack} list one code per slot,
  * separated by {@code ,} ({@code _} dead, {@code -} second half of a long or double, a type
@@ -51,9 +52,21 @@ public final class WovenMethods {
     };
 
     private final Map<String, WovenMethod> methods;
+    private final boolean everyFrameCapturable;
 
     private WovenMethods(Map<String, WovenMethod> methods) {
         this.methods = methods;
+        this.everyFrameCapturable = methods.values().stream().allMatch(
+                m -> m.unsupported() == null && m.sites().values().stream().allMatch(site -> site.monitors() == 0));
+    }
+
+    /**
+     * Whether a frame of this class can be captured wherever it is suspended: every method that
+     * may be suspended in is woven (the weaver lists constructors that may be, as unsupported),
+     * and none holds a monitor at a site. A frame of such a class needs no closer look.
+     */
+    public boolean everyFrameCapturable() {
+        return everyFrameCapturable;
     }
 
     /** Per class, for each woven method, the original bytecode index of the site at each woven one. */
@@ -159,11 +172,11 @@ public final class WovenMethods {
     /** Called by a woven class's static initializer, with the table the weaver wrote for it. */
     public static synchronized void register(Class<?> type, String table) {
         WovenMethods[] holder = TABLES.get(type);
-        WovenMethods part = parse(table);
+        Map<String, WovenMethod> methods = new HashMap<>(parse(table).methods);
         if (holder[0] != null) {
-            part.methods.putAll(holder[0].methods);
+            methods.putAll(holder[0].methods);
         }
-        holder[0] = part;
+        holder[0] = new WovenMethods(methods);
     }
 
     /** The table of {@code type}, initializing it if need be, or null if it is not woven. */

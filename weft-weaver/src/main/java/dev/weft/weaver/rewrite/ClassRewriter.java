@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -70,7 +71,7 @@ public final class ClassRewriter implements Opcodes {
                 woven.add(m.name + m.desc, labelCalls(m));
             }
         }
-        MethodNode initializer = registerTable(type, table(analyses), ownClass);
+        MethodNode initializer = registerTable(type, table(type, analyses), ownClass);
         ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
@@ -118,18 +119,39 @@ public final class ClassRewriter implements Opcodes {
         return (type.access & ACC_INTERFACE) == 0 || (type.version & 0xFFFF) >= V1_8;
     }
 
-    private static String table(List<SuspensionSites> analyses) {
+    /**
+     * The site table: a line per woven method, and one per method left unwoven that a frame may
+     * be suspended in, with the reason (a constructor that calls what may suspend is one).
+     */
+    private static String table(ClassNode type, List<SuspensionSites> analyses) {
         StringBuilder table = new StringBuilder();
         for (SuspensionSites analysis : analyses) {
             if (analysis.unsupported() != null) {
-                MethodNode m = analysis.method();
-                table.append(m.name).append(m.desc).append('\t').append(analysis.hash()).append("\t\t")
-                        .append(analysis.unsupported().replace('\n', ' ').replace('\t', ' ')).append('\n');
+                appendUnwoven(table, analysis.method(), analysis.hash(), analysis.unsupported());
             } else if (!analysis.sites().isEmpty()) {
                 table.append(analysis.tableLine()).append('\n');
             }
         }
+        for (MethodNode m : type.methods) {
+            if (m.name.equals("<init>") && mayCallSuspendingCode(m)) {
+                appendUnwoven(table, m, MethodHash.of(m), "constructors are never woven");
+            }
+        }
         return table.toString();
+    }
+
+    private static void appendUnwoven(StringBuilder table, MethodNode m, String hash, String reason) {
+        table.append(m.name).append(m.desc).append('\t').append(hash).append("\t\t")
+                .append(reason.replace('\n', ' ').replace('\t', ' ')).append('\n');
+    }
+
+    private static boolean mayCallSuspendingCode(MethodNode method) {
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof InvokeDynamicInsnNode || insn instanceof MethodInsnNode call && SuspensionSites.isSite(call)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final String WOVEN_SITES = "$weft$wovenSites";
