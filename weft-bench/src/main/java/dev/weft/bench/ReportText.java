@@ -51,6 +51,15 @@ final class ReportText {
         Table t = new Table("goal", "measured", "status").textColumns();
         targets.forEach(x -> t.row(x.goal(), x.measured(), "**" + x.statusText() + "**"));
         page.table(t);
+        List<String> misses = targets.stream()
+                .filter(x -> x.status() == Target.Status.MISSED && !x.ifMissed().isEmpty())
+                .map(x -> "**" + x.goal() + "**: " + x.ifMissed())
+                .toList();
+        if (!misses.isEmpty()) {
+            page.paragraph("Where a goal is missed, by how much and what the profile of the missed operation shows "
+                    + "(JMH's stack profiler on this machine):");
+            page.bullets(misses);
+        }
     }
 
     static void footer(Page page, List<Bench.Recorded> failures, List<String> problems) {

@@ -102,12 +102,18 @@ final class SwitchSection extends Section {
                         two.get(SYM), two.get(RAW), 2.2));
     }
 
+    private static final String SWITCH_PROFILE = "Over raw run+yield, a Weft switch adds the per-thread lookup "
+            + "(a MethodHandle call, so that HotSpot cannot reuse a thread read from before a migration), the "
+            + "state word's transitions that make steal() safe, and passing the value; the freeze and thaw "
+            + "themselves are HotSpot's and the same.";
+
     static Target ratioTarget(String goal, Outcome weft, Outcome raw, double limit) {
         double r = weft.ratioTo(raw);
         if (Double.isNaN(r)) {
             return Target.notMeasured(goal, "failed: " + (weft.ok() ? raw.failure() : weft.failure()));
         }
         return Target.of(goal, Format.number(weft.value()) + " ns vs raw " + Format.number(raw.value()) + " ns = "
-                + Format.ratio(r), r <= limit);
+                + Format.ratio(r), r <= limit).explainedIfMissed(Format.ratio(r / limit) + " the allowed ratio. "
+                + SWITCH_PROFILE);
     }
 }
