@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineFrame;
+import dev.weft.CoroutineInputStream;
+import dev.weft.CoroutineOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -75,10 +81,34 @@ final class Replay {
     }
 
     /**
+     * Writes {@code original} with a {@code CoroutineOutputStream} and reads the bytes back into a
+     * fresh coroutine from {@code factory}, resolving classes through the loader of the woven code
+     * that {@code original} is suspended in (the coroutine's own class may be Weft's).
+     */
+    static AsymCoroutine<Integer, String> copyThroughBytes(AsymCoroutine<Integer, String> original,
+            Supplier<AsymCoroutine<Integer, String>> factory) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<Integer, String> out = new CoroutineOutputStream<>(bytes)) {
+            out.writeAsymCoroutine(original);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + original, e);
+        }
+        ClassLoader wovenCode = original.serialize()[0].method.getDeclaringClass().getClassLoader();
+        AsymCoroutine<Integer, String> copy = factory.get();
+        try (CoroutineInputStream<Integer, String> in = new CoroutineInputStream<>(
+                new ByteArrayInputStream(bytes.toByteArray()), wovenCode)) {
+            return in.readAsymCoroutine(copy);
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading into " + copy, e);
+        }
+    }
+
+    /**
      * For every suspension the reference run passes through: runs a fresh coroutine up to it,
-     * serializes it there, deserializes the frames into another fresh coroutine and runs that to
-     * the end; then runs the original to the end too, which serializing must not have disturbed.
-     * Every output must be the reference run's. The fixture must keep no shared mutable state.
+     * serializes it there, and deserializes it into two other fresh coroutines, one from its
+     * frames and one through bytes, and runs each to the end; then runs the original to the end
+     * too, which serializing must not have disturbed. Every output must be the reference run's.
+     * The fixture must keep no shared mutable state.
      *
      * @return how many suspensions were tried
      */
@@ -89,12 +119,14 @@ final class Replay {
             AsymCoroutine<Integer, String> original = factory.get();
             assertEquals(expected.subList(0, k), drive(original, inputs.subList(0, k)), "before suspension " + k);
             assertFalse(original.isFinished());
+            List<Integer> rest = inputs.subList(k, inputs.size());
             AsymCoroutine<Integer, String> copy = copy(original, factory);
-            assertEquals(expected.subList(k, n), drive(copy, inputs.subList(k, inputs.size())),
-                    "the copy, restored at suspension " + k);
-            assertTrue(copy.isFinished(), "the copy restored at suspension " + k + " finishes");
-            assertEquals(expected.subList(k, n), drive(original, inputs.subList(k, inputs.size())),
-                    "the original, serialized at suspension " + k);
+            assertEquals(expected.subList(k, n), drive(copy, rest), "the copy from frames, restored at suspension " + k);
+            assertTrue(copy.isFinished(), "the copy from frames restored at suspension " + k + " finishes");
+            AsymCoroutine<Integer, String> read = copyThroughBytes(original, factory);
+            assertEquals(expected.subList(k, n), drive(read, rest), "the copy through bytes, restored at suspension " + k);
+            assertTrue(read.isFinished(), "the copy through bytes restored at suspension " + k + " finishes");
+            assertEquals(expected.subList(k, n), drive(original, rest), "the original, serialized at suspension " + k);
         }
         return n - 1;
     }
