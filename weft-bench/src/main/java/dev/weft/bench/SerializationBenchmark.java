@@ -54,10 +54,15 @@ public class SerializationBenchmark {
         coroutine = new DeepSuspension(frames);
         coroutine.call(1);
         captured = coroutine.serialize();
-        if (captured.length != Math.max(frames, 3)) {
+        if (captured.length != framesCaptured(frames)) {
             throw new IllegalStateException(frames + " frames wanted, " + captured.length + " captured");
         }
         coroutine.call(1);
+    }
+
+    /** How many frames the coroutine of parameter {@code frames} is suspended in: its bridge, {@code run} and the innermost call at least. */
+    static int framesCaptured(int frames) {
+        return Math.max(frames, 3);
     }
 
     @TearDown(Level.Trial)

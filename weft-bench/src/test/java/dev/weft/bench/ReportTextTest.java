@@ -1,5 +1,6 @@
 package dev.weft.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,8 +32,20 @@ class ReportTextTest {
     }
 
     @Test
-    void serializationMissesSayByHowMuchAgainstEachPartOfTheGoal() {
-        assertTrue(SerializationSection.byHowMuch(new double[] {3_000, 100}, 2_000, 200).startsWith(
-                "fixed part " + Format.ratio(1.5) + " the goal, per frame " + Format.ratio(0.5) + " the goal."));
+    void aGoalOfAFixedAndAPerFrameCostHoldsAtEveryMeasuredCount() {
+        List<LinePlot.Point> within = List.of(new LinePlot.Point(3, 2_000), new LinePlot.Point(1_000, 150_000));
+        assertEquals(Target.Status.MET, SerializationSection.budget("g", within, 2_000, 200, "").status());
+        List<LinePlot.Point> deepMiss = List.of(new LinePlot.Point(3, 2_000), new LinePlot.Point(1_000, 303_000));
+        Target t = SerializationSection.budget("g", deepMiss, 2_000, 200, " why");
+        assertEquals(Target.Status.MISSED, t.status());
+        assertEquals(Format.ratio(1.5) + " the budget at 1,000 frames. why", t.ifMissed());
+    }
+
+    @Test
+    void theFitWeighsSmallCountsAsMuchAsLargeOnes() {
+        double[] fit = SerializationSection.line(List.of(new LinePlot.Point(3, 1_600), new LinePlot.Point(10, 3_000),
+                new LinePlot.Point(100, 21_000), new LinePlot.Point(1_000, 201_000)));
+        assertEquals(1_000, fit[0], 150, "fixed");
+        assertEquals(200, fit[1], 5, "per frame");
     }
 }
