@@ -141,7 +141,7 @@ final class FrameValidator {
             }
             return;
         }
-        boolean direct = site.targetKey.equals(next.key);
+        boolean direct = site.calls(next);
         if (!direct && !receiverIsHidden(frames[i])) {
             throw refuse(i, "is suspended in a call of " + site.target + ", but frame " + (i + 1) + " is "
                     + frames[i + 1].method.getDeclaringClass().getName() + "." + next.key + ": the frames do not chain");

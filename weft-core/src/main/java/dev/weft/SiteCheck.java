@@ -19,6 +19,8 @@ final class SiteCheck {
     /** The called method's name and descriptor. */
     final String targetKey;
     private final Class<?>[] types;
+    /** The last method found to be the one this site calls: most frames chain as the last did. */
+    private MethodCheck lastCalled;
 
     SiteCheck(WovenMethods.Site site) {
         this.localCount = site.locals().size();
@@ -33,6 +35,18 @@ final class SiteCheck {
         this.target = site.target();
         this.targetKey = site.targetKey();
         this.types = new Class<?>[codes.length];
+    }
+
+    /** Whether this site's call is a call of {@code method} (same name and descriptor). */
+    boolean calls(MethodCheck method) {
+        if (lastCalled == method) {
+            return true;
+        }
+        boolean calls = targetKey.equals(method.key);
+        if (calls) {
+            lastCalled = method; // a benign race: any thread stores a method that matches
+        }
+        return calls;
     }
 
     /** The class reference slot {@code index} must hold, as {@code owner}'s loader finds it; null if it cannot. */
