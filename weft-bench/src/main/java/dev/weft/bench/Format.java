@@ -37,12 +37,13 @@ final class Format {
         return Math.abs(ns) >= 1_000 ? number(ns / 1_000) + " µs" : number(ns) + " ns";
     }
 
-    /** A ratio, {@code 1.23×}. */
+    /** A ratio, {@code 1.23×}; one just above 1, such as {@code 1.001×}, never rounds to {@code 1.00×}. */
     static String ratio(double r) {
         if (Double.isNaN(r) || Double.isInfinite(r)) {
             return NONE;
         }
-        return String.format(Locale.ROOT, r >= 10 ? "%.1f×" : "%.2f×", r);
+        String pattern = r >= 10 ? "%.1f×" : r > 1 && r < 1.005 ? "%.3f×" : "%.2f×";
+        return String.format(Locale.ROOT, pattern, r);
     }
 
     /** An outcome's value, or why it has none. */

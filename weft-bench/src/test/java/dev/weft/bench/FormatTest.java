@@ -28,6 +28,8 @@ class FormatTest {
     void ratiosAndOutcomes() {
         assertEquals("1.78×", Format.ratio(1.7812));
         assertEquals("32.4×", Format.ratio(32.41));
+        assertEquals("1.001×", Format.ratio(1.0012), "a goal missed by a hair does not read as met");
+        assertEquals("1.00×", Format.ratio(1.0));
         assertEquals("149", Format.outcome(Outcome.measured(148.98, "ns/op", 3)));
         assertEquals("failed: boom", Format.outcome(Outcome.failed("boom")));
         assertEquals(1.5, Outcome.measured(150, "ns", 1).ratioTo(Outcome.measured(100, "ns", 1)));
