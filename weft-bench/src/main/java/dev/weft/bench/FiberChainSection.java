@@ -172,11 +172,12 @@ final class FiberChainSection extends Section {
     }
 
     private static final String FIBER_CHAIN_PROFILE = "by the ratios above. Each hop is a switch between two "
-            + "HotSpot continuations, and Weft stays within about 1.2× of raw `Continuation` doing the same "
-            + "(the rows above): the profile of Weft's symmetric chain puts about 85% of its time in HotSpot "
-            + "freezing the yielding coroutine's frames into a heap stack chunk (`Continuation.yield`) and thawing "
-            + "the next one's (`Continuation.run`), about 9% in the per-thread lookup, and the rest in the ring. "
-            + "MRI swaps machine stacks without copying them, and Kotlin resumes a heap state machine; going "
-            + "below HotSpot's freeze and thaw needs a switch that copies no frames, the woven engine of "
-            + "DESIGN.md, which is not built yet.";
+            + "HotSpot continuations; the rows above give Weft against raw `Continuation` doing the same (at length "
+            + "5,000 that ratio varied between runs this session, 1.1× to 2.2×: 5,000 stack chunks and their "
+            + "coroutines do not stay in cache). The profile of Weft's symmetric chain puts about 85% of its time in "
+            + "HotSpot freezing the yielding coroutine's frames into a heap stack chunk (`Continuation.yield`) and "
+            + "thawing the next one's (`Continuation.run`), about 9% in the per-thread lookup, and the rest in the "
+            + "ring. MRI swaps machine stacks without copying them, and Kotlin resumes a heap state machine; going "
+            + "below HotSpot's freeze and thaw needs a switch that copies no frames, the woven engine of DESIGN.md, "
+            + "which is not built yet.";
 }
