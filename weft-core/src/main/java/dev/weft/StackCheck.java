@@ -22,6 +22,10 @@ final class StackCheck {
     /** What a walk of classes only returns when it cannot decide: the full walk must. */
     private static final String UNDECIDED = "";
 
+    private static final String WEFT = StackCheck.class.getPackageName();
+    private static final String WEFT_INTERNAL = WEFT + ".internal.";
+    private static final Module JAVA_BASE = Object.class.getModule();
+
     private StackCheck() {
     }
 
@@ -127,11 +131,15 @@ final class StackCheck {
                 + " " + why;
     }
 
-    /** Weft's own code between a suspension operation and the point where its stack stopped. */
+    /**
+     * Weft's own code between a suspension operation and the point where its stack stopped: any
+     * class of Weft's but the public suspension operations', so that a new helper needs no listing.
+     */
     private static boolean isInternal(Class<?> type) {
-        return type == StackCheck.class || type == FrameWalks.class || type == CoroutineSupport.class
-                || type.getName().startsWith("dev.weft.internal.engine.");
+        String pkg = type.getPackageName();
+        return pkg.equals(WEFT) && !isSuspensionOperation(type) || pkg.startsWith(WEFT_INTERNAL);
     }
+
 
     /** The classes of the public suspension operations, which the user's innermost frame calls. */
     private static boolean isSuspensionOperation(Class<?> type) {
@@ -141,7 +149,7 @@ final class StackCheck {
     /** Weft's entry into the coroutine's code, below its outermost frame; also the end of its stack. */
     private static boolean isEntry(Class<?> type) {
         return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
-                || type.getName().startsWith("jdk.internal.vm.");
+                || type.getModule() == JAVA_BASE && type.getPackageName().equals("jdk.internal.vm");
     }
 
     /**
@@ -149,8 +157,10 @@ final class StackCheck {
      * through them, and anywhere else they are unwoven frames.
      */
     private static boolean isInvocationMachinery(Class<?> type) {
-        String name = type.getName();
-        return name.startsWith("jdk.internal.reflect.") || type == java.lang.reflect.Method.class
-                || name.startsWith("java.lang.invoke.");
+        if (type.getModule() != JAVA_BASE) {
+            return false;
+        }
+        String pkg = type.getPackageName();
+        return pkg.equals("jdk.internal.reflect") || type == java.lang.reflect.Method.class || pkg.equals("java.lang.invoke");
     }
 }

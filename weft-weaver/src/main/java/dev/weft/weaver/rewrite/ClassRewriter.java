@@ -66,9 +66,11 @@ public final class ClassRewriter implements Opcodes {
                 rewritten.add(m);
             }
         }
-        for (MethodNode m : type.methods) {
-            if (!rewritten.contains(m) && canHaveStaticMethods(type)) { // else no map, and no woven frame to tell apart
-                woven.add(m.name + m.desc, labelCalls(m));
+        if (canHaveStaticMethods(type)) { // else no map, and no woven frame to tell apart
+            for (MethodNode m : type.methods) {
+                if (!rewritten.contains(m)) {
+                    woven.add(m.name + m.desc, labelCalls(m));
+                }
             }
         }
         MethodNode initializer = registerTable(type, table(type, analyses), ownClass);
