@@ -87,19 +87,29 @@ final class Replay {
      */
     static AsymCoroutine<Integer, String> copyThroughBytes(AsymCoroutine<Integer, String> original,
             Supplier<AsymCoroutine<Integer, String>> factory) {
+        try {
+            byte[] bytes = write(original);
+            ClassLoader wovenCode = original.serialize()[0].method.getDeclaringClass().getClassLoader();
+            return read(bytes, wovenCode, factory.get());
+        } catch (IOException e) {
+            throw new UncheckedIOException("copying " + original + " through bytes", e);
+        }
+    }
+
+    /** {@code co} written by a {@code CoroutineOutputStream}. */
+    static byte[] write(AsymCoroutine<Integer, String> co) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (CoroutineOutputStream<Integer, String> out = new CoroutineOutputStream<>(bytes)) {
-            out.writeAsymCoroutine(original);
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing " + original, e);
+            out.writeAsymCoroutine(co);
         }
-        ClassLoader wovenCode = original.serialize()[0].method.getDeclaringClass().getClassLoader();
-        AsymCoroutine<Integer, String> copy = factory.get();
-        try (CoroutineInputStream<Integer, String> in = new CoroutineInputStream<>(
-                new ByteArrayInputStream(bytes.toByteArray()), wovenCode)) {
-            return in.readAsymCoroutine(copy);
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading into " + copy, e);
+        return bytes.toByteArray();
+    }
+
+    /** {@code bytes} read by a {@code CoroutineInputStream} into {@code target}, resolving classes through {@code classes}. */
+    static AsymCoroutine<Integer, String> read(byte[] bytes, ClassLoader classes, AsymCoroutine<Integer, String> target)
+            throws IOException {
+        try (CoroutineInputStream<Integer, String> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes), classes)) {
+            return in.readAsymCoroutine(target);
         }
     }
 

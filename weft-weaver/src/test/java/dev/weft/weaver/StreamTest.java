@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
-import dev.weft.CoroutineInputStream;
-import dev.weft.CoroutineOutputStream;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InvalidObjectException;
@@ -29,7 +26,7 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
-/** Coroutines written to bytes by CoroutineOutputStream and read back by CoroutineInputStream. */
+/** Coroutines written to bytes by {@link dev.weft.CoroutineOutputStream} and read back by {@link dev.weft.CoroutineInputStream}. */
 class StreamTest extends WovenFixtureTest {
 
     private static List<String> drive(AsymCoroutine<Integer, String> co, int... inputs) {
@@ -40,19 +37,9 @@ class StreamTest extends WovenFixtureTest {
         return out;
     }
 
-    private static byte[] write(AsymCoroutine<Integer, String> co) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (CoroutineOutputStream<Integer, String> out = new CoroutineOutputStream<>(bytes)) {
-            out.writeAsymCoroutine(co);
-        }
-        return bytes.toByteArray();
-    }
-
     /** Reads into a new instance of the fixture {@code type}: the frames' {@code this} is the coroutine itself. */
     private static AsymCoroutine<Integer, String> read(byte[] bytes, WovenLoader classes, String type) throws IOException {
-        try (CoroutineInputStream<Integer, String> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes), classes)) {
-            return in.readAsymCoroutine(classes.newInstance(type));
-        }
+        return Replay.read(bytes, classes, classes.newInstance(type));
     }
 
     @Test
@@ -60,7 +47,7 @@ class StreamTest extends WovenFixtureTest {
         List<String> expected = drive(loader.newInstance("Accumulator"), 1, 2, 3, 4, 5, 6);
         AsymCoroutine<Integer, String> original = loader.newInstance("Accumulator");
         drive(original, 1, 2);
-        AsymCoroutine<Integer, String> copy = read(write(original), loader, "Accumulator");
+        AsymCoroutine<Integer, String> copy = read(Replay.write(original), loader, "Accumulator");
         assertEquals(expected.subList(2, 6), drive(copy, 3, 4, 5, 6));
         assertEquals(expected.subList(2, 6), drive(original, 3, 4, 5, 6), "bytes hold copies: the original's array is its own");
     }
@@ -70,9 +57,9 @@ class StreamTest extends WovenFixtureTest {
         List<String> expected = drive(loader.newInstance("Series"), 2, 3, 4, 5, 6, 7, 8);
         AsymCoroutine<Integer, String> first = loader.newInstance("Series");
         assertEquals(expected.subList(0, 2), drive(first, 2, 3));
-        AsymCoroutine<Integer, String> second = read(write(first), loader, "Series");
+        AsymCoroutine<Integer, String> second = read(Replay.write(first), loader, "Series");
         assertEquals(expected.subList(2, 3), drive(second, 4));
-        AsymCoroutine<Integer, String> third = read(write(second), loader, "Series");
+        AsymCoroutine<Integer, String> third = read(Replay.write(second), loader, "Series");
         assertEquals(expected.subList(3, 7), drive(third, 5, 6, 7, 8));
         assertTrue(third.isFinished());
         assertTrue(expected.get(6).startsWith("end "), expected.get(6));
@@ -87,7 +74,7 @@ class StreamTest extends WovenFixtureTest {
             byte[] bytes = writer.submit(() -> {
                 AsymCoroutine<Integer, String> co = loader.newInstance("Series");
                 drive(co, 1, 2, 3);
-                return write(co);
+                return Replay.write(co);
             }).get();
             List<String> rest = reader.submit((Callable<List<String>>) () -> drive(read(bytes, loader, "Series"), 4, 5, 6)).get();
             assertEquals(expected.subList(3, 6), rest);
@@ -104,7 +91,7 @@ class StreamTest extends WovenFixtureTest {
         for (int cut = 1; cut <= 2; cut++) {
             AsymCoroutine<Integer, String> original = loader.newInstance("MethodReferenceInChain");
             List<String> seen = new ArrayList<>(drive(original, java.util.stream.IntStream.rangeClosed(1, cut).toArray()));
-            AsymCoroutine<Integer, String> copy = read(write(original), loader, "MethodReferenceInChain");
+            AsymCoroutine<Integer, String> copy = read(Replay.write(original), loader, "MethodReferenceInChain");
             seen.addAll(drive(copy, java.util.stream.IntStream.rangeClosed(cut + 1, 3).toArray()));
             assertEquals(expected, seen, "written after " + cut + " calls");
             assertTrue(copy.isFinished());
@@ -116,7 +103,7 @@ class StreamTest extends WovenFixtureTest {
         String next = drive(loader.newInstance("Series"), 1, 2).get(1);
         AsymCoroutine<Integer, String> co = loader.newInstance("Series");
         drive(co, 1);
-        byte[] bytes = write(co);
+        byte[] bytes = Replay.write(co);
         for (int length : new int[] {0, 3, bytes.length / 2, bytes.length - 1}) {
             byte[] truncated = Arrays.copyOf(bytes, length);
             IOException e = assertThrows(IOException.class, () -> read(truncated, loader, "Series"), "length " + length);
@@ -149,7 +136,7 @@ class StreamTest extends WovenFixtureTest {
     void aMethodWhoseCodeChangedIsRefused() throws IOException {
         AsymCoroutine<Integer, String> co = loader.newInstance("Series");
         drive(co, 1, 2);
-        byte[] bytes = write(co);
+        byte[] bytes = Replay.write(co);
         WovenLoader changed = new WovenLoader(edit(
                 (mv) -> new MethodVisitor(Opcodes.ASM9, mv) {
                     @Override
@@ -166,7 +153,7 @@ class StreamTest extends WovenFixtureTest {
     void aMethodThatNoLongerExistsIsRefused() throws IOException {
         AsymCoroutine<Integer, String> co = loader.newInstance("Series");
         drive(co, 1);
-        byte[] bytes = write(co);
+        byte[] bytes = Replay.write(co);
         WovenLoader renamed = new WovenLoader(editSeries(writer -> new ClassVisitor(Opcodes.ASM9, writer) {
             @Override
             public MethodVisitor visitMethod(int access, String name, String desc, String signature, String[] exceptions) {
