@@ -10,9 +10,6 @@ import dev.weft.internal.engine.NativeEngine;
 import dev.weft.internal.woven.FrameTransfer;
 import dev.weft.internal.woven.WovenFrames;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,16 +44,6 @@ final class CoroutineSupport {
      */
 
     private static final ThreadLocal<CoroutineSupport> CURRENT = ThreadLocal.withInitial(CoroutineSupport::new);
-
-    /**
-     * Calls {@link #lookUpCurrent()}; deliberately not final, so that no JIT can inline the call.
-     * HotSpot's compilers treat {@code Thread.currentThread()} as invariant within a compiled
-     * method, which a frame that was suspended on one thread and resumed on another (after
-     * {@code steal}) breaks: inlined into such a frame, the lookup could return the thread the
-     * frame used to run on. Called through a handle that is not a constant, the lookup always
-     * runs in a frame of its own.
-     */
-    private static MethodHandle currentLookup = findCurrentLookup();
 
     /** A place in the ring. A coroutine gets a new node when stolen; the old one goes stale. */
     static final class RingNode {
@@ -103,28 +90,19 @@ final class CoroutineSupport {
         running = initial;
     }
 
-    /** The current thread's support, created on its first coroutine operation. */
+    /**
+     * The current thread's support, created on its first coroutine operation.
+     *
+     * <p>Inside a coroutine it is the running coroutine's owner, found through the engine's
+     * innermost stack. {@code Thread.currentThread()} would not do there: HotSpot's compilers
+     * treat it as invariant within a compiled method, and a frame that was suspended on one
+     * thread and resumed on another (after {@code steal}) could see the thread it used to run
+     * on. Outside of every coroutine no frame ever changes threads, so the thread-local is
+     * exact there.
+     */
     static CoroutineSupport current() {
-        try {
-            return (CoroutineSupport) currentLookup.invokeExact();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError(t);
-        }
-    }
-
-    private static CoroutineSupport lookUpCurrent() {
-        return CURRENT.get();
-    }
-
-    private static MethodHandle findCurrentLookup() {
-        try {
-            return MethodHandles.lookup().findStatic(CoroutineSupport.class, "lookUpCurrent",
-                    MethodType.methodType(CoroutineSupport.class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
+        Object inside = NativeEngine.runningCoroutine();
+        return inside != null ? ((CoroutineBase) inside).owner() : CURRENT.get();
     }
 
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */

@@ -47,6 +47,17 @@ public final class NativeEngine {
     }
 
     /**
+     * The coroutine (as given to {@link #newStack}) whose stack is the innermost one running on
+     * the current thread, or null when the caller runs on no stack of this engine. Correct in
+     * a frame that was suspended on one thread and resumed on another, unlike anything derived
+     * from {@code Thread.currentThread()}, which HotSpot's compilers may keep from before the
+     * suspension. A few loads, no lookup.
+     */
+    public static Object runningCoroutine() {
+        return ACCESS_PROBLEM == null ? NativeStack.runningCoroutine() : null;
+    }
+
+    /**
      * The frames of a suspended {@code stack}, innermost first, with their classes and
      * hidden frames included. Names, classes and bytecode indexes only: HotSpot does not report
      * the values of a suspended stack's slots reliably.

@@ -39,6 +39,16 @@ final class NativeStack extends Continuation implements ExecutionStack {
                 .walk(s -> s.toList());
     }
 
+    /**
+     * The coroutine of the innermost native stack running on the current carrier thread, or
+     * null outside of all of them. Read afresh at each call: HotSpot's compilers reload the
+     * carrier thread after every call, so a frame resumed on another thread sees its new one.
+     */
+    static Object runningCoroutine() {
+        Continuation innermost = Continuation.getCurrentContinuation(SCOPE);
+        return innermost == null ? null : ((NativeStack) innermost).coroutine;
+    }
+
     static void suspend() {
         Continuation.yield(SCOPE);
     }
