@@ -2,6 +2,7 @@ package dev.weft.internal.woven;
 
 import dev.weft.CoroutineFrame;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,11 @@ public final class FrameTransfer {
     private final List<CoroutineFrame> frames;
     private int next;
     private String refusal;
+
+    /** The method of the last frame captured, by its owner and key: a recursion captures one method many times. */
+    private Class<?> lastOwner;
+    private String lastKey;
+    private Method lastMethod;
 
     private FrameTransfer(boolean capturing, List<CoroutineFrame> frames) {
         this.capturing = capturing;
@@ -87,6 +93,16 @@ public final class FrameTransfer {
                     f.objectValues == null ? null : f.objectValues.clone());
         }
         return out;
+    }
+
+    /** The method {@code methodKey} of {@code owner}, as {@link WovenFrames#method} finds it. */
+    Method method(Class<?> owner, String methodKey) {
+        if (owner != lastOwner || !methodKey.equals(lastKey)) {
+            lastMethod = WovenFrames.method(owner, methodKey);
+            lastOwner = owner;
+            lastKey = methodKey;
+        }
+        return lastMethod;
     }
 
     void add(CoroutineFrame frame) {

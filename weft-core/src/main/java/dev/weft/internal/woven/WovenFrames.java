@@ -79,7 +79,7 @@ public final class WovenFrames {
             return null;
         }
         int size = localCount + expressionCount;
-        CoroutineFrame frame = new CoroutineFrame(method(owner, methodKey), bci, localCount, expressionCount,
+        CoroutineFrame frame = new CoroutineFrame(t.method(owner, methodKey), bci, localCount, expressionCount,
                 new long[size], new Object[size]);
         t.add(frame);
         return frame;
