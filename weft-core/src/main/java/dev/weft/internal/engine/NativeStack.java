@@ -41,8 +41,11 @@ final class NativeStack extends Continuation implements ExecutionStack {
 
     /**
      * The coroutine of the innermost native stack running on the current carrier thread, or
-     * null outside of all of them. Read afresh at each call: HotSpot's compilers reload the
-     * carrier thread after every call, so a frame resumed on another thread sees its new one.
+     * null outside of all of them. Read afresh at each call: C2 loads the carrier thread
+     * ({@code Thread.currentCarrierThread()}, under {@code getCurrentContinuation}) from memory
+     * that every call clobbers, unlike {@code Thread.currentThread()}, so a frame resumed on
+     * another thread sees its new one. {@code Continuation.yield} finds its continuation the
+     * same way.
      */
     static Object runningCoroutine() {
         Continuation innermost = Continuation.getCurrentContinuation(SCOPE);
