@@ -173,13 +173,14 @@ final class FiberChainSection extends Section {
 
     private static final String FIBER_CHAIN_PROFILE = "by the ratios above. Each hop is a switch between two "
             + "HotSpot continuations, and the raw rows show that HotSpot's freeze and thaw alone take longer per hop "
-            + "than MRI's fibers. Weft adds 10-20% to raw `Continuation` at length 5: finding the running coroutine "
-            + "and the compare-and-set on each resume that makes steal() safe (the JIT inlines Weft's whole "
-            + "suspension path, so the frames frozen are the same as raw). At length 5,000 the ratio to raw varies "
-            + "more between runs: 5,000 stack chunks and their coroutines do not stay in cache. MRI swaps machine "
-            + "stacks without copying them, and Kotlin resumes a heap state machine; going below HotSpot's freeze "
-            + "and thaw needs a switch that copies no frames, the woven engine of DESIGN.md, which is not built "
-            + "yet. What stands in its way, measured: it must refuse to unwind through a frame that is not woven, "
-            + "and StackWalker, the only way to see the frames, costs about 1.2 µs even on a shallow stack, so the "
-            + "woven code must carry its own proof (Kilim passes a context to every woven method).";
+            + "than MRI's fibers. What Weft adds to raw `Continuation` (the ratio rows) is finding the running "
+            + "coroutine, the compare-and-set on each resume that makes steal() safe, and for `yieldTo` the "
+            + "trampoline's bookkeeping; the JIT inlines Weft's whole suspension path, so the frames frozen are the "
+            + "same as raw. At length 5,000 the ratios vary more between runs: 5,000 stack chunks and their "
+            + "coroutines do not stay in cache. MRI swaps machine stacks without copying them, and Kotlin resumes a "
+            + "heap state machine; going below HotSpot's freeze and thaw needs a switch that copies no frames, the "
+            + "woven engine of DESIGN.md, which is not built yet. What stands in its way, measured: it must refuse "
+            + "to unwind through a frame that is not woven, and StackWalker, the only way to see the frames, costs "
+            + "about 1.2 µs even on a shallow stack, so the woven code must carry its own proof (Kilim passes a "
+            + "context to every woven method).";
 }
