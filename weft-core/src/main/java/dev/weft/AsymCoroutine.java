@@ -117,7 +117,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
      */
     @SuppressWarnings("unchecked")
     public O call(I input) {
-        CoroutineSupport support = CoroutineSupport.current();
+        CoroutineSupport support = CoroutineSupport.currentFor(this);
         checkOwner(support, "call");
         int prior = support.take(this, "call");
         transfer = input;

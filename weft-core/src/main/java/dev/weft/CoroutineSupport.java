@@ -105,6 +105,20 @@ final class CoroutineSupport {
         return inside != null ? ((CoroutineBase) inside).owner() : CURRENT.get();
     }
 
+    /**
+     * The same as {@link #current()}, for an operation on {@code target}: when the caller runs
+     * outside of every coroutine on {@code target}'s owner thread, that owner, without the
+     * thread-local (the common case of a thread calling its own coroutines).
+     */
+    static CoroutineSupport currentFor(CoroutineBase target) {
+        Object inside = NativeEngine.runningCoroutine();
+        if (inside != null) {
+            return ((CoroutineBase) inside).owner();
+        }
+        CoroutineSupport owner = target.owner();
+        return owner.thread == Thread.currentThread() ? owner : CURRENT.get();
+    }
+
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
     void adopt(CoroutineBase c, boolean isNew) {
         if (c instanceof Coroutine sym) {
