@@ -100,6 +100,7 @@ final class LinePlot {
         int legendW = legendWidth(g);
         int plotW = WIDTH - LEFT - RIGHT - legendW - 20;
         int plotH = HEIGHT - TOP - BOTTOM;
+        g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
         centered(g, title, LEFT + plotW / 2, 30);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));

@@ -33,6 +33,24 @@ class LinePlotTest {
     }
 
     @Test
+    void theTitleIsDrawnAboveThePlot() throws IOException {
+        Path png = Path.of("target", "test-plots", "titled.png");
+        new LinePlot("A title to read", "x", "y", false, false)
+                .series("s", List.of(new LinePlot.Point(1, 1), new LinePlot.Point(2, 3)))
+                .write(png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        int dark = 0;
+        for (int y = 10; y < 40; y++) { // the band between the top edge and the plot's frame
+            for (int x = 0; x < image.getWidth(); x++) {
+                if ((image.getRGB(x, y) & 0xff) < 0x80) {
+                    dark++;
+                }
+            }
+        }
+        assertTrue(dark > 50, "the title's band has " + dark + " dark pixels");
+    }
+
+    @Test
     void pointsThatCannotBeDrawnAreLeftOut() {
         LinePlot plot = new LinePlot("t", "x", "y", true, true)
                 .series("nothing drawable", List.of(new LinePlot.Point(0, 1), new LinePlot.Point(10, Double.NaN)));
