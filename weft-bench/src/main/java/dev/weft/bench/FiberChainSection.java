@@ -115,6 +115,33 @@ final class FiberChainSection extends Section {
             t.row("peers", "not run: " + peers.notRun());
         }
         page.table(t);
+        page.plot(figure(peers), "fig-6.2-6.3-fiber-chain.png", "Time per hop against chain length, every variant and peer");
+    }
+
+    /**
+     * Thesis figures 6.2 and 6.3 in one: time per hop at each chain length, for Weft, its raw
+     * floors, threads handing off through a queue, and the peers (dashed). The exchanger
+     * variants are left to the table, for a readable legend.
+     */
+    private LinePlot figure(PeerResults peers) {
+        LinePlot plot = new LinePlot("Fiber chain: time per hop (cf. thesis figs. 6.2 and 6.3)", "members in the chain",
+                "ns per hop (median)", true, true);
+        for (Variant v : VARIANTS) {
+            if (!v.method().endsWith("Exchanger")) {
+                List<LinePlot.Point> points = new ArrayList<>();
+                results.forEach((length, row) -> points.add(new LinePlot.Point(length, row.get(v.method()).value())));
+                plot.series(v.name().replace("`", ""), points);
+            }
+        }
+        for (String peer : peers.peersOf(WORKLOAD)) {
+            List<LinePlot.Point> points = new ArrayList<>();
+            for (int length : results.keySet()) {
+                PeerResults.Row r = peers.value(peer, WORKLOAD, PEER_METRIC, "" + length);
+                points.add(new LinePlot.Point(length, r == null ? Double.NaN : r.value()));
+            }
+            plot.series(peer, points, true);
+        }
+        return plot;
     }
 
     private static String name(String method) {
