@@ -101,8 +101,8 @@ final class CoroutineSupport {
      * exact there.
      */
     static CoroutineSupport current() {
-        Object inside = NativeEngine.runningCoroutine();
-        return inside != null ? ((CoroutineBase) inside).owner() : CURRENT.get();
+        CoroutineSupport inside = runningCoroutineOwner();
+        return inside != null ? inside : CURRENT.get();
     }
 
     /**
@@ -111,12 +111,18 @@ final class CoroutineSupport {
      * thread-local (the common case of a thread calling its own coroutines).
      */
     static CoroutineSupport currentFor(CoroutineBase target) {
-        Object inside = NativeEngine.runningCoroutine();
+        CoroutineSupport inside = runningCoroutineOwner();
         if (inside != null) {
-            return ((CoroutineBase) inside).owner();
+            return inside;
         }
         CoroutineSupport owner = target.owner();
         return owner.thread == Thread.currentThread() ? owner : CURRENT.get();
+    }
+
+    /** The owner of the coroutine running on this thread, read afresh; null outside of every coroutine. */
+    private static CoroutineSupport runningCoroutineOwner() {
+        Object running = NativeEngine.runningCoroutine();
+        return running != null ? ((CoroutineBase) running).owner() : null;
     }
 
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */

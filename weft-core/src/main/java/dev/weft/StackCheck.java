@@ -140,7 +140,6 @@ final class StackCheck {
         return pkg.equals(WEFT) && !isSuspensionOperation(type) || pkg.startsWith(WEFT_INTERNAL);
     }
 
-
     /** The classes of the public suspension operations, which the user's innermost frame calls. */
     private static boolean isSuspensionOperation(Class<?> type) {
         return type == Coroutine.class || type == AsymCoroutine.class;
