@@ -133,25 +133,25 @@ final class SerializationSection extends Section {
 
     /** Thesis figure 6.5 on Weft: the measured costs, with the thesis's fitted lines and the budgets dashed. */
     private LinePlot figure() {
-        List<LinePlot.Point> bytes = extra("throughBytes");
         return new LinePlot("Serialization vs frames on the stack (cf. thesis fig. 6.5)", "frames captured",
                 "µs over a plain resume (median)", true, true)
                 .series("serialize + restore, CoroutineFrame[]", micros(extra("serialize")))
                 .series("deserialize + restore, CoroutineFrame[]", micros(extra("deserialize")))
-                .series("to bytes and back + restore", micros(bytes))
-                .series("thesis: serialize 17 + 1.3 µs/frame", lineThrough(bytes, 17, 1.3), true)
-                .series("thesis: deserialize 3.5 + 0.25 µs/frame", lineThrough(bytes, 3.5, 0.25), true)
-                .series("goal: serialize 2 + 0.2 µs/frame", lineThrough(bytes, 2, 0.2), true)
-                .series("goal: deserialize 1 + 0.1 µs/frame", lineThrough(bytes, 1, 0.1), true);
+                .series("to bytes and back + restore", micros(extra("throughBytes")))
+                .series("thesis: serialize 17 + 1.3 µs/frame", linearCost(17, 1.3), true)
+                .series("thesis: deserialize 3.5 + 0.25 µs/frame", linearCost(3.5, 0.25), true)
+                .series("goal: serialize 2 + 0.2 µs/frame", linearCost(2, 0.2), true)
+                .series("goal: deserialize 1 + 0.1 µs/frame", linearCost(1, 0.1), true);
     }
 
     private static List<LinePlot.Point> micros(List<LinePlot.Point> nanos) {
         return nanos.stream().map(p -> new LinePlot.Point(p.x(), p.y() / 1_000)).toList();
     }
 
-    /** {@code fixed} + {@code perFrame} × frames, in µs, at the frame counts of {@code measured}. */
-    private static List<LinePlot.Point> lineThrough(List<LinePlot.Point> measured, double fixed, double perFrame) {
-        return measured.stream().map(p -> new LinePlot.Point(p.x(), fixed + perFrame * p.x())).toList();
+    /** {@code fixed} + {@code perFrame} × frames captured, in µs, at each measured depth. */
+    private List<LinePlot.Point> linearCost(double fixed, double perFrame) {
+        return results.keySet().stream().map(SerializationBenchmark::framesCaptured)
+                .map(frames -> new LinePlot.Point(frames, fixed + perFrame * frames)).toList();
     }
 
     private void writeOverhead(Page page) {
