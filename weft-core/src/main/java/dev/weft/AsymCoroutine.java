@@ -1,5 +1,9 @@
 package dev.weft;
 
+import dev.weft.internal.woven.Fiber;
+import dev.weft.internal.woven.TwinAsymBody;
+import dev.weft.internal.woven.TwinAsymRunnable;
+
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -35,6 +39,10 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
 
     private final AsymRunnable<? super I, ? extends O> target;
 
+    /** What the woven engine runs: the twin of this coroutine's {@code run}, or of its target's; both null on the native engine or with nothing to run. */
+    private final TwinAsymBody wovenSelf;
+    private final TwinAsymRunnable wovenTarget;
+
     /** The value in flight: a call's input on the way in, a ret's output on the way out. */
     private Object transfer;
 
@@ -69,9 +77,41 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         this(requireTarget(target), 0, sharedStack);
     }
 
+    /**
+     * A coroutine that runs its {@link #run(Object)} method on {@code engine}. On
+     * {@link Engine#WOVEN}, the subclass must be woven.
+     *
+     * @throws IllegalArgumentException naming the class, if the engine is woven and the
+     *         subclass's {@code run} is not
+     */
+    public AsymCoroutine(Engine engine) {
+        this(null, 0, null, engine);
+    }
+
+    /**
+     * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
+     * target must be an instance of a woven class, not a lambda.
+     *
+     * @throws IllegalArgumentException naming the class, if the engine is woven and the
+     *         target's {@code run} is not
+     */
+    public AsymCoroutine(AsymRunnable<? super I, ? extends O> target, Engine engine) {
+        this(requireTarget(target), 0, null, engine);
+    }
+
     private AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize, CoroutineBase sharedStack) {
-        super(stackSize, sharedStack);
+        this(target, stackSize, sharedStack, Engine.NATIVE);
+    }
+
+    private AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize, CoroutineBase sharedStack,
+            Engine engine) {
+        super(stackSize, sharedStack, engine);
         this.target = target;
+        boolean woven = engine == Engine.WOVEN;
+        boolean overrides = woven && WovenEntries.overridesRun(this, AsymCoroutine.class, Object.class);
+        this.wovenSelf = overrides ? WovenEntries.require(this, this, TwinAsymBody.class, Object.class) : null;
+        this.wovenTarget = woven && !overrides && target != null
+                ? WovenEntries.require(this, target, TwinAsymRunnable.class, AsymCoroutine.class, Object.class) : null;
     }
 
     private static <T> T requireTarget(T target) {
@@ -102,6 +142,16 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     final void body() {
         // a restore keeps the call's input for the ret it resumes in
         transfer = frames != null ? restoreEntry() : run((I) takeTransfer());
+    }
+
+    @Override
+    final void wovenBody(Fiber fiber) {
+        Object input = fiber.isRewinding() ? null : takeTransfer(); // a rewind keeps the call's input for the ret it resumes in
+        Object output = wovenSelf != null ? wovenSelf.run$weft(input, fiber)
+                : wovenTarget != null ? wovenTarget.run$weft(this, input, fiber) : null;
+        if (!fiber.isUnwinding()) {
+            transfer = output;
+        }
     }
 
     /**
@@ -146,6 +196,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         }
         checkExitRequested();
         support.checkRunning(this, "ret");
+        support.checkNativeSuspension(this);
         transfer = output;
         try {
             support.suspendAsymmetric(this);
@@ -154,6 +205,26 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
             throw refused;
         }
         return (I) takeTransfer();
+    }
+
+    /**
+     * The woven engine's {@code ret}, called by woven code with this coroutine's {@code fiber}:
+     * passes {@code output} out and unwinds; when the fiber rewinds to it, returns the input.
+     */
+    @SuppressWarnings("unchecked")
+    Object retWoven(Object output, Fiber fiber) {
+        if (fiber.isRewinding()) {
+            fiber.finishRewinding();
+            checkExitRequested();
+            return takeTransfer();
+        }
+        if (fiber.coroutine() != this) {
+            return ret((O) output); // not the running coroutine: refused there, as it would be from unwoven code
+        }
+        checkExitRequested();
+        transfer = output;
+        fiber.startUnwinding();
+        return null;
     }
 
     private Object takeTransfer() {

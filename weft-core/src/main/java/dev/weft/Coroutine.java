@@ -1,5 +1,8 @@
 package dev.weft;
 
+import dev.weft.internal.woven.Fiber;
+import dev.weft.internal.woven.TwinRunnable;
+
 /**
  * A symmetric coroutine (thesis figure 3.1): it passes control to any other coroutine of its
  * thread, by {@link #yield()} to the next one in the thread's ring or by {@link #yieldTo} to a
@@ -43,6 +46,9 @@ public non-sealed class Coroutine extends CoroutineBase {
 
     private final Runnable target;
 
+    /** What the woven engine runs: the twin of this coroutine's or its target's {@code run}; null on the native engine or with nothing to run. */
+    private final TwinRunnable wovenEntry;
+
     /** This coroutine's place in its owner's ring; replaced when it is stolen. Owner thread. */
     CoroutineSupport.RingNode node;
 
@@ -77,16 +83,51 @@ public non-sealed class Coroutine extends CoroutineBase {
         this(requireTarget(target), 0, sharedStack);
     }
 
+    /**
+     * A coroutine that runs its {@link #run()} method on {@code engine}. On {@link Engine#WOVEN},
+     * the subclass must be woven.
+     *
+     * @throws IllegalArgumentException naming the class, if the engine is woven and the
+     *         subclass's {@code run} is not
+     */
+    public Coroutine(Engine engine) {
+        this(null, 0, null, engine);
+    }
+
+    /**
+     * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
+     * target must be an instance of a woven class, not a lambda.
+     *
+     * @throws IllegalArgumentException naming the class, if the engine is woven and the
+     *         target's {@code run} is not
+     */
+    public Coroutine(Runnable target, Engine engine) {
+        this(requireTarget(target), 0, null, engine);
+    }
+
     private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack) {
-        super(stackSize, sharedStack);
+        this(target, stackSize, sharedStack, Engine.NATIVE);
+    }
+
+    private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack, Engine engine) {
+        super(stackSize, sharedStack, engine);
         this.target = target;
+        this.wovenEntry = engine == Engine.WOVEN ? wovenEntry() : null;
         owner().adopt(this, true);
+    }
+
+    private TwinRunnable wovenEntry() {
+        if (WovenEntries.overridesRun(this, Coroutine.class)) {
+            return WovenEntries.require(this, this, TwinRunnable.class);
+        }
+        return target == null ? null : WovenEntries.require(this, target, TwinRunnable.class);
     }
 
     /** The initial coroutine of {@code support}'s thread. */
     Coroutine(CoroutineSupport support) {
         super(support);
         this.target = null;
+        this.wovenEntry = null;
     }
 
     private static Runnable requireTarget(Runnable target) {
@@ -110,6 +151,13 @@ public non-sealed class Coroutine extends CoroutineBase {
     final Object runRestoring() {
         run();
         return null;
+    }
+
+    @Override
+    final void wovenBody(Fiber fiber) {
+        if (wovenEntry != null) {
+            wovenEntry.run$weft(fiber);
+        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.weft;
 
 import dev.weft.internal.engine.ExecutionStack;
 import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.engine.WovenStack;
+import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.FrameTransfer;
 
 import java.lang.invoke.MethodHandles;
@@ -107,6 +109,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     private volatile int state;
     private volatile CoroutineSupport owner;
     private final long id;
+    private final Engine engine;
     /** Null until set: the default name is built when asked for. */
     private volatile String name;
 
@@ -122,13 +125,17 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /** The uncaught exception that finished this coroutine, until it is handed to its receiver. */
     Throwable failure;
 
-    /** Creates a coroutine of the current thread that runs on a new stack. */
-    CoroutineBase(long stackSize, CoroutineBase sharedStack) {
+    /** Creates a coroutine of the current thread that runs on a new stack of {@code engine}. */
+    CoroutineBase(long stackSize, CoroutineBase sharedStack, Engine engine) {
         if (stackSize < 0) {
             throw new IllegalArgumentException("stackSize must not be negative: " + stackSize);
         }
+        if (engine == null) {
+            throw new NullPointerException("engine");
+        }
         this.owner = CoroutineSupport.current();
         this.id = IDS.incrementAndGet();
+        this.engine = engine;
         this.stack = newStack();
     }
 
@@ -137,6 +144,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         this.owner = support;
         this.id = 0;
         this.name = "initial coroutine of " + support.thread.getName();
+        this.engine = Engine.NATIVE;
         this.stack = null;
         this.state = RUNNING;
     }
@@ -148,24 +156,45 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** A fresh stack that runs this coroutine's body from its start. */
     final ExecutionStack newStack() {
-        return NativeEngine.newStack(this, this::runToEnd);
+        return engine == Engine.WOVEN
+                ? new WovenStack(new Fiber(this), this::runToEnd)
+                : NativeEngine.newStack(this, this::runToEnd);
     }
 
-    /** Runs the user's code on this coroutine's stack and records how it ended. */
+    /** Runs the user's code on this coroutine's native stack and records how it ended. */
     private void runToEnd() {
         try {
             body();
-        } catch (CoroutineExitException e) {
-            if (!exitRequested) {
-                failure = e;
-            }
         } catch (Throwable t) {
+            recordEnd(t);
+        }
+    }
+
+    /** Runs the user's code, through its twins, on this coroutine's woven stack and records how it ended. */
+    private void runToEnd(Fiber fiber) {
+        try {
+            wovenBody(fiber);
+        } catch (Throwable t) {
+            recordEnd(t);
+        }
+    }
+
+    private void recordEnd(Throwable t) {
+        if (!(t instanceof CoroutineExitException) || !exitRequested) {
             failure = t;
         }
     }
 
     /** The user's code: {@code run()} for a symmetric coroutine, {@code run(I)} for an asymmetric one. */
     abstract void body();
+
+    /** The same, through the twins of the woven engine, with this coroutine's {@code fiber}. */
+    abstract void wovenBody(Fiber fiber);
+
+    /** Whether this coroutine runs on the woven engine. */
+    final boolean isWoven() {
+        return engine == Engine.WOVEN;
+    }
 
     /** Calls {@code run} with zero and null arguments, as a restore whose outermost frame is {@code run} does. */
     abstract Object runRestoring();
@@ -245,6 +274,11 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             throw new NullPointerException("name");
         }
         this.name = name;
+    }
+
+    /** The engine that runs this coroutine: chosen when it was created; a thread's initial coroutine's is {@link Engine#NATIVE}. Any thread. */
+    public final Engine engine() {
+        return engine;
     }
 
     /** Whether this is a thread's initial coroutine, which stands for the thread's own stack. */

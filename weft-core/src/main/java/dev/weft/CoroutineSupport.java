@@ -7,6 +7,7 @@ import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
 
 import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.FrameTransfer;
 import dev.weft.internal.woven.WovenFrames;
 
@@ -158,23 +159,68 @@ final class CoroutineSupport {
         if (target == from) {
             return;
         }
+        switchTo(from, target, takeTarget(target));
+    }
+
+    /** Takes {@code target} for a yieldTo; returns the state it was taken from. */
+    private int takeTarget(Coroutine target) {
         target.checkOwner(this, "yield to");
         int prior = target.tryTake(this);
         if (prior < 0) {
             throw notRunnable(target, "yield to");
         }
-        switchTo(from, target, prior);
+        return prior;
     }
 
-    /** The running coroutine, if it may switch symmetrically. */
+    /** The running coroutine, if it may switch symmetrically, on the native engine. */
     private Coroutine switchingCoroutine(String operation) {
         CoroutineBase r = running;
+        checkNativeSuspension(r);
+        return symmetric(r, operation);
+    }
+
+    /** {@code r}, the running coroutine, if it may switch symmetrically: it is symmetric and not being closed. */
+    static Coroutine symmetric(CoroutineBase r, String operation) {
         r.checkExitRequested();
         if (r instanceof Coroutine c) {
             return c;
         }
         throw new IllegalStateException("Coroutine." + operation + "() is not allowed inside asymmetric coroutine "
                 + r + ": it can only ret to its caller");
+    }
+
+    /**
+     * The woven engine's yield ({@code target} null) and yieldTo, called by woven code of
+     * {@code from}, the running coroutine, with its {@code fiber}: takes the coroutine to switch
+     * to and starts unwinding, so that {@link #runRing} resumes it next. Returns without
+     * unwinding if there is nothing to switch to.
+     */
+    void yieldWoven(Coroutine from, Coroutine target, Fiber fiber) {
+        Coroutine to;
+        int prior;
+        if (target == null) {
+            to = takeNextAfter(current);
+            prior = lastTakenPrior;
+        } else {
+            to = target == from ? null : target;
+            prior = to == null ? 0 : takeTarget(to);
+        }
+        if (to != null) {
+            to.resumer = from;
+            handoff = to;
+            fiber.startUnwinding();
+        }
+    }
+
+    /**
+     * Throws if {@code c}, about to suspend through the native engine's path, runs on the woven
+     * engine: its code reached the suspension without going through twins all the way (see
+     * {@link Engine#WOVEN}), and unwinding would skip the frame in between.
+     */
+    void checkNativeSuspension(CoroutineBase c) {
+        if (c.isWoven()) {
+            throw WovenRefusal.of(c);
+        }
     }
 
     /**
@@ -269,7 +315,7 @@ final class CoroutineSupport {
         WovenFrames.end();
     }
 
-    private void afterSwitch(Coroutine resumed) {
+    void afterSwitch(Coroutine resumed) {
         Throwable f = pendingFailure;
         if (f != null) {
             pendingFailure = null;
@@ -560,6 +606,11 @@ final class CoroutineSupport {
         if (c.isInitial()) {
             throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": a thread's initial coroutine is its thread's own stack");
+        }
+        if (c.isWoven()) {
+            throw new IllegalArgumentException("cannot " + operation + " " + c
+                    + ": it runs on the woven engine, whose saved frames this version cannot convert yet;"
+                    + " create it on Engine.NATIVE to serialize it");
         }
         switch (c.stateBits()) {
             case FINISHED -> throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");

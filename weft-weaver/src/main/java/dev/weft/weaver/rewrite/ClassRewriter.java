@@ -2,6 +2,7 @@ package dev.weft.weaver.rewrite;
 
 import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,9 +21,9 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The rewrite pass for one class: weaves each method that has suspension sites, makes the
- * class's static initializer register its site table with the runtime, and marks the class as
- * woven.
+ * The rewrite pass for one class: weaves each method that has suspension sites, adds its twin
+ * for the woven engine ({@link TwinMethods}), makes the class's static initializer register its
+ * site table with the runtime, and marks the class as woven.
  *
  * <pre>
  * static {
@@ -59,7 +60,13 @@ public final class ClassRewriter implements Opcodes {
         boolean frames = (type.version & 0xFFFF) >= V1_6;
         WovenSites woven = new WovenSites();
         Set<MethodNode> rewritten = new HashSet<>();
+        List<MethodNode> twins = new ArrayList<>();
         for (SuspensionSites analysis : analyses) {
+            if (TwinMethods.canHaveTwins(type) && TwinMethods.getsTwin(analysis)) {
+                SuspensionSites twin = TwinMethods.copy(analysis);
+                TwinRewriter.rewrite(type.name, twin);
+                twins.add(twin.method());
+            }
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
                 MethodNode m = analysis.method();
                 woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis, ownClass, frames));
@@ -73,6 +80,8 @@ public final class ClassRewriter implements Opcodes {
                 }
             }
         }
+        type.methods.addAll(twins);
+        TwinMethods.addEntryInterfaces(type, twins);
         MethodNode initializer = registerTable(type, table(type, analyses), ownClass);
         ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));

@@ -55,27 +55,25 @@ import org.objectweb.asm.tree.VarInsnNode;
  * start:
  * </pre>
  */
-final class MethodRewriter implements Opcodes {
+final class MethodRewriter extends CallSiteRewriter {
 
-    private final String owner;
     private final OwnClass ownClass;
-    private final boolean frames;
-    private final MethodNode method;
-    private final SuspensionSites analysis;
     private final int record;
-    private final int receiverTemp;
-    private final int firstScratch;
-    private final Map<SuspensionSite, LabelNode> callLabels = new HashMap<>();
 
     private MethodRewriter(String owner, SuspensionSites analysis, OwnClass ownClass, boolean frames) {
-        this.owner = owner;
+        super(owner, analysis, frames, analysis.method().maxLocals);
         this.ownClass = ownClass;
-        this.frames = frames;
-        this.method = analysis.method();
-        this.analysis = analysis;
-        this.record = method.maxLocals;
-        this.receiverTemp = method.maxLocals + 1;
-        this.firstScratch = method.maxLocals + 2;
+        this.record = firstFree;
+    }
+
+    @Override
+    int receiverTemp() {
+        return firstFree + 1;
+    }
+
+    @Override
+    int firstScratch() {
+        return firstFree + 2;
     }
 
     /**
@@ -101,65 +99,12 @@ final class MethodRewriter implements Opcodes {
     // ------------------------------------------------------------ call sites
 
     private void weaveCall(SuspensionSite site) {
+        labelCall(site);
         MethodInsnNode call = site.call();
-        InsnList insns = method.instructions;
-        AbstractInsnNode previous = Instructions.previous(call);
-        LabelNode callLabel = new LabelNode();
-        InsnList entry = new InsnList();
-        entry.add(callLabel);
-        if (!hasFrameBetween(previous, call)) {
-            addFrame(entry, site.locals(), stackBefore(site));
-        }
-        if (previous == null) {
-            insns.insert(entry);
-        } else {
-            insns.insert(previous, entry);
-        }
-        callLabels.put(site, callLabel);
-        if (site.receiver() != null) {
-            insns.insertBefore(call, saveReceiver(call));
-        }
         LabelNode invokeLabel = new LabelNode();
-        insns.insertBefore(call, invokeLabel);
+        method.instructions.insertBefore(call, invokeLabel);
         invokeLabels.put(invokeLabel, site.bci());
-        insns.insert(call, captureCheck(site, call));
-    }
-
-    private static List<SlotType> stackBefore(SuspensionSite site) {
-        List<SlotType> stack = new ArrayList<>(site.stackBelow());
-        if (site.receiver() != null) {
-            stack.add(site.receiver());
-        }
-        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
-            stack.add(SlotType.of(argument));
-        }
-        return stack;
-    }
-
-    /** Copies the receiver, under the arguments, into {@code receiverTemp}. */
-    private InsnList saveReceiver(MethodInsnNode call) {
-        InsnList code = new InsnList();
-        Type[] arguments = Type.getArgumentTypes(call.desc);
-        int[] scratch = scratchSlots(arguments);
-        for (int k = arguments.length - 1; k >= 0; k--) {
-            code.add(SlotCode.store(SlotType.of(arguments[k]), scratch[k]));
-        }
-        code.add(new InsnNode(DUP));
-        code.add(new VarInsnNode(ASTORE, receiverTemp));
-        for (int k = 0; k < arguments.length; k++) {
-            code.add(SlotCode.load(SlotType.of(arguments[k]), scratch[k]));
-        }
-        return code;
-    }
-
-    private int[] scratchSlots(Type[] types) {
-        int[] slots = new int[types.length];
-        int next = firstScratch;
-        for (int k = 0; k < types.length; k++) {
-            slots[k] = next;
-            next += types[k].getSize();
-        }
-        return slots;
+        method.instructions.insert(call, captureCheck(site, call));
     }
 
     private InsnList captureCheck(SuspensionSite site, MethodInsnNode call) {
@@ -179,14 +124,7 @@ final class MethodRewriter implements Opcodes {
         code.add(new JumpInsnNode(IFNULL, continueLabel));
         capture(code, site, Type.getReturnType(call.desc));
         code.add(continueLabel);
-        if (!hasFrameBetween(call, Instructions.next(call))) {
-            List<SlotType> stack = new ArrayList<>(site.stackBelow());
-            SlotType result = SlotType.of(Type.getReturnType(call.desc));
-            if (result != null) {
-                stack.add(result);
-            }
-            addFrame(code, site.locals(), stack);
-        }
+        addFrameAfter(code, site, call);
         return code;
     }
 
@@ -195,15 +133,7 @@ final class MethodRewriter implements Opcodes {
             code.add(new InsnNode(returnType.getSize() == 2 ? POP2 : POP));
         }
         List<SlotType> below = site.stackBelow();
-        int[] scratch = new int[below.size()];
-        int next = firstScratch;
-        for (int j = 0; j < below.size(); j++) {
-            scratch[j] = next;
-            next += below.get(j).getSize();
-        }
-        for (int j = below.size() - 1; j >= 0; j--) {
-            code.add(SlotCode.store(below.get(j), scratch[j]));
-        }
+        int[] scratch = stackBelowToScratch(code, site);
         site.live().stream().forEach(slot -> {
             SlotType type = site.locals().get(slot);
             SlotCode.put(code, record, slot, type, SlotCode.load(type, slot));
@@ -216,7 +146,7 @@ final class MethodRewriter implements Opcodes {
             slot += below.get(j).getSize();
         }
         if (site.receiver() != null) {
-            SlotCode.put(code, record, slot, SlotType.reference("Ljava/lang/Object;"), new VarInsnNode(ALOAD, receiverTemp));
+            SlotCode.put(code, record, slot, SlotType.reference("Ljava/lang/Object;"), new VarInsnNode(ALOAD, receiverTemp()));
         }
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
     }
@@ -238,8 +168,7 @@ final class MethodRewriter implements Opcodes {
         code.add(new JumpInsnNode(IFNULL, start));
         code.add(new VarInsnNode(ALOAD, record));
         code.add(new FieldInsnNode(GETFIELD, SlotCode.FRAME, "bci", "I"));
-        List<SuspensionSite> sites = new ArrayList<>(analysis.sites());
-        sites.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
+        List<SuspensionSite> sites = sitesById();
         LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
         code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
         List<SlotType> withRecord = entryLocalsWithRecord();
@@ -289,47 +218,7 @@ final class MethodRewriter implements Opcodes {
         code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
     }
 
-    private List<SlotType> entryLocals() {
-        List<SlotType> locals = new ArrayList<>();
-        if ((method.access & ACC_STATIC) == 0) {
-            locals.add(SlotType.ofInternalName(owner));
-        }
-        for (Type argument : Type.getArgumentTypes(method.desc)) {
-            SlotType type = SlotType.of(argument);
-            locals.add(type);
-            if (type.getSize() == 2) {
-                locals.add(SlotType.TOP);
-            }
-        }
-        return locals;
-    }
-
     private List<SlotType> entryLocalsWithRecord() {
-        List<SlotType> locals = entryLocals();
-        while (locals.size() < record) {
-            locals.add(SlotType.TOP);
-        }
-        locals.add(SlotType.ofInternalName(SlotCode.FRAME));
-        return locals;
-    }
-
-    // ------------------------------------------------------------ navigation
-
-    /** Adds a stack-map frame with these types, if the class file has stack-map frames. */
-    private void addFrame(InsnList code, List<SlotType> locals, List<SlotType> stack) {
-        if (frames) {
-            code.add(FrameItems.frame(locals, stack));
-        }
-    }
-
-    /** Whether a stack-map frame stands between {@code from} (exclusive; null for the method's start) and {@code to}. */
-    private boolean hasFrameBetween(AbstractInsnNode from, AbstractInsnNode to) {
-        AbstractInsnNode n = from == null ? method.instructions.getFirst() : from.getNext();
-        for (; n != null && n != to; n = n.getNext()) {
-            if (n instanceof FrameNode) {
-                return true;
-            }
-        }
-        return false;
+        return withLocal(entryLocals(), record, SlotType.ofInternalName(SlotCode.FRAME));
     }
 }

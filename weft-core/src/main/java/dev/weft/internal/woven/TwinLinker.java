@@ -1,0 +1,184 @@
+package dev.weft.internal.woven;
+
+import java.lang.invoke.CallSite;
+import java.lang.invoke.ConstantCallSite;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.MutableCallSite;
+import java.lang.reflect.Method;
+
+/**
+ * The bootstrap of every call that a twin makes ({@link Twins}): the weaver turns a twin's
+ * {@code invokeX Owner.name(args)} into {@code invokedynamic name(receiver?, args, Fiber)}
+ * linked here, and this links it to what it must run:
+ * <ul>
+ *   <li>a suspension point of the library ({@code Coroutine.yield}, {@code yieldTo},
+ *       {@code AsymCoroutine.ret}): its woven-engine version, which unwinds;</li>
+ *   <li>a method whose twin stands for it: the twin, passing the fiber on;</li>
+ *   <li>anything else (a JDK method, a class that is not woven, an override that is not
+ *       woven): the method itself, dropping the fiber. Such a call is <em>opaque</em>: the
+ *       woven engine cannot unwind through it, and a suspension inside it is refused.</li>
+ * </ul>
+ * Static and special calls link once. Virtual and interface calls link per receiver class,
+ * through an inline cache of a few classes, then a per-class table.
+ */
+public final class TwinLinker {
+
+    /** How many receiver classes a virtual call site tests inline before it uses its table. */
+    private static final int INLINE_CLASSES = 3;
+
+    private static final MethodHandle SELECT;
+    private static final MethodHandle IS_CLASS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SELECT = lookup.findVirtual(VirtualSite.class, "select", MethodType.methodType(MethodHandle.class, Object.class));
+            IS_CLASS = lookup.findStatic(TwinLinker.class, "isClass", MethodType.methodType(boolean.class, Class.class, Object.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        Twins.loadSuspensions();
+    }
+
+    private TwinLinker() {
+    }
+
+    /**
+     * Links a twin's call of {@code owner.name} made by {@code opcode} ({@code INVOKEVIRTUAL},
+     * {@code INVOKESPECIAL}, {@code INVOKESTATIC} or {@code INVOKEINTERFACE}, as in the JVM
+     * specification); {@code type} is the call's type with the fiber appended.
+     */
+    public static CallSite link(MethodHandles.Lookup caller, String name, MethodType type, int opcode, Class<?> owner)
+            throws ReflectiveOperationException {
+        return switch (opcode) {
+            case INVOKESTATIC -> new ConstantCallSite(linkStatic(caller, name, type, owner));
+            case INVOKESPECIAL -> new ConstantCallSite(linkSpecial(caller, name, type, owner));
+            case INVOKEVIRTUAL, INVOKEINTERFACE -> new VirtualSite(caller, name, type, owner);
+            default -> throw new IllegalArgumentException("not an invoke opcode: " + opcode);
+        };
+    }
+
+    private static final int INVOKEVIRTUAL = 182;
+    private static final int INVOKESPECIAL = 183;
+    private static final int INVOKESTATIC = 184;
+    private static final int INVOKEINTERFACE = 185;
+
+    private static MethodHandle linkStatic(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
+            throws ReflectiveOperationException {
+        MethodType original = withoutFiber(type);
+        MethodHandle call = caller.findStatic(owner, name, original);
+        Method method = caller.revealDirect(call).reflectAs(Method.class, caller);
+        return standIn(caller, method, call, type, false);
+    }
+
+    private static MethodHandle linkSpecial(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
+            throws ReflectiveOperationException {
+        MethodType original = withoutFiber(type).dropParameterTypes(0, 1);
+        MethodHandle call = caller.findSpecial(owner, name, original, caller.lookupClass());
+        Method method = caller.revealDirect(call).reflectAs(Method.class, caller);
+        return standIn(caller, method, call.asType(withoutFiber(type)), type, true);
+    }
+
+    /**
+     * What a twin's call of {@code method} runs, of call type {@code type}: the library's
+     * suspension handler, the method's twin (called as {@code special} says: exactly, or by
+     * virtual dispatch), or {@code call} dropping the fiber.
+     */
+    private static MethodHandle standIn(MethodHandles.Lookup caller, Method method, MethodHandle call, MethodType type,
+            boolean special) throws IllegalAccessException {
+        MethodHandle handler = Twins.suspension(method);
+        if (handler != null) {
+            return handler.asType(type);
+        }
+        Method twin = Twins.twinOf(method);
+        if (twin == null) {
+            return opaque(call, type);
+        }
+        MethodHandle twinCall = special ? unreflectSpecial(caller, twin) : Twins.unreflect(caller, twin);
+        return twinCall.asType(type);
+    }
+
+    private static MethodHandle unreflectSpecial(MethodHandles.Lookup caller, Method twin) throws IllegalAccessException {
+        return java.lang.reflect.Modifier.isPrivate(twin.getModifiers())
+                ? caller.unreflect(twin)
+                : caller.unreflectSpecial(twin, caller.lookupClass());
+    }
+
+    /** {@code call}, of the call's type without the fiber, taking and ignoring the fiber. */
+    private static MethodHandle opaque(MethodHandle call, MethodType type) {
+        return MethodHandles.dropArguments(call.asType(withoutFiber(type)), type.parameterCount() - 1, Fiber.class);
+    }
+
+    private static MethodType withoutFiber(MethodType type) {
+        return type.dropParameterTypes(type.parameterCount() - 1, type.parameterCount());
+    }
+
+    @SuppressWarnings("unused") // through IS_CLASS
+    private static boolean isClass(Class<?> type, Object receiver) {
+        return receiver.getClass() == type;
+    }
+
+    /**
+     * A virtual or interface call: what it runs depends on the receiver's class. Starts with a
+     * target that selects by class and relinks; each new class adds a test in front, up to
+     * {@link #INLINE_CLASSES}; past that, the target only selects from the table.
+     */
+    static final class VirtualSite extends MutableCallSite {
+
+        private final MethodHandles.Lookup caller;
+        private final String name;
+        private final Class<?> owner;
+        private final MethodHandle selecting;
+        private int inlineClasses;
+
+        private final ClassValue<MethodHandle> byClass = new ClassValue<>() {
+            @Override
+            protected MethodHandle computeValue(Class<?> receiver) {
+                try {
+                    return forClass(receiver);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot link the call of " + owner.getName() + "." + name + type()
+                            + " on " + receiver.getName() + " from woven code of " + caller.lookupClass().getName(), e);
+                }
+            }
+        };
+
+        VirtualSite(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner) {
+            super(type);
+            this.caller = caller;
+            this.name = name;
+            this.owner = owner;
+            MethodHandle select = SELECT.bindTo(this).asType(MethodType.methodType(MethodHandle.class, type.parameterType(0)));
+            this.selecting = MethodHandles.foldArguments(MethodHandles.exactInvoker(type), select);
+            setTarget(selecting);
+        }
+
+        /** The target for {@code receiver}'s class; while the inline cache has room, also adds a test for it. */
+        @SuppressWarnings("unused") // through SELECT
+        MethodHandle select(Object receiver) {
+            Class<?> type = receiver.getClass();
+            MethodHandle target = byClass.get(type);
+            synchronized (this) {
+                if (inlineClasses < INLINE_CLASSES) {
+                    inlineClasses++;
+                    MethodHandle test = IS_CLASS.bindTo(type).asType(MethodType.methodType(boolean.class, type().parameterType(0)));
+                    setTarget(MethodHandles.guardWithTest(MethodHandles.dropArguments(test, 1, type().parameterList().subList(1, type().parameterCount())),
+                            target, getTarget()));
+                }
+            }
+            return target;
+        }
+
+        private MethodHandle forClass(Class<?> receiver) throws ReflectiveOperationException {
+            MethodType original = withoutFiber(type()).dropParameterTypes(0, 1);
+            MethodHandle call = caller.findVirtual(owner, name, original);
+            Method method = Twins.implementation(receiver, name, original.parameterArray());
+            if (method == null) {
+                return opaque(call, type()); // an abstract method: the call throws as the JVM would
+            }
+            return standIn(caller, method, call, type(), false);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.weft.weaver.rewrite;
+
+import dev.weft.weaver.analysis.SuspensionSite;
+import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
+
+/**
+ * The woven engine's twins (see {@code dev.weft.internal.woven.Twins}): for a method
+ * {@code name(P...)R}, a copy named {@code name$weft(P..., Fiber)R} whose code
+ * {@link TwinRewriter} then makes unwind and rewind. A class gets twins from class-file version
+ * 51 on (they call through {@code invokedynamic}); one whose twin is the woven engine's entry
+ * into a coroutine's body also implements the matching interface of
+ * {@code dev.weft.internal.woven} ({@link #ENTRIES}).
+ */
+public final class TwinMethods implements Opcodes {
+
+    static final String SUFFIX = "$weft";
+    static final String FIBER = "dev/weft/internal/woven/Fiber";
+    static final String FIBER_DESC = "L" + FIBER + ";";
+
+    /** The entry interfaces, by the twin they declare (name and descriptor). */
+    private static final Map<String, String> ENTRIES = Map.of(
+            "run$weft(" + FIBER_DESC + ")V", "dev/weft/internal/woven/TwinRunnable",
+            "run$weft(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;", "dev/weft/internal/woven/TwinAsymBody",
+            "run$weft(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
+            "dev/weft/internal/woven/TwinAsymRunnable");
+
+    private TwinMethods() {
+    }
+
+    /** Whether the classes of {@code type}'s version can have twins. */
+    public static boolean canHaveTwins(ClassNode type) {
+        return (type.version & 0xFFFF) >= V1_7;
+    }
+
+    /**
+     * Whether {@code analysis}'s method gets a twin: it is woven, or has no site at all but is
+     * a possible entry of the woven engine (a {@code run} of one of the entry shapes).
+     */
+    public static boolean getsTwin(SuspensionSites analysis) {
+        MethodNode m = analysis.method();
+        return analysis.unsupported() == null
+                && (!analysis.sites().isEmpty() || ENTRIES.containsKey(twinName(m) + twinDesc(m.desc)));
+    }
+
+    /**
+     * The twin of {@code analysis}'s method, not yet rewritten, with the analysis of the copy:
+     * the same sites at the copied calls. Must be called before the method itself is rewritten.
+     */
+    public static SuspensionSites copy(SuspensionSites analysis) {
+        MethodNode original = analysis.method();
+        int access = original.access & ~(ACC_BRIDGE | ACC_VARARGS) | ACC_SYNTHETIC;
+        MethodNode twin = new MethodNode(access, twinName(original), twinDesc(original.desc), null,
+                original.exceptions.toArray(new String[0]));
+        Map<LabelNode, LabelNode> labels = new HashMap<>();
+        for (AbstractInsnNode insn : original.instructions) {
+            if (insn instanceof LabelNode label) {
+                labels.put(label, new LabelNode());
+            }
+        }
+        Map<AbstractInsnNode, AbstractInsnNode> copies = new IdentityHashMap<>();
+        for (AbstractInsnNode insn : original.instructions) {
+            AbstractInsnNode copy = insn.clone(labels);
+            copies.put(insn, copy);
+            twin.instructions.add(copy);
+        }
+        for (TryCatchBlockNode block : original.tryCatchBlocks) {
+            twin.tryCatchBlocks.add(new TryCatchBlockNode(labels.get(block.start), labels.get(block.end),
+                    labels.get(block.handler), block.type));
+        }
+        twin.maxLocals = original.maxLocals;
+        twin.maxStack = original.maxStack;
+        List<SuspensionSite> sites = new ArrayList<>();
+        for (SuspensionSite s : analysis.sites()) {
+            sites.add(new SuspensionSite((MethodInsnNode) copies.get(s.call()), s.bci(), s.locals(), s.live(),
+                    s.stackBelow(), s.receiver(), s.monitors()));
+        }
+        return new SuspensionSites(twin, analysis.hash(), sites, null);
+    }
+
+    /** Makes {@code type} implement the entry interface of each twin that is one, which must then be public. */
+    public static void addEntryInterfaces(ClassNode type, List<MethodNode> twins) {
+        if ((type.access & ACC_INTERFACE) != 0) {
+            return;
+        }
+        for (MethodNode twin : twins) {
+            String entry = ENTRIES.get(twin.name + twin.desc);
+            if (entry != null && (twin.access & (ACC_STATIC | ACC_PRIVATE)) == 0) {
+                twin.access = twin.access & ~ACC_PROTECTED | ACC_PUBLIC;
+                if (!type.interfaces.contains(entry)) {
+                    type.interfaces.add(entry);
+                }
+            }
+        }
+    }
+
+    private static String twinName(MethodNode m) {
+        return m.name + SUFFIX;
+    }
+
+    static String twinDesc(String desc) {
+        Type type = Type.getMethodType(desc);
+        Type[] parameters = java.util.Arrays.copyOf(type.getArgumentTypes(), type.getArgumentTypes().length + 1);
+        parameters[parameters.length - 1] = Type.getType(FIBER_DESC);
+        return Type.getMethodDescriptor(type.getReturnType(), parameters);
+    }
+}

@@ -1,0 +1,313 @@
+package dev.weft.weaver.rewrite;
+
+import dev.weft.weaver.analysis.Instructions;
+import dev.weft.weaver.analysis.SlotType;
+import dev.weft.weaver.analysis.SuspensionSite;
+import dev.weft.weaver.analysis.SuspensionSites;
+import java.util.ArrayList;
+import java.util.List;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FrameNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.TypeInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * The rewrite pass for one twin ({@link TwinMethods}): makes it unwind its frame into its
+ * {@code Fiber} when the coroutine suspends, and rewind it from there when it resumes. The
+ * fiber, its last parameter, moves at once to a new local after the method's own (the
+ * parameter's slot is an ordinary local of the original code), and every frame declares it.
+ *
+ * <p>At each linked site (below):
+ * <pre>
+ * call_k:                           // [below..., receiver, args...]
+ *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
+ *   aload fiber; invokedynamic name(receiver?, args..., Fiber) TwinLinker.link(opcode, Owner)
+ *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
+ *   pop result; below -> scratch
+ *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
+ *   fiber.pushInt(siteId); return zero or null
+ * continue_k:
+ * </pre>
+ * At the method's start:
+ * <pre>
+ *   aload fiberParameter; astore fiber
+ *   aload fiber; invokevirtual Fiber.isRewinding(); ifeq start
+ *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
+ * restore_k:
+ *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
+ *   push fiber.pop() for below..., bottom first, then the receiver; zero or null for each argument
+ *   goto call_k                     // the callee rewinds in turn; the innermost is the suspension point
+ * start:
+ * </pre>
+ * A site is linked unless it is inside a monitor (a twin cannot return out of a monitor it
+ * holds and take it again) or is a static or special call of a JDK class (no twin there):
+ * those stay plain calls, which the woven engine cannot unwind through.
+ */
+final class TwinRewriter extends CallSiteRewriter {
+
+    private static final Handle LINK = new Handle(H_INVOKESTATIC, "dev/weft/internal/woven/TwinLinker", "link",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;ILjava/lang/Class;)"
+                    + "Ljava/lang/invoke/CallSite;", false);
+    private static final SlotType FIBER_TYPE = SlotType.ofInternalName(TwinMethods.FIBER);
+
+    private final int fiberParameter;
+    private final int fiber;
+    private final int siteId;
+
+    private TwinRewriter(String owner, SuspensionSites twin) {
+        super(owner, twin, true, twin.method().maxLocals);
+        this.fiberParameter = entryLocals().size() - 1;
+        this.fiber = firstFree;
+        this.siteId = firstFree + 1;
+    }
+
+    @Override
+    int receiverTemp() {
+        return firstFree + 2;
+    }
+
+    @Override
+    int firstScratch() {
+        return firstFree + 3;
+    }
+
+    @Override
+    List<SlotType> frameLocals(List<SlotType> locals) {
+        return withLocal(locals.size() > fiber ? locals.subList(0, fiber) : locals, fiber, FIBER_TYPE);
+    }
+
+    /** Rewrites {@code twin}, a copy made by {@link TwinMethods#copy} of a method of class {@code owner}. */
+    static void rewrite(String owner, SuspensionSites twin) {
+        TwinRewriter rewriter = new TwinRewriter(owner, twin);
+        rewriter.declareFiberInFrames();
+        List<SuspensionSite> linked = twin.sites().stream().filter(TwinRewriter::isLinked).toList();
+        linked.forEach(rewriter::weaveCall);
+        rewriter.weavePrologue(linked);
+    }
+
+    private static boolean isLinked(SuspensionSite site) {
+        int opcode = site.call().getOpcode();
+        boolean exact = opcode == INVOKESTATIC || opcode == INVOKESPECIAL;
+        return site.monitors() == 0 && !(exact && isJdk(site.call().owner));
+    }
+
+    private static boolean isJdk(String internalName) {
+        return internalName.startsWith("java/") || internalName.startsWith("javax/") || internalName.startsWith("jdk/")
+                || internalName.startsWith("sun/") || internalName.startsWith("com/sun/");
+    }
+
+    /** Adds the fiber's local to each of the method's own frames: it lives from the start to the end. */
+    private void declareFiberInFrames() {
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof FrameNode frame) {
+                List<Object> locals = frame.local == null ? new ArrayList<>() : new ArrayList<>(frame.local);
+                int slots = 0;
+                for (Object item : locals) {
+                    slots += LONG.equals(item) || DOUBLE.equals(item) ? 2 : 1;
+                }
+                for (; slots < fiber; slots++) {
+                    locals.add(TOP);
+                }
+                locals.add(TwinMethods.FIBER);
+                frame.local = locals;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ call sites
+
+    private void weaveCall(SuspensionSite site) {
+        labelCall(site);
+        MethodInsnNode call = site.call();
+        method.instructions.insertBefore(call, new VarInsnNode(ALOAD, fiber));
+        InvokeDynamicInsnNode linked = new InvokeDynamicInsnNode(call.name, linkedDescriptor(call), LINK,
+                call.getOpcode(), Type.getObjectType(call.owner));
+        method.instructions.set(call, linked);
+        method.instructions.insert(linked, unwindCheck(site, linked));
+    }
+
+    /** The call's descriptor with its receiver, if any, first and the fiber last. */
+    private static String linkedDescriptor(MethodInsnNode call) {
+        String withFiber = TwinMethods.twinDesc(call.desc);
+        if (call.getOpcode() == INVOKESTATIC) {
+            return withFiber;
+        }
+        String receiver = call.owner.startsWith("[") ? call.owner : "L" + call.owner + ";";
+        return "(" + receiver + withFiber.substring(1);
+    }
+
+    private InsnList unwindCheck(SuspensionSite site, AbstractInsnNode linked) {
+        InsnList code = new InsnList();
+        LabelNode continueLabel = new LabelNode();
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall("isUnwinding", "()Z"));
+        code.add(new JumpInsnNode(IFEQ, continueLabel));
+        Type result = Type.getReturnType(site.call().desc);
+        if (result.getSort() != Type.VOID) {
+            code.add(new InsnNode(result.getSize() == 2 ? POP2 : POP));
+        }
+        int[] scratch = stackBelowToScratch(code, site);
+        if (site.receiver() != null) {
+            push(code, site.receiver(), receiverTemp());
+        }
+        List<SlotType> below = site.stackBelow();
+        for (int j = below.size() - 1; j >= 0; j--) {
+            push(code, below.get(j), scratch[j]);
+        }
+        for (int slot = site.locals().size() - 1; slot >= 0; slot--) {
+            if (site.live().get(slot)) {
+                push(code, site.locals().get(slot), slot);
+            }
+        }
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(SlotCode.push(site.bci()));
+        code.add(fiberCall("pushInt", "(I)V"));
+        SlotCode.returnDefault(code, Type.getReturnType(method.desc));
+        code.add(continueLabel);
+        addFrameAfter(code, site, linked);
+        return code;
+    }
+
+    /** Saves the value of {@code type} in {@code slot} into the fiber, if it is one that is saved. */
+    private void push(InsnList code, SlotType type, int slot) {
+        if (isSaved(type)) {
+            code.add(new VarInsnNode(ALOAD, fiber));
+            code.add(SlotCode.load(type, slot));
+            code.add(fiberCall("push" + kind(type), "(" + descriptor(type) + ")V"));
+        }
+    }
+
+    /** Pushes the next saved value of {@code type} from the fiber. */
+    private void pop(InsnList code, SlotType type) {
+        if (type.kind() == SlotType.Kind.NULL) {
+            code.add(new InsnNode(ACONST_NULL));
+            return;
+        }
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall("pop" + kind(type), "()" + descriptor(type)));
+        if (type.kind() == SlotType.Kind.REFERENCE && !type.descriptor().equals("Ljava/lang/Object;")) {
+            Type t = Type.getType(type.descriptor());
+            code.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? type.descriptor() : t.getInternalName()));
+        }
+    }
+
+    /** Whether a value of {@code type} is saved: not an unusable slot, and not null, which is known without saving. */
+    private static boolean isSaved(SlotType type) {
+        return switch (type.kind()) {
+            case INT, FLOAT, LONG, DOUBLE, REFERENCE -> true;
+            default -> false;
+        };
+    }
+
+    private static String kind(SlotType type) {
+        return switch (type.kind()) {
+            case INT -> "Int";
+            case FLOAT -> "Float";
+            case LONG -> "Long";
+            case DOUBLE -> "Double";
+            default -> "Reference";
+        };
+    }
+
+    private static String descriptor(SlotType type) {
+        return switch (type.kind()) {
+            case INT -> "I";
+            case FLOAT -> "F";
+            case LONG -> "J";
+            case DOUBLE -> "D";
+            default -> "Ljava/lang/Object;";
+        };
+    }
+
+    private static MethodInsnNode fiberCall(String name, String descriptor) {
+        return new MethodInsnNode(INVOKEVIRTUAL, TwinMethods.FIBER, name, descriptor, false);
+    }
+
+    // ------------------------------------------------------------ prologue
+
+    private void weavePrologue(List<SuspensionSite> linked) {
+        InsnList code = new InsnList();
+        LabelNode start = new LabelNode();
+        code.add(new VarInsnNode(ALOAD, fiberParameter));
+        code.add(new VarInsnNode(ASTORE, fiber));
+        if (!linked.isEmpty()) {
+            rewindSwitch(code, linked, start);
+        }
+        code.add(start);
+        if (!hasFrameBetween(null, Instructions.atOrAfter(method.instructions.getFirst()))) {
+            addFrame(code, frameLocals(entryLocals()), List.of());
+        }
+        method.instructions.insert(code);
+    }
+
+    private void rewindSwitch(InsnList code, List<SuspensionSite> linked, LabelNode start) {
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall("isRewinding", "()Z"));
+        code.add(new JumpInsnNode(IFEQ, start));
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall("popInt", "()I"));
+        code.add(new VarInsnNode(ISTORE, siteId));
+        code.add(new VarInsnNode(ILOAD, siteId));
+        List<SuspensionSite> sites = new ArrayList<>(linked);
+        sites.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
+        LabelNode notASite = new LabelNode();
+        LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
+        code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
+        List<SlotType> atEntry = frameLocals(entryLocals());
+        code.add(notASite);
+        addFrame(code, withLocal(atEntry, siteId, SlotType.INT), List.of());
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(new LdcInsnNode(owner.replace('/', '.') + "." + method.name.substring(0,
+                method.name.length() - TwinMethods.SUFFIX.length()) + Type.getMethodDescriptor(
+                Type.getReturnType(method.desc), originalArguments())));
+        code.add(new VarInsnNode(ILOAD, siteId));
+        code.add(fiberCall("notASite", "(Ljava/lang/String;I)Ljava/lang/IllegalStateException;"));
+        code.add(new InsnNode(ATHROW));
+        for (int k = 0; k < sites.size(); k++) {
+            code.add(restoreLabels[k]);
+            addFrame(code, atEntry, List.of());
+            rewind(code, sites.get(k));
+        }
+    }
+
+    private Type[] originalArguments() {
+        Type[] arguments = Type.getArgumentTypes(method.desc);
+        return java.util.Arrays.copyOf(arguments, arguments.length - 1);
+    }
+
+    private void rewind(InsnList code, SuspensionSite site) {
+        List<SlotType> locals = site.locals();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            SlotType type = locals.get(slot);
+            if (type.kind() == SlotType.Kind.TOP || type.isUninitialized() || type.kind() == SlotType.Kind.RETURN_ADDRESS) {
+                continue;
+            }
+            if (site.live().get(slot)) {
+                pop(code, type);
+            } else {
+                code.add(SlotCode.defaultValue(type));
+            }
+            code.add(SlotCode.store(type, slot));
+        }
+        for (SlotType type : site.stackBelow()) {
+            pop(code, type);
+        }
+        if (site.receiver() != null) {
+            pop(code, site.receiver());
+        }
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+    }
+}
