@@ -3,6 +3,7 @@ package dev.weft.bench;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.bench.woven.ChainMembers;
 
 import java.util.concurrent.TimeUnit;
 import jdk.internal.vm.Continuation;
@@ -31,6 +32,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       value travels in a field;</li>
  *   <li>{@link #weftAsymmetric}: {@link AsymCoroutine}s, each {@code call}ing the next with the
  *       incremented value and {@code ret}urning the answer, so the whole chain nests;</li>
+ *   <li>{@link #wovenSymmetric} and {@link #wovenAsymmetric}: the same on the woven engine
+ *       ({@link ChainMembers});</li>
  *   <li>{@link #rawTrampoline} and {@link #rawNested}: the floors of those two, on bare
  *       continuations (a driver loop running each in turn; each running the next inside
  *       itself);</li>
@@ -124,6 +127,47 @@ public class FiberChainBenchmark {
                         v = self.ret(out);
                     }
                 });
+            }
+            first = next;
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            CoroutineBase.closeAll();
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class WovenSymmetricChain extends Chain {
+        Coroutine first;
+        final ChainMembers.Message message = new ChainMembers.Message();
+
+        @Setup(Level.Trial)
+        public void create() {
+            sized();
+            Coroutine next = Coroutine.current();
+            for (int i = 0; i < length; i++) {
+                next = new ChainMembers.Symmetric(message, next);
+            }
+            first = next;
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            CoroutineBase.closeAll();
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class WovenAsymmetricChain extends Chain {
+        AsymCoroutine<Integer, Integer> first;
+
+        @Setup(Level.Trial)
+        public void create() {
+            sized();
+            AsymCoroutine<Integer, Integer> next = null;
+            for (int i = 0; i < length; i++) {
+                next = new ChainMembers.Asymmetric(next);
             }
             first = next;
         }
@@ -243,6 +287,28 @@ public class FiberChainBenchmark {
 
     @Benchmark
     public int weftAsymmetric(WeftAsymmetricChain c) {
+        int last = 0;
+        for (int m = 0; m < c.messages; m++) {
+            int sent = c.seed++;
+            last = c.check(sent, c.first.call(sent));
+        }
+        return last;
+    }
+
+    @Benchmark
+    public int wovenSymmetric(WovenSymmetricChain c) {
+        int last = 0;
+        for (int m = 0; m < c.messages; m++) {
+            int sent = c.seed++;
+            c.message.value = sent;
+            Coroutine.yieldTo(c.first);
+            last = c.check(sent, c.message.value);
+        }
+        return last;
+    }
+
+    @Benchmark
+    public int wovenAsymmetric(WovenAsymmetricChain c) {
         int last = 0;
         for (int m = 0; m < c.messages; m++) {
             int sent = c.seed++;
