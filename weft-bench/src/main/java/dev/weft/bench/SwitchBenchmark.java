@@ -3,6 +3,7 @@ package dev.weft.bench;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.bench.woven.SwitchMembers;
 
 import java.util.concurrent.TimeUnit;
 import jdk.internal.vm.Continuation;
@@ -29,6 +30,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       round the whole ring and back;</li>
  *   <li>{@link #weftAsymmetric}: {@code count} {@link AsymCoroutine}s, each looping on
  *       {@code ret}; the benchmark calls each in turn (one call and one ret per coroutine);</li>
+ *   <li>{@link #wovenSymmetric} and {@link #wovenAsymmetric}: the same two on the woven
+ *       engine ({@link SwitchMembers});</li>
  *   <li>{@link #rawContinuation}: the floor, {@code count} bare {@code jdk.internal.vm}
  *       continuations looping on {@code Continuation.yield}, run in turn by the benchmark.</li>
  * </ul>
@@ -99,6 +102,50 @@ public class SwitchBenchmark {
         }
     }
 
+    /** The symmetric ring on the woven engine. */
+    @State(Scope.Thread)
+    public static class WovenRing {
+        @Param({"2", "1000"})
+        public int count;
+
+        @Setup(Level.Trial)
+        public void create() {
+            for (int i = 0; i < count; i++) {
+                new SwitchMembers.Yielder();
+            }
+            Coroutine.yield();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            CoroutineBase.closeAll();
+        }
+    }
+
+    /** Asymmetric coroutines on the woven engine, suspended in {@code ret}. */
+    @State(Scope.Thread)
+    public static class WovenSet {
+        @Param({"2", "1000"})
+        public int count;
+
+        SwitchMembers.Echo[] coroutines;
+
+        @Setup(Level.Trial)
+        public void create() {
+            coroutines = new SwitchMembers.Echo[count];
+            for (int i = 0; i < count; i++) {
+                coroutines[i] = new SwitchMembers.Echo();
+                coroutines[i].call(null);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            coroutines = null;
+            CoroutineBase.closeAll();
+        }
+    }
+
     /** Bare HotSpot continuations suspended in {@code yield}. */
     @State(Scope.Thread)
     public static class RawSet {
@@ -139,6 +186,22 @@ public class SwitchBenchmark {
     public Object weftAsymmetric(AsymmetricSet set) {
         Object last = null;
         for (AsymCoroutine<Object, Object> c : set.coroutines) {
+            last = c.call(c);
+        }
+        return last;
+    }
+
+    /** One round of the woven ring. */
+    @Benchmark
+    public void wovenSymmetric(WovenRing ring) {
+        Coroutine.yield();
+    }
+
+    /** One call and one ret for each of {@code count} woven coroutines. */
+    @Benchmark
+    public Object wovenAsymmetric(WovenSet set) {
+        Object last = null;
+        for (SwitchMembers.Echo c : set.coroutines) {
             last = c.call(c);
         }
         return last;

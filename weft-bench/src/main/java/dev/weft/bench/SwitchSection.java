@@ -12,6 +12,9 @@ final class SwitchSection extends Section {
     private static final String SYM = "weftSymmetric";
     private static final String ASYM = "weftAsymmetric";
     private static final String RAW = "rawContinuation";
+    private static final String WOVEN_SYM = "wovenSymmetric";
+    private static final String WOVEN_ASYM = "wovenAsymmetric";
+    private static final List<String> METHODS = List.of(SYM, ASYM, WOVEN_SYM, WOVEN_ASYM, RAW);
 
     /** count -> method -> outcome */
     private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
@@ -23,7 +26,7 @@ final class SwitchSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return s.switchCounts().size() * 3;
+        return s.switchCounts().size() * METHODS.size();
     }
 
     /** From this count on, a fork spends seconds creating and closing its coroutines: one fork is enough. */
@@ -34,7 +37,7 @@ final class SwitchSection extends Section {
         double seconds = 0;
         for (int count : s.switchCounts()) {
             int forks = count >= ONE_FORK_FROM ? 1 : s.forks();
-            seconds += 3 * (s.averageTimeRunSeconds() / s.forks() + 3e-5 * count) * forks;
+            seconds += METHODS.size() * (s.averageTimeRunSeconds() / s.forks() + 3e-5 * count) * forks;
         }
         return seconds;
     }
@@ -43,7 +46,7 @@ final class SwitchSection extends Section {
     void measure(Bench bench) {
         for (int count : bench.settings().switchCounts()) {
             Map<String, Outcome> row = new LinkedHashMap<>();
-            for (String method : List.of(SYM, ASYM, RAW)) {
+            for (String method : METHODS) {
                 JmhRunner.Spec spec = JmhRunner.Spec.of(SwitchBenchmark.class, method, Map.of("count", "" + count), count);
                 row.put(method, bench.jmh(WORKLOAD, method, "count=" + count,
                         count >= ONE_FORK_FROM ? spec.withMaxForks(1) : spec));
@@ -62,29 +65,36 @@ final class SwitchSection extends Section {
                 (the benchmark thread's own `yield()` sends control round the ring). **Weft asymmetric**: \
                 `AsymCoroutine`s looping on `ret`, called in turn (one call + ret round trip per switch). \
                 **Raw**: bare `jdk.internal.vm.Continuation`s looping on `Continuation.yield`, run in turn: \
-                the floor, with the user code at the same depth. Time per switch in ns; ratios are Weft / raw \
+                the floor, with the user code at the same depth. **Woven**: the same two Weft loops on the \
+                woven engine (`Engine.WOVEN`), where a switch saves and rebuilds the loop's frame instead of \
+                freezing and thawing it. Time per switch in ns; ratios are Weft / raw \
                 at the same count. From %s coroutines on, each benchmark runs in one fork only (creating and \
                 closing them takes a fork most of its time).""".formatted(Format.count(ONE_FORK_FROM)));
         Table t = new Table("live coroutines", "Weft symmetric yield (ns)", "sym / raw",
-                "Weft asymmetric call+ret (ns)", "asym / raw", "raw run+yield (ns)");
-        List<LinePlot.Point> sym = new ArrayList<>();
-        List<LinePlot.Point> asym = new ArrayList<>();
-        List<LinePlot.Point> raw = new ArrayList<>();
+                "Weft asymmetric call+ret (ns)", "asym / raw", "woven symmetric (ns)", "woven sym / raw",
+                "woven asymmetric (ns)", "woven asym / raw", "raw run+yield (ns)");
+        Map<String, List<LinePlot.Point>> series = new LinkedHashMap<>();
+        METHODS.forEach(m -> series.put(m, new ArrayList<>()));
         results.forEach((count, row) -> {
-            Outcome s = row.get(SYM);
-            Outcome a = row.get(ASYM);
             Outcome r = row.get(RAW);
-            t.row(Format.count(count), Format.outcome(s), Format.ratio(s.ratioTo(r)),
-                    Format.outcome(a), Format.ratio(a.ratioTo(r)), Format.outcome(r));
-            sym.add(new LinePlot.Point(count, s.value()));
-            asym.add(new LinePlot.Point(count, a.value()));
-            raw.add(new LinePlot.Point(count, r.value()));
+            List<String> cells = new ArrayList<>(List.of(Format.count(count)));
+            for (String method : METHODS) {
+                Outcome o = row.get(method);
+                cells.add(Format.outcome(o));
+                if (o != r) {
+                    cells.add(Format.ratio(o.ratioTo(r)));
+                }
+                series.get(method).add(new LinePlot.Point(count, o.value()));
+            }
+            t.row(cells.toArray(String[]::new));
         });
         page.table(t);
         page.plot(new LinePlot("Switch time vs live coroutines (cf. thesis fig. 6.1)", "live coroutines",
                         "ns per switch (median)", true, true)
-                        .series("Weft symmetric yield", sym).series("Weft asymmetric call+ret", asym)
-                        .series("raw Continuation run+yield", raw),
+                        .series("Weft symmetric yield", series.get(SYM)).series("Weft asymmetric call+ret", series.get(ASYM))
+                        .series("woven symmetric yield", series.get(WOVEN_SYM))
+                        .series("woven asymmetric call+ret", series.get(WOVEN_ASYM))
+                        .series("raw Continuation run+yield", series.get(RAW)),
                 "fig-6.1-switch-time.png", "Switch time against live coroutines");
     }
 
