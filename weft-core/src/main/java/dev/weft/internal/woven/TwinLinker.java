@@ -174,7 +174,7 @@ public final class TwinLinker {
         private MethodHandle forClass(Class<?> receiver) throws ReflectiveOperationException {
             MethodType original = withoutFiber(type()).dropParameterTypes(0, 1);
             MethodHandle call = caller.findVirtual(owner, name, original);
-            Method method = Twins.implementation(receiver, name, original.parameterArray());
+            Method method = Twins.implementation(owner, receiver, name, original.parameterArray());
             if (method == null) {
                 return opaque(call, type()); // an abstract method: the call throws as the JVM would
             }

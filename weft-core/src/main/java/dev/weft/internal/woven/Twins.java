@@ -66,9 +66,18 @@ public final class Twins {
      * default method of its interfaces (the most specific). Null if there is none.
      */
     public static Method implementation(Class<?> receiver, String name, Class<?>[] parameters) {
+        return implementation(null, receiver, name, parameters);
+    }
+
+    /**
+     * The same for a call whose static owner is {@code owner}: a private method is the one
+     * called only if {@code owner} declares it (private methods are not overridden).
+     */
+    static Method implementation(Class<?> owner, Class<?> receiver, String name, Class<?>[] parameters) {
         for (Class<?> k = receiver; k != null; k = k.getSuperclass()) {
             Method declared = declared(k, name, parameters);
-            if (declared != null && !Modifier.isStatic(declared.getModifiers())) {
+            if (declared != null && !Modifier.isStatic(declared.getModifiers())
+                    && (!Modifier.isPrivate(declared.getModifiers()) || k == owner)) {
                 return declared;
             }
         }
