@@ -23,6 +23,8 @@ final class WovenLoader extends ClassLoader {
     private final UnaryOperator<byte[]> edit;
     private final Map<String, byte[]> generated = new HashMap<>();
     private final boolean showsGenerated;
+    /** Whether fixture classes whose simple name starts with {@code Unwoven} are defined as compiled, not woven. */
+    private boolean leavesUnwovenAsIs;
 
     WovenLoader() {
         this(UnaryOperator.identity());
@@ -50,6 +52,24 @@ final class WovenLoader extends ClassLoader {
         }
     }
 
+    /**
+     * A loader that weaves the fixtures as this one does, except those whose simple name starts
+     * with {@code Unwoven}: it defines them from their class files unchanged, as classes that no
+     * weaver has seen (code outside the agent's and the plugin's reach).
+     */
+    static WovenLoader leavingUnwovenClassesAsIs() {
+        WovenLoader loader = new WovenLoader();
+        loader.leavesUnwovenAsIs = true;
+        return loader;
+    }
+
+    /** Whether {@code name} is the binary name of a class this loader leaves unwoven. */
+    private boolean isLeftUnwoven(String name) {
+        String simple = name.substring(name.lastIndexOf('.') + 1);
+        simple = simple.substring(simple.lastIndexOf('$') + 1);
+        return leavesUnwovenAsIs && simple.startsWith("Unwoven");
+    }
+
     @Override
     public InputStream getResourceAsStream(String name) {
         String binaryName = name.endsWith(".class") ? name.substring(0, name.length() - 6).replace('/', '.') : name;
@@ -68,7 +88,8 @@ final class WovenLoader extends ClassLoader {
             Class<?> loaded = findLoadedClass(name);
             if (loaded == null) {
                 byte[] classFile = generated.containsKey(name) ? generated.get(name) : original(name);
-                byte[] woven = weave(name, edit.apply(classFile));
+                byte[] edited = edit.apply(classFile);
+                byte[] woven = isLeftUnwoven(name) ? edited : weave(name, edited);
                 loaded = defineClass(name, woven, 0, woven.length);
             }
             return loaded;
@@ -91,6 +112,21 @@ final class WovenLoader extends ClassLoader {
             return weaver.weave(original, this);
         } catch (WeavingException e) {
             throw new ClassNotFoundException("cannot weave " + name, e);
+        }
+    }
+
+    /** A new instance of the fixture class {@code simpleName}, woven, created with its constructor taking the {@code engine}. */
+    @SuppressWarnings("unchecked")
+    <T> T newInstance(String simpleName, dev.weft.Engine engine) {
+        try {
+            return (T) loadClass(FIXTURES + simpleName).getConstructor(dev.weft.Engine.class).newInstance(engine);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r; // what the constructor threw: a refusal of the engine
+            }
+            throw new AssertionError(e);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
