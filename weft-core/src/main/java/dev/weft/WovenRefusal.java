@@ -2,7 +2,7 @@ package dev.weft;
 
 import dev.weft.internal.woven.Twins;
 
-import java.util.Optional;
+import java.util.List;
 
 /**
  * The exception for a suspension that the woven engine cannot make: the coroutine's code
@@ -17,21 +17,47 @@ final class WovenRefusal {
     }
 
     static IllegalStateException of(CoroutineBase c) {
-        Optional<StackWalker.StackFrame> caller = WALKER.walk(frames -> frames.filter(f -> !isWeft(f.getDeclaringClass())).findFirst());
-        String why = caller.map(WovenRefusal::why).orElse("no frame of its code is on the stack");
-        return new IllegalStateException("cannot suspend " + c + " on the woven engine: " + why
+        List<StackWalker.StackFrame> frames = WALKER.walk(s -> s.filter(f -> !isWeft(f.getDeclaringClass())).toList());
+        return new IllegalStateException("cannot suspend " + c + " on the woven engine: " + why(frames)
                 + "; nothing was suspended, and the coroutine goes on from the exception");
     }
 
-    private static String why(StackWalker.StackFrame f) {
-        String frame = f.getClassName() + "." + f.getMethodName() + " (line " + f.getLineNumber() + ")";
-        if (f.getMethodName().endsWith(Twins.SUFFIX)) {
-            return "the woven frame " + frame.replace(Twins.SUFFIX + " ", " ")
+    /**
+     * Why, given the frames of the coroutine's code, innermost first: the caller of the
+     * suspension point is a twin that holds a monitor, or the chain of twins was broken by a
+     * call that is not one (the frame right above the innermost twin).
+     */
+    private static String why(List<StackWalker.StackFrame> frames) {
+        if (frames.isEmpty()) {
+            return "no frame of its code is on the stack";
+        }
+        StackWalker.StackFrame suspender = frames.get(0);
+        if (isTwin(suspender)) {
+            return "the woven frame " + name(suspender)
                     + " suspends while it holds a monitor (synchronized), which it cannot release and take again";
         }
-        return "the frame " + frame + " that called the suspension is not woven code running as the woven engine's"
-                + " twin: it is not woven, or it was reached through a lambda, a JDK callback, reflection or a class"
-                + " that is not woven (use Engine.NATIVE for such code)";
+        int twin = 1;
+        while (twin < frames.size() && !isTwin(frames.get(twin))) {
+            twin++;
+        }
+        String breaker = twin < frames.size()
+                ? "the woven frame " + name(frames.get(twin)) + " called " + name(frames.get(twin - 1))
+                        + ", which the woven engine cannot unwind (it is not woven, or it is a lambda, a JDK method"
+                        + " or reflection)"
+                : "no frame on the way is woven code of the woven engine";
+        return breaker + ", on the way to the suspension in " + name(suspender) + " (use Engine.NATIVE for such code)";
+    }
+
+    private static boolean isTwin(StackWalker.StackFrame f) {
+        return f.getMethodName().endsWith(Twins.SUFFIX);
+    }
+
+    private static String name(StackWalker.StackFrame f) {
+        String method = f.getMethodName();
+        if (method.endsWith(Twins.SUFFIX)) {
+            method = method.substring(0, method.length() - Twins.SUFFIX.length());
+        }
+        return f.getClassName() + "." + method + " (line " + f.getLineNumber() + ")";
     }
 
     private static boolean isWeft(Class<?> type) {

@@ -12,7 +12,6 @@ import dev.weft.CoroutineBase;
 import dev.weft.Engine;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,7 +85,7 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
         List<String> refusals = refusals(co);
         assertEquals(1, refusals.size());
         assertMessage(new IllegalStateException(refusals.get(0)), "cannot suspend callback [", "on the woven engine",
-                "RefusedInCallback.lambda$run$", "not woven code running as the woven engine's twin");
+                "RefusedInCallback.lambda$run$", "which the woven engine cannot unwind");
         assertEquals("end 2", co.call(2));
         assertTrue(co.isFinished());
     }
@@ -146,16 +145,11 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
 
     /** The same method also cannot be serialized there on the native engine: "holds a monitor". */
     @Test
-    @Disabled("bug: MonitorDepth propagates the monitor count into every handler covering an instruction, even one "
-            + "shadowed by javac's catch-all monitor-release handler listed first, so all code after "
-            + "try { synchronized (..) {..} } catch (..) counts as holding a monitor: the ret there is not linked "
-            + "and is refused 'holds a monitor'")
     void aRetAfterASynchronizedBlockInsideATryIsNotRefused() {
         retsAfterASynchronizedBlockInsideATry(Engine.WOVEN);
     }
 
     @Test
-    @Disabled("bug: same MonitorDepth over-count; the native engine's serialize() is refused after the block too")
     void aCoroutineAfterASynchronizedBlockInsideATrySerializes() {
         AsymCoroutine<Integer, String> co = create("TryAroundSynchronized", new Class<?>[] {Engine.class}, Engine.NATIVE);
         assertEquals("after 5 false", co.call(5));
@@ -214,9 +208,6 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
     }
 
     @Test
-    @Disabled("bug: WovenRefusal names the first frame outside Weft, the woven StepBase.step that the unwoven override "
-            + "called with super.step, not the UnwovenStep.step frame that broke the chain of twins; the message never "
-            + "mentions UnwovenStep")
     void theRefusalThroughAnUnwovenOverrideNamesIt() {
         AsymCoroutine<Integer, String> co = partly.newInstance("UnwovenStep", Engine.WOVEN);
         co.setName("stepper");

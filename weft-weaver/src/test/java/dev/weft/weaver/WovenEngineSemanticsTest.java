@@ -15,7 +15,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -304,9 +303,6 @@ class WovenEngineSemanticsTest extends WovenFixtureTest {
     }
 
     @Test
-    @Disabled("bug: TwinLinker dispatches a twin's invokevirtual of a private method by the receiver's class "
-            + "(Twins.implementation), so a subclass method of the same name and descriptor runs instead: "
-            + "first call gives 'end shadow 1', not 'base 1'")
     void aPrivateMethodIsNotReplacedByASubclassMethodOfTheSameSignatureOnTheWovenEngine() {
         runsThePrivateMethod(Engine.WOVEN);
     }

@@ -70,14 +70,18 @@ public final class Twins {
     }
 
     /**
-     * The same for a call whose static owner is {@code owner}: a private method is the one
-     * called only if {@code owner} declares it (private methods are not overridden).
+     * The same for a call whose static owner is {@code owner} (null if unknown): a private
+     * method of {@code owner} is called as it is, whatever the receiver's class, and no other
+     * private method is ever the one called (private methods are not overridden).
      */
     static Method implementation(Class<?> owner, Class<?> receiver, String name, Class<?>[] parameters) {
+        Method own = owner == null ? null : declared(owner, name, parameters);
+        if (own != null && Modifier.isPrivate(own.getModifiers())) {
+            return own;
+        }
         for (Class<?> k = receiver; k != null; k = k.getSuperclass()) {
             Method declared = declared(k, name, parameters);
-            if (declared != null && !Modifier.isStatic(declared.getModifiers())
-                    && (!Modifier.isPrivate(declared.getModifiers()) || k == owner)) {
+            if (declared != null && !Modifier.isStatic(declared.getModifiers()) && !Modifier.isPrivate(declared.getModifiers())) {
                 return declared;
             }
         }

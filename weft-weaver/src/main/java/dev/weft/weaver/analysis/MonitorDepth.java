@@ -45,6 +45,9 @@ public final class MonitorDepth implements Opcodes {
             for (TryCatchBlockNode handler : method.tryCatchBlocks) {
                 if (insns.indexOf(handler.start) <= i && i < insns.indexOf(handler.end)) {
                     reach(depth, work, insns.indexOf(handler.handler), depth[i]);
+                    if (handler.type == null) {
+                        break; // catches everything thrown here: the handlers after it never see it
+                    }
                 }
             }
         }
