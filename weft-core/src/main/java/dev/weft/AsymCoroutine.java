@@ -145,6 +145,12 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     @Override
+    final java.lang.reflect.Method wovenEntryMethod() {
+        return wovenSelf != null ? WovenEntries.runMethod(wovenSelf, Object.class)
+                : WovenEntries.runMethod(wovenTarget, AsymCoroutine.class, Object.class);
+    }
+
+    @Override
     final void wovenBody(Fiber fiber) {
         Object input = fiber.isRewinding() ? null : takeTransfer(); // a rewind keeps the call's input for the ret it resumes in
         Object output = wovenSelf != null ? wovenSelf.run$weft(input, fiber)

@@ -154,6 +154,11 @@ public non-sealed class Coroutine extends CoroutineBase {
     }
 
     @Override
+    final java.lang.reflect.Method wovenEntryMethod() {
+        return WovenEntries.runMethod(wovenEntry);
+    }
+
+    @Override
     final void wovenBody(Fiber fiber) {
         if (wovenEntry != null) {
             wovenEntry.run$weft(fiber);

@@ -191,6 +191,9 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /** The same, through the twins of the woven engine, with this coroutine's {@code fiber}. */
     abstract void wovenBody(Fiber fiber);
 
+    /** The method the woven engine enters this coroutine's body by (whose twin it calls), or null if it has none. */
+    abstract Method wovenEntryMethod();
+
     /** Whether this coroutine runs on the woven engine. */
     final boolean isWoven() {
         return engine == Engine.WOVEN;
@@ -401,6 +404,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * owner thread.
      *
      * <p>The frames reference the same objects as the coroutine's stack (thesis figure 3.9).
+     * On the {@linkplain Engine#WOVEN woven engine}, they are read from where the coroutine
+     * saved them when it suspended, without resuming it.
      *
      * @throws IllegalArgumentException naming the class and method, if a frame is not woven, may
      *         hold a monitor, or cannot be captured for another reason; if this is a thread's
@@ -421,7 +426,9 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * where those frames were suspended. Every frame is checked against the weaver's record of
      * its method first: the method must exist and be woven, {@code bci} must be one of its
      * suspension sites, each slot's kind and type must fit, and each frame must be suspended in
-     * a call of the next one's method. Confined to the owner thread.
+     * a call of the next one's method. On the {@linkplain Engine#WOVEN woven engine}, the
+     * outermost frame must also be an activation of the {@code run} method the engine enters
+     * this coroutine's body by. Confined to the owner thread.
      *
      * @throws IllegalArgumentException saying which frame and slot do not fit, or if this is a
      *         thread's initial coroutine or is running; the coroutine is untouched

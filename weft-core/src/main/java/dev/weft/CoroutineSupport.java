@@ -7,6 +7,7 @@ import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
 
 import dev.weft.internal.engine.NativeEngine;
+import dev.weft.internal.engine.WovenStack;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.FrameTransfer;
 import dev.weft.internal.woven.WovenFrames;
@@ -548,6 +549,9 @@ final class CoroutineSupport {
         if (bits == NEW) {
             return new CoroutineFrame[0];
         }
+        if (c.isWoven()) {
+            return serializeWoven(c);
+        }
         if (c.frames != null) {
             return c.frames.pending(); // deserialized or captured, and not resumed since
         }
@@ -577,13 +581,35 @@ final class CoroutineSupport {
         return FrameTransfer.copy(captured);
     }
 
+    /**
+     * The woven engine's serialize: the frames are already saved in the coroutine's fiber, and
+     * are read without resuming it. Taken meanwhile, so that no thief moves it.
+     */
+    private CoroutineFrame[] serializeWoven(CoroutineBase c) {
+        int prior = take(c, "serialize");
+        try {
+            return FiberFrames.read(((WovenStack) c.stack).fiber(), c.wovenEntryMethod());
+        } finally {
+            c.setStateBits(prior);
+        }
+    }
+
     void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
         checkSerializable(c, "deserialize into");
         CoroutineFrame[] restored = FrameTransfer.copy(frames); // checked as copied: later changes to frames cannot slip in
         FrameValidator.validate(c, restored);
+        if (c.isWoven()) {
+            FiberFrames.checkEntry(c, restored, c.wovenEntryMethod());
+        }
         int prior = take(c, "deserialize into");
         if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
             started.add(a);
+        }
+        if (c.isWoven()) {
+            c.stack = c.newStack();
+            FiberFrames.write(((WovenStack) c.stack).fiber(), restored);
+            c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
+            return;
         }
         if (c.frames != null) {
             WovenFrames.end(); // the restore that was pending is dropped
@@ -606,11 +632,6 @@ final class CoroutineSupport {
         if (c.isInitial()) {
             throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": a thread's initial coroutine is its thread's own stack");
-        }
-        if (c.isWoven()) {
-            throw new IllegalArgumentException("cannot " + operation + " " + c
-                    + ": it runs on the woven engine, whose saved frames this version cannot convert yet;"
-                    + " create it on Engine.NATIVE to serialize it");
         }
         switch (c.stateBits()) {
             case FINISHED -> throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");

@@ -25,7 +25,9 @@ public enum Engine {
      * point must be a woven method called from woven code and holding no monitor. A suspension
      * reached any other way (through a JDK callback, a lambda, reflection, a class that is not
      * woven, inside {@code synchronized}) is refused with an exception that names the frame,
-     * and the coroutine is left as it was.
+     * and the coroutine is left as it was. A suspended coroutine's frames are saved already:
+     * {@code serialize()} reads them without resuming it, and they are the same frames the
+     * native engine captures, so that frames move between the engines both ways.
      */
     WOVEN
 }

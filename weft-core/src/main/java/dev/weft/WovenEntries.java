@@ -40,6 +40,11 @@ final class WovenEntries {
         return fail(coroutine, why + ", or run it on Engine.NATIVE");
     }
 
+    /** The {@code run} method (with these parameters) that {@code body} runs; null for no body. */
+    static Method runMethod(Object body, Class<?>... parameters) {
+        return body == null ? null : Twins.implementation(body.getClass(), "run", parameters);
+    }
+
     private static <T> T fail(CoroutineBase coroutine, String why) {
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why);
     }

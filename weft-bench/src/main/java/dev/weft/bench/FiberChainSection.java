@@ -51,7 +51,7 @@ final class FiberChainSection extends Section {
             int ops = FiberChainBenchmark.hopsPerInvocation(length);
             for (Variant v : VARIANTS) {
                 JmhRunner.Spec spec = JmhRunner.Spec.of(FiberChainBenchmark.class, v.method(), Map.of("length", "" + length), ops);
-                if (v.method().equals("weftAsymmetric") || v.method().equals("rawNested")) {
+                if (v.method().endsWith("Asymmetric") || v.method().equals("rawNested")) {
                     spec = spec.withJvmArgs(FiberChainBenchmark.STACK); // every member's frames nest on one thread
                 }
                 add(length, v.method(), bench.jmh(WORKLOAD, v.method(), "length=" + length, spec));

@@ -5,16 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Coroutine;
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Symmetric coroutines suspended in {@code yield()} and {@code yieldTo} from inside nested
  * woven methods, serialized, deserialized into new coroutines, and driven on by the thread's
- * initial coroutine: the ring must behave after the restore exactly as it did without one.
+ * initial coroutine: the ring must behave after the restore exactly as it did without one, on
+ * either engine.
  */
 class SymmetricSerializationTest extends WovenFixtureTest {
 
@@ -25,13 +28,13 @@ class SymmetricSerializationTest extends WovenFixtureTest {
     private static final String SCRIPT = "AyBAyyBABAyyBAyByAB";
 
     /** Two rings coroutines, A then B, that log to {@code log} and yield back to the current (initial) coroutine. */
-    private List<Coroutine> pair(List<String> log) {
+    private List<Coroutine> pair(List<String> log, Engine engine) {
         List<Coroutine> pair = new ArrayList<>();
         for (String name : List.of("A", "B")) {
             try {
                 pair.add((Coroutine) loader.loadClass("dev.weft.weaver.fixtures.Ring")
-                        .getConstructor(String.class, List.class, Coroutine.class)
-                        .newInstance(name, log, Coroutine.current()));
+                        .getConstructor(String.class, List.class, Coroutine.class, Engine.class)
+                        .newInstance(name, log, Coroutine.current(), engine));
             } catch (ReflectiveOperationException e) {
                 throw new AssertionError(e);
             }
@@ -53,10 +56,11 @@ class SymmetricSerializationTest extends WovenFixtureTest {
         return List.copyOf(log);
     }
 
-    @Test
-    void aRingRestoredFromFramesGoesOnAsTheOriginalWould() {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aRingRestoredFromFramesGoesOnAsTheOriginalWould(Engine engine) {
         List<String> referenceLog = new ArrayList<>();
-        List<Coroutine> reference = pair(referenceLog);
+        List<Coroutine> reference = pair(referenceLog, engine);
         List<List<String>> expected = new ArrayList<>();
         for (int step = 0; step < SCRIPT.length(); step++) {
             expected.add(play(step, reference, referenceLog));
@@ -68,7 +72,7 @@ class SymmetricSerializationTest extends WovenFixtureTest {
         int tried = 0;
         for (int split = 2; split < SCRIPT.length(); split++) {
             List<String> log = new ArrayList<>();
-            List<Coroutine> originals = pair(log);
+            List<Coroutine> originals = pair(log, engine);
             for (int step = 0; step < split; step++) {
                 assertEquals(expected.get(step), play(step, originals, log));
             }
@@ -77,7 +81,7 @@ class SymmetricSerializationTest extends WovenFixtureTest {
                 continue;
             }
             List<String> copyLog = new ArrayList<>();
-            List<Coroutine> copies = restoredCopies(originals, copyLog);
+            List<Coroutine> copies = restoredCopies(originals, copyLog, engine);
             for (int step = split; step < SCRIPT.length(); step++) {
                 List<String> after = play(step, copies, copyLog);
                 List<String> joined = new ArrayList<>(log);
@@ -95,10 +99,10 @@ class SymmetricSerializationTest extends WovenFixtureTest {
      * Serializes both originals, closes them (they leave the ring), and deserializes their
      * frames into new coroutines, created in the same order so that the ring's order is the same.
      */
-    private List<Coroutine> restoredCopies(List<Coroutine> originals, List<String> copyLog) {
+    private List<Coroutine> restoredCopies(List<Coroutine> originals, List<String> copyLog, Engine engine) {
         List<CoroutineFrame[]> frames = originals.stream().map(Coroutine::serialize).toList();
         originals.forEach(Coroutine::close);
-        List<Coroutine> copies = pair(copyLog);
+        List<Coroutine> copies = pair(copyLog, engine);
         Map<Object, Object> replacements = new IdentityHashMap<>();
         for (int i = 0; i < copies.size(); i++) {
             replacements.put(originals.get(i), copies.get(i));

@@ -223,30 +223,4 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
         assertEquals(List.of("step 0", "step 1", "after s5s6", "end 7"),
                 List.of(co.call(1), co.call(5), co.call(6), co.call(7)));
     }
-
-    // ------------------------------------------------------------ serialize
-
-    @Test
-    void serializingASuspendedWovenCoroutineIsRefusedAndItGoesOn() {
-        AsymCoroutine<Integer, String> reference = loader.newInstance("Accumulator", Engine.NATIVE);
-        List<String> expected = new ArrayList<>();
-        for (int i = 1; i <= 6; i++) {
-            expected.add(reference.call(i));
-        }
-        assertEquals("n0:1:1.0:3.0:[1, 0, 0]", expected.get(0));
-        assertEquals("done 15", expected.get(5));
-
-        AsymCoroutine<Integer, String> co = loader.newInstance("Accumulator", Engine.WOVEN);
-        co.setName("acc");
-        assertEquals(expected.subList(0, 2), List.of(co.call(1), co.call(2)));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
-        assertMessage(e, "cannot serialize acc [suspended", "woven engine", "Engine.NATIVE");
-        AsymCoroutine<Integer, String> nativeOne = loader.newInstance("Accumulator", Engine.NATIVE);
-        nativeOne.call(1);
-        IllegalArgumentException into = assertThrows(IllegalArgumentException.class,
-                () -> co.deserialize(Replay.rehome(nativeOne.serialize(), nativeOne, co)));
-        assertMessage(into, "cannot deserialize into acc [suspended", "woven engine");
-        assertEquals(expected.subList(2, 6), List.of(co.call(3), co.call(4), co.call(5), co.call(6)));
-        assertTrue(co.isFinished());
-    }
 }

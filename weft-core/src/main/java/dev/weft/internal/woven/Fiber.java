@@ -103,6 +103,25 @@ public final class Fiber {
         mode = RUNNING;
     }
 
+    /** The saved references, oldest first (the innermost frame's first): a copy. */
+    public Object[] savedReferences() {
+        return Arrays.copyOf(references, referenceCount);
+    }
+
+    /** The saved primitives and site ids, oldest first: a copy. */
+    public long[] savedPrimitives() {
+        return Arrays.copyOf(primitives, primitiveCount);
+    }
+
+    /** Replaces the saved frames by these values, as {@link #savedReferences()} and {@link #savedPrimitives()} give them. */
+    public void replaceSavedFrames(Object[] references, long[] primitives) {
+        discardSavedFrames();
+        this.references = Arrays.copyOf(references, Math.max(INITIAL_CAPACITY, references.length));
+        this.referenceCount = references.length;
+        this.primitives = Arrays.copyOf(primitives, Math.max(INITIAL_CAPACITY, primitives.length));
+        this.primitiveCount = primitives.length;
+    }
+
     // ---------------------------------------------------------------- saving (unwinding)
 
     public void pushReference(Object value) {

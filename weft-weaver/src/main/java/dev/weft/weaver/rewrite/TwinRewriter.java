@@ -35,7 +35,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
  *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
- *   fiber.pushInt(siteId); return zero or null
+ *   fiber.pushReference(Owner.class); fiber.pushInt(siteId); return zero or null
  * continue_k:
  * </pre>
  * At the method's start:
@@ -44,12 +44,15 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   aload fiber; invokevirtual Fiber.isRewinding(); ifeq start
  *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
  * restore_k:
+ *   fiber.popReference()            // the class, which serialize() reads to tell the frame's method
  *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
  *   push fiber.pop() for below..., bottom first, then the receiver; zero or null for each argument
  *   goto call_k                     // the callee rewinds in turn; the innermost is the suspension point
  * start:
  * </pre>
- * A site is linked unless it is inside a monitor (a twin cannot return out of a monitor it
+ * The values saved per frame are exactly the slots the class's site table lists for the site
+ * (null-typed ones included), so that {@code serialize()} can read a suspended fiber as
+ * {@code CoroutineFrame}s and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a twin cannot return out of a monitor it
  * holds and take it again) or is a static or special call of a JDK class (no twin there):
  * those stay plain calls, which the woven engine cannot unwind through.
  */
@@ -170,6 +173,9 @@ final class TwinRewriter extends CallSiteRewriter {
             }
         }
         code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(new LdcInsnNode(Type.getObjectType(owner)));
+        code.add(fiberCall("pushReference", "(Ljava/lang/Object;)V"));
+        code.add(new VarInsnNode(ALOAD, fiber));
         code.add(SlotCode.push(site.bci()));
         code.add(fiberCall("pushInt", "(I)V"));
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
@@ -189,22 +195,21 @@ final class TwinRewriter extends CallSiteRewriter {
 
     /** Pushes the next saved value of {@code type} from the fiber. */
     private void pop(InsnList code, SlotType type) {
-        if (type.kind() == SlotType.Kind.NULL) {
-            code.add(new InsnNode(ACONST_NULL));
-            return;
-        }
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(fiberCall("pop" + kind(type), "()" + descriptor(type)));
-        if (type.kind() == SlotType.Kind.REFERENCE && !type.descriptor().equals("Ljava/lang/Object;")) {
+        if (type.kind() == SlotType.Kind.NULL) {
+            code.add(new InsnNode(POP)); // saved as a reference, which the frame declares as null
+            code.add(new InsnNode(ACONST_NULL));
+        } else if (type.kind() == SlotType.Kind.REFERENCE && !type.descriptor().equals("Ljava/lang/Object;")) {
             Type t = Type.getType(type.descriptor());
             code.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? type.descriptor() : t.getInternalName()));
         }
     }
 
-    /** Whether a value of {@code type} is saved: not an unusable slot, and not null, which is known without saving. */
+    /** Whether a value of {@code type} is saved: one the site table lists, not an unusable slot. */
     private static boolean isSaved(SlotType type) {
         return switch (type.kind()) {
-            case INT, FLOAT, LONG, DOUBLE, REFERENCE -> true;
+            case INT, FLOAT, LONG, DOUBLE, REFERENCE, NULL -> true;
             default -> false;
         };
     }
@@ -286,6 +291,9 @@ final class TwinRewriter extends CallSiteRewriter {
     }
 
     private void rewind(InsnList code, SuspensionSite site) {
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall("popReference", "()Ljava/lang/Object;"));
+        code.add(new InsnNode(POP));
         List<SlotType> locals = site.locals();
         for (int slot = 0; slot < locals.size(); slot++) {
             SlotType type = locals.get(slot);
