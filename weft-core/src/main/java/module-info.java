@@ -7,7 +7,8 @@
  * <p>The native engine runs on HotSpot's continuations ({@code jdk.internal.vm}). The JVM must
  * export that package to this module: {@code --add-exports java.base/jdk.internal.vm=dev.weft}
  * on the module path, {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} on the class
- * path. Without it, the first coroutine operation throws an exception that names the option.
+ * path. Without it, creating a coroutine on the native engine throws an exception that names the
+ * option; the woven engine needs no such access.
  */
 module dev.weft {
     exports dev.weft;

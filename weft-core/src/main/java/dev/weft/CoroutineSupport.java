@@ -81,7 +81,6 @@ final class CoroutineSupport {
     }
 
     private CoroutineSupport() {
-        NativeEngine.requireAccess();
         thread = Thread.currentThread();
         initial = new Coroutine(this);
         RingNode head = new RingNode(initial);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.internal.woven.Fiber;
+import dev.weft.internal.woven.TwinRunnable;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -159,11 +161,11 @@ class EngineLimitsTest {
         assertTrue(result.output().contains("caught after true, fresh coroutine says 42"), result.output());
     }
 
-    /** Tries the first coroutine operations of a JVM that was not given access to jdk.internal.vm. */
+    /** Tries coroutine operations in a JVM that was not given access to jdk.internal.vm. */
     public static final class WithoutAccess {
         public static void main(String[] args) {
-            for (Runnable op : List.<Runnable>of(Coroutine::yield, () -> new Coroutine(() -> { }),
-                    () -> new AsymCoroutine<Void, Void>())) {
+            for (Runnable op : List.<Runnable>of(() -> new Coroutine(() -> { }), () -> new AsymCoroutine<Void, Void>(),
+                    () -> new AsymCoroutine<Void, Void>(Engine.NATIVE))) {
                 try {
                     op.run();
                     System.out.println("no error");
@@ -171,19 +173,49 @@ class EngineLimitsTest {
                     System.out.println(e.getMessage());
                 }
             }
+            Coroutine.yield(); // nothing else in the ring: no engine is needed
+            new HandWoven("first");
+            new HandWoven("second");
+            Coroutine.yield();
+            System.out.println("woven coroutines ran: " + HandWoven.RAN);
+        }
+    }
+
+    /**
+     * A coroutine of the woven engine whose twin is written by hand, as the weaver would for a
+     * {@code run} that never suspends: what a program without access to jdk.internal.vm can run.
+     */
+    public static final class HandWoven extends Coroutine implements TwinRunnable {
+        static final List<String> RAN = new ArrayList<>();
+        private final String label;
+
+        HandWoven(String label) {
+            super(Engine.WOVEN);
+            this.label = label;
+        }
+
+        @Override
+        protected void run() {
+            RAN.add(label);
+        }
+
+        @Override
+        public void run$weft(Fiber fiber) {
+            run();
         }
     }
 
     @Test
-    void withoutAccessTheFirstOperationNamesTheOptionToAdd() throws Exception {
+    void withoutAccessTheNativeEngineNamesTheOptionToAddAndTheWovenEngineRuns() throws Exception {
         JavaProcess.Result result = JavaProcess.run(List.of(), WithoutAccess.class);
         assertEquals(0, result.exitCode(), result.output());
         String[] lines = result.output().strip().split("\\R");
-        assertEquals(3, lines.length, result.output());
-        for (String line : lines) {
-            assertTrue(line.endsWith("start java with the option --add-exports java.base/jdk.internal.vm=ALL-UNNAMED"),
-                    line);
+        assertEquals(4, lines.length, result.output());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(lines[i].endsWith("start java with the option --add-exports java.base/jdk.internal.vm=ALL-UNNAMED"),
+                    lines[i]);
         }
+        assertEquals("woven coroutines ran: [second, first]", lines[3]);
     }
 
     @Test
