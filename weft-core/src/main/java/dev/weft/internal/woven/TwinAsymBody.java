@@ -1,9 +1,10 @@
 package dev.weft.internal.woven;
 
 /**
- * Implemented by the weaver for every class that declares the twin of {@code Object run(Object)} of an {@code AsymCoroutine} subclass (the bridge, for a generic one): how the woven
- * engine enters a coroutine's body. The engine checks that the body's {@code run} is the
- * twin's original before it relies on it.
+ * How the woven engine enters the body of an {@code AsymCoroutine} subclass: the weaver makes
+ * every class that declares the twin of {@code Object run(Object)} (for a generic subclass, the
+ * bridge method's) implement this interface. The engine checks that the body's {@code run} is
+ * the twin's original before it relies on it.
  */
 public interface TwinAsymBody {
 

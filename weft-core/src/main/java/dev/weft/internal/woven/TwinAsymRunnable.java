@@ -1,9 +1,9 @@
 package dev.weft.internal.woven;
 
 /**
- * Implemented by the weaver for every class that declares the twin of {@code Object run(AsymCoroutine, Object)} of an {@code AsymRunnable}: how the woven
- * engine enters a coroutine's body. The engine checks that the body's {@code run} is the
- * twin's original before it relies on it.
+ * How the woven engine enters an {@code AsymRunnable} body: the weaver makes every class that
+ * declares the twin of {@code Object run(AsymCoroutine, Object)} implement this interface. The
+ * engine checks that the body's {@code run} is the twin's original before it relies on it.
  */
 public interface TwinAsymRunnable {
 

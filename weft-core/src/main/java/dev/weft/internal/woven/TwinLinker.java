@@ -25,6 +25,12 @@ import java.lang.reflect.Method;
  */
 public final class TwinLinker {
 
+    /** The opcodes a linked call was compiled as (JVM specification, section 6.5). */
+    private static final int INVOKEVIRTUAL = 182;
+    private static final int INVOKESPECIAL = 183;
+    private static final int INVOKESTATIC = 184;
+    private static final int INVOKEINTERFACE = 185;
+
     /** How many receiver classes a virtual call site tests inline before it uses its table. */
     private static final int INLINE_CLASSES = 3;
 
@@ -59,11 +65,6 @@ public final class TwinLinker {
             default -> throw new IllegalArgumentException("not an invoke opcode: " + opcode);
         };
     }
-
-    private static final int INVOKEVIRTUAL = 182;
-    private static final int INVOKESPECIAL = 183;
-    private static final int INVOKESTATIC = 184;
-    private static final int INVOKEINTERFACE = 185;
 
     private static MethodHandle linkStatic(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
             throws ReflectiveOperationException {
@@ -130,7 +131,6 @@ public final class TwinLinker {
         private final MethodHandles.Lookup caller;
         private final String name;
         private final Class<?> owner;
-        private final MethodHandle selecting;
         private int inlineClasses;
 
         private final ClassValue<MethodHandle> byClass = new ClassValue<>() {
@@ -151,8 +151,7 @@ public final class TwinLinker {
             this.name = name;
             this.owner = owner;
             MethodHandle select = SELECT.bindTo(this).asType(MethodType.methodType(MethodHandle.class, type.parameterType(0)));
-            this.selecting = MethodHandles.foldArguments(MethodHandles.exactInvoker(type), select);
-            setTarget(selecting);
+            setTarget(MethodHandles.foldArguments(MethodHandles.exactInvoker(type), select));
         }
 
         /** The target for {@code receiver}'s class; while the inline cache has room, also adds a test for it. */
