@@ -6,6 +6,7 @@ import dev.weft.internal.woven.WovenMethods;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,24 +33,27 @@ final class FiberFrames {
         int p = primitives.length;
         List<CoroutineFrame> frames = new ArrayList<>();
         String key = key(entry);
+        Lookup last = null; // a recursion reads one method many times
         while (p > 0) {
             int bci = (int) primitives[--p];
             Class<?> owner = (Class<?>) references[--r];
-            WovenMethods.Site site = site(owner, key, bci);
+            if (last == null || last.owner != owner || !last.key.equals(key)) {
+                last = new Lookup(owner, key);
+            }
+            WovenMethods.Site site = last.site(bci);
             int localCount = site.locals().size();
-            List<String> codes = codes(site);
-            long[] scalars = new long[codes.size()];
-            Object[] objects = new Object[codes.size()];
-            for (int slot = 0; slot < codes.size(); slot++) {
-                String code = codes.get(slot);
+            int slots = localCount + site.stack().size();
+            long[] scalars = new long[slots];
+            Object[] objects = new Object[slots];
+            for (int slot = 0; slot < slots; slot++) {
+                String code = code(site, slot);
                 if (isReference(code)) {
                     objects[slot] = references[--r];
                 } else if (isPrimitive(code)) {
                     scalars[slot] = primitives[--p];
                 }
             }
-            frames.add(new CoroutineFrame(WovenFrames.method(owner, key), bci, localCount, codes.size() - localCount,
-                    scalars, objects));
+            frames.add(new CoroutineFrame(last.method, bci, localCount, slots - localCount, scalars, objects));
             key = site.targetKey();
         }
         return frames.toArray(new CoroutineFrame[0]);
@@ -57,24 +61,37 @@ final class FiberFrames {
 
     /** Replaces what {@code fiber} holds by {@code frames}, which {@link FrameValidator} has checked. */
     static void write(Fiber fiber, CoroutineFrame[] frames) {
-        List<Object> references = new ArrayList<>();
-        List<Long> primitives = new ArrayList<>();
+        Object[] references = new Object[16];
+        long[] primitives = new long[16];
+        int r = 0;
+        int p = 0;
+        Lookup last = null;
         for (int i = frames.length - 1; i >= 0; i--) {
             CoroutineFrame frame = frames[i];
             Class<?> owner = frame.method.getDeclaringClass();
-            List<String> codes = codes(site(owner, key(frame.method), frame.bci));
-            for (int slot = codes.size() - 1; slot >= 0; slot--) {
-                String code = codes.get(slot);
+            if (last == null || !last.method.equals(frame.method)) {
+                last = new Lookup(owner, key(frame.method));
+            }
+            WovenMethods.Site site = last.site(frame.bci);
+            int slots = site.locals().size() + site.stack().size();
+            if (r + slots + 1 > references.length) {
+                references = Arrays.copyOf(references, 2 * (r + slots + 1));
+            }
+            if (p + slots + 1 > primitives.length) {
+                primitives = Arrays.copyOf(primitives, 2 * (p + slots + 1));
+            }
+            for (int slot = slots - 1; slot >= 0; slot--) {
+                String code = code(site, slot);
                 if (isReference(code)) {
-                    references.add(frame.objectValues[slot]);
+                    references[r++] = frame.objectValues[slot];
                 } else if (isPrimitive(code)) {
-                    primitives.add(frame.scalarValues[slot]);
+                    primitives[p++] = frame.scalarValues[slot];
                 }
             }
-            references.add(owner);
-            primitives.add((long) frame.bci);
+            references[r++] = owner;
+            primitives[p++] = frame.bci;
         }
-        fiber.replaceSavedFrames(references.toArray(), primitives.stream().mapToLong(Long::longValue).toArray());
+        fiber.replaceSavedFrames(Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
     }
 
     /**
@@ -94,22 +111,35 @@ final class FiberFrames {
         return method.getName() + WovenFrames.descriptorOf(method);
     }
 
-    private static WovenMethods.Site site(Class<?> owner, String key, int bci) {
-        WovenMethods table = WovenMethods.of(owner);
-        WovenMethods.WovenMethod method = table == null ? null : table.method(key);
-        WovenMethods.Site site = method == null ? null : method.sites().get(bci);
-        if (site == null) {
-            throw new IllegalStateException("no suspension site " + bci + " of " + owner.getName() + "." + key
-                    + " in its woven table: the saved frames do not match the class");
+    /** One woven method: its {@code Method} and the sites of its table. */
+    private static final class Lookup {
+        final Class<?> owner;
+        final String key;
+        final Method method;
+        private final WovenMethods.WovenMethod table;
+
+        Lookup(Class<?> owner, String key) {
+            this.owner = owner;
+            this.key = key;
+            this.method = WovenFrames.method(owner, key);
+            WovenMethods methods = WovenMethods.of(owner);
+            this.table = methods == null ? null : methods.method(key);
         }
-        return site;
+
+        WovenMethods.Site site(int bci) {
+            WovenMethods.Site site = table == null ? null : table.sites().get(bci);
+            if (site == null) {
+                throw new IllegalStateException("no suspension site " + bci + " of " + owner.getName() + "." + key
+                        + " in its woven table: the saved frames do not match the class");
+            }
+            return site;
+        }
     }
 
-    /** The type codes of a site's slots: locals, then the operand stack bottom first. */
-    private static List<String> codes(WovenMethods.Site site) {
-        List<String> codes = new ArrayList<>(site.locals());
-        codes.addAll(site.stack());
-        return codes;
+    /** The type code of a site's slot: its locals first, then its operand stack, bottom first. */
+    private static String code(WovenMethods.Site site, int slot) {
+        int locals = site.locals().size();
+        return slot < locals ? site.locals().get(slot) : site.stack().get(slot - locals);
     }
 
     private static boolean isReference(String code) {

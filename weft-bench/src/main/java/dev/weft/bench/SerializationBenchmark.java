@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
 import dev.weft.CoroutineInputStream;
 import dev.weft.CoroutineOutputStream;
 import dev.weft.bench.woven.DeepSuspension;
@@ -36,6 +37,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@link #throughBytes}: {@code CoroutineOutputStream} to bytes and
  *       {@code CoroutineInputStream} back into the coroutine, then {@code call()}.
  * </ul>
+ * On the woven engine ({@link #engine}), the frames are saved in the coroutine's fiber at every
+ * suspension: {@code serialize()} reads them without resuming anything, and {@code call()}
+ * rebuilds them as every resume does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,12 +50,16 @@ public class SerializationBenchmark {
     @Param({"1", "10", "100", "1000"})
     public int frames;
 
+    /** The engine the coroutine runs on: on the woven one, its frames are saved at every suspension already. */
+    @Param({"NATIVE", "WOVEN"})
+    public String engine;
+
     private AsymCoroutine<Integer, Integer> coroutine;
     private CoroutineFrame[] captured;
 
     @Setup(Level.Trial)
     public void suspend() {
-        coroutine = new DeepSuspension(frames);
+        coroutine = new DeepSuspension(frames, Engine.valueOf(engine));
         coroutine.call(1);
         captured = coroutine.serialize();
         if (captured.length != framesCaptured(frames)) {

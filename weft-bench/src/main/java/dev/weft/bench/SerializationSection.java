@@ -15,9 +15,13 @@ final class SerializationSection extends Section {
 
     private static final String WORKLOAD = "serialization";
     private static final List<String> METHODS = List.of("resume", "serialize", "deserialize", "throughBytes");
+    /** A woven coroutine's frames are on the resuming thread's stack while it runs, a thousand of them here. */
+    private static final String WOVEN_STACK = "-Xss64m";
 
-    /** frames -> method -> outcome */
+    /** frames -> method -> outcome, on the native engine */
     private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+    /** The same on the woven engine. */
+    private final Map<Integer, Map<String, Outcome>> wovenResults = new LinkedHashMap<>();
     /** Woven code that is never serialized: "plain" and "woven" -> outcome. */
     private final Map<String, Outcome> overhead = new LinkedHashMap<>();
 
@@ -28,7 +32,7 @@ final class SerializationSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return s.migrationFrames().size() * METHODS.size() + 2;
+        return 2 * s.migrationFrames().size() * METHODS.size() + 2;
     }
 
     @Override
@@ -38,13 +42,17 @@ final class SerializationSection extends Section {
 
     @Override
     void measure(Bench bench) {
-        for (int frames : bench.settings().migrationFrames()) {
-            Map<String, Outcome> row = new LinkedHashMap<>();
-            for (String method : METHODS) {
-                row.put(method, bench.jmh(WORKLOAD, method, "frames=" + frames,
-                        JmhRunner.Spec.of(SerializationBenchmark.class, method, Map.of("frames", "" + frames), 1)));
+        for (String engine : List.of("NATIVE", "WOVEN")) {
+            for (int frames : bench.settings().migrationFrames()) {
+                Map<String, Outcome> row = new LinkedHashMap<>();
+                for (String method : METHODS) {
+                    JmhRunner.Spec spec = JmhRunner.Spec.of(SerializationBenchmark.class, method,
+                            Map.of("frames", "" + frames, "engine", engine), 1);
+                    row.put(method, bench.jmh(WORKLOAD, method, "frames=" + frames + ",engine=" + engine,
+                            engine.equals("WOVEN") ? spec.withJvmArgs(WOVEN_STACK) : spec));
+                }
+                (engine.equals("WOVEN") ? wovenResults : results).put(frames, row);
             }
-            results.put(frames, row);
         }
         for (String method : List.of("plain", "woven")) {
             overhead.put(method, bench.jmh("woven overhead", method, "",
@@ -52,8 +60,12 @@ final class SerializationSection extends Section {
         }
     }
 
-    /** The cost of {@code method} over a plain resume, against the number of frames captured. */
+    /** The cost of {@code method} over a plain resume, against the number of frames captured, on the native engine. */
     private List<LinePlot.Point> extra(String method) {
+        return extra(results, method);
+    }
+
+    private static List<LinePlot.Point> extra(Map<Integer, Map<String, Outcome>> results, String method) {
         List<LinePlot.Point> points = new ArrayList<>();
         results.forEach((frames, row) -> points.add(new LinePlot.Point(SerializationBenchmark.framesCaptured(frames),
                 row.get(method).value() - row.get("resume").value())));
@@ -111,14 +123,18 @@ final class SerializationSection extends Section {
                 `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
                 `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
                 the measured ones subtract the resume.""");
-        Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
-                "bytes and back + resume (ns)", "capture + restore (ns)", "validate + restore (ns)");
-        results.forEach((frames, row) -> t.row(Format.count(frames), Format.outcome(row.get("resume")),
-                Format.outcome(row.get("serialize")), Format.outcome(row.get("deserialize")),
-                Format.outcome(row.get("throughBytes")),
-                Format.nanos(row.get("serialize").value() - row.get("resume").value()),
-                Format.nanos(row.get("deserialize").value() - row.get("resume").value())));
-        page.table(t);
+        page.table(table(results));
+        if (!wovenResults.isEmpty()) {
+            page.paragraph("""
+                    The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
+                    at every suspension: **serialize** reads them without resuming anything, and the `call()` after \
+                    it is an ordinary resume; **deserialize** validates the frames as on the native engine and \
+                    writes them into the fiber, and the `call()` rebuilds them as every resume does. While it runs, \
+                    a woven coroutine's frames are on the thread's own stack, as any call chain's: these forks run \
+                    with `-Xss64m`, since rebuilding a thousand frames while the code is still interpreted takes \
+                    more than the default stack.""");
+            page.table(table(wovenResults));
+        }
         if (results.size() >= 2) {
             double[] serialize = line(extra("serialize"));
             double[] deserialize = line(extra("deserialize"));
@@ -131,6 +147,17 @@ final class SerializationSection extends Section {
         writeOverhead(page);
     }
 
+    private static Table table(Map<Integer, Map<String, Outcome>> results) {
+        Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
+                "bytes and back + resume (ns)", "serialize over resume (ns)", "deserialize over resume (ns)");
+        results.forEach((frames, row) -> t.row(Format.count(frames), Format.outcome(row.get("resume")),
+                Format.outcome(row.get("serialize")), Format.outcome(row.get("deserialize")),
+                Format.outcome(row.get("throughBytes")),
+                Format.nanos(row.get("serialize").value() - row.get("resume").value()),
+                Format.nanos(row.get("deserialize").value() - row.get("resume").value())));
+        return t;
+    }
+
     /** Thesis figure 6.5 on Weft: the measured costs, with the thesis's fitted lines and the issue's budgets dashed. */
     private LinePlot figure() {
         return new LinePlot("Serialization vs frames on the stack (cf. thesis fig. 6.5)", "frames captured",
@@ -138,6 +165,8 @@ final class SerializationSection extends Section {
                 .series("serialize + restore, CoroutineFrame[]", micros(extra("serialize")))
                 .series("deserialize + restore, CoroutineFrame[]", micros(extra("deserialize")))
                 .series("to bytes and back + restore", micros(extra("throughBytes")))
+                .series("woven engine: serialize", micros(extra(wovenResults, "serialize")))
+                .series("woven engine: deserialize + restore", micros(extra(wovenResults, "deserialize")))
                 .series("thesis: serialize 17 + 1.3 µs/frame", linearCost(17, 1.3), true)
                 .series("thesis: deserialize 3.5 + 0.25 µs/frame", linearCost(3.5, 0.25), true)
                 .series("goal: serialize 2 + 0.2 µs/frame", linearCost(2, 0.2), true)

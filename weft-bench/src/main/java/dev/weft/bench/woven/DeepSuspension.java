@@ -1,6 +1,7 @@
 package dev.weft.bench.woven;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.Engine;
 
 /**
  * The coroutine of the serialization benchmark: it recurses {@code frames - 3} calls deep
@@ -13,6 +14,11 @@ public class DeepSuspension extends AsymCoroutine<Integer, Integer> {
     private final int depth;
 
     public DeepSuspension(int frames) {
+        this(frames, Engine.NATIVE);
+    }
+
+    public DeepSuspension(int frames, Engine engine) {
+        super(engine);
         this.depth = Math.max(0, frames - 3);
     }
 
