@@ -75,7 +75,10 @@ final class FiberChainSection extends Section {
                 to driver), as the peers count it; times are ns per hop (%s messages per JMH invocation at \
                 length 5, one at 5,000). Weft symmetric: `Coroutine`s passing control with `yieldTo`, the value \
                 in a field. Weft asymmetric: each `AsymCoroutine` `call`s the next and `ret`urns the answer, so \
-                the chain nests on the driver's stack (`-Xss64m`). The same two on the woven engine                 (`Engine.WOVEN`): members are woven classes whose frames save themselves and return on each                 switch, and rebuild themselves on resume, instead of HotSpot freezing and thawing them. Threads: one per member plus a driver of the \
+                the chain nests on the driver's stack (`-Xss64m`). The same two on the woven engine \
+                (`Engine.WOVEN`): members are woven classes whose frames save themselves and return on each \
+                switch, and rebuild themselves on resume, instead of HotSpot freezing and thawing them. \
+                Threads: one per member plus a driver of the \
                 same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
                 the two Weft variants, not peers. Non-JVM and other JVM peers come from \
                 `weft-bench/peers/run-peers.sh`. The ratio is the row's time over the fastest Weft variant's: \
