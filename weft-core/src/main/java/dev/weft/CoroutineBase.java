@@ -45,6 +45,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * it resumes, on whichever thread: {@code steal} takes the coroutine by a compare-and-set on its
  * state, which the owner releases each time the coroutine suspends.
  *
+ * <h2>Engines</h2>
+ * Each coroutine runs on the {@link Engine} chosen when it is created, {@link Engine#NATIVE}
+ * unless a constructor says otherwise; {@link #engine()} tells which. Coroutines of both engines
+ * share one ring per thread, call each other, migrate and serialize alike; their frames move
+ * between the engines through {@link #serialize()} and {@link #deserialize}. What the woven
+ * engine cannot unwind is refused when the suspension is attempted, with the coroutine left as
+ * it was (see {@link Engine#WOVEN}).
+ *
  * <h2>Hints</h2>
  * The {@code stackSize} and {@code sharedStack} constructor arguments are hints, as in the
  * thesis, and the native engine does not need them: the frames a running coroutine executes
