@@ -14,6 +14,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
 import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -144,6 +145,45 @@ abstract class CallSiteRewriter implements Opcodes {
         return scratch;
     }
 
+    /** Where a restore takes a saved value from: pushes the value of frame slot {@code slot} (locals, then the stack), of {@code type}. */
+    interface SavedValues {
+        void push(InsnList code, int slot, SlotType type);
+    }
+
+    /**
+     * The end of a restore at {@code site}: every local of its frame set from {@code saved} if
+     * live, else to zero or null; the stack below the call and its receiver pushed from
+     * {@code saved}; zero or null for each argument; then a jump to the call, which the callee,
+     * woven too, restores itself in turn.
+     */
+    final void restoreAndJump(InsnList code, SuspensionSite site, SavedValues saved) {
+        List<SlotType> locals = site.locals();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            SlotType type = locals.get(slot);
+            if (type.kind() == SlotType.Kind.TOP || type.isUninitialized() || type.kind() == SlotType.Kind.RETURN_ADDRESS) {
+                continue;
+            }
+            if (site.live().get(slot)) {
+                saved.push(code, slot, type);
+            } else {
+                code.add(SlotCode.defaultValue(type));
+            }
+            code.add(SlotCode.store(type, slot));
+        }
+        int slot = locals.size();
+        for (SlotType type : site.stackBelow()) {
+            saved.push(code, slot, type);
+            slot += type.getSize();
+        }
+        if (site.receiver() != null) {
+            saved.push(code, slot, site.receiver());
+        }
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+    }
+
     /** The locals at the method's start: the receiver, if any, and the parameters. */
     final List<SlotType> entryLocals() {
         List<SlotType> locals = new ArrayList<>();
@@ -188,17 +228,10 @@ abstract class CallSiteRewriter implements Opcodes {
         return false;
     }
 
-    /** The sites in the order of their ids, with a fresh label for each one's restore code. */
-    final Map<SuspensionSite, LabelNode> restoreLabels(List<SuspensionSite> sortedSites) {
-        Map<SuspensionSite, LabelNode> labels = new java.util.LinkedHashMap<>();
-        sortedSites.forEach(s -> labels.put(s, new LabelNode()));
-        return labels;
-    }
-
-    /** The sites sorted by id, as a lookupswitch needs its keys. */
-    final List<SuspensionSite> sitesById() {
-        List<SuspensionSite> sites = new ArrayList<>(analysis.sites());
-        sites.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
-        return sites;
+    /** {@code sites} sorted by id, as a lookupswitch needs its keys. */
+    static List<SuspensionSite> sortedById(List<SuspensionSite> sites) {
+        List<SuspensionSite> sorted = new ArrayList<>(sites);
+        sorted.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
+        return sorted;
     }
 }

@@ -4,16 +4,11 @@ import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
-import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
-import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
@@ -168,7 +163,7 @@ final class MethodRewriter extends CallSiteRewriter {
         code.add(new JumpInsnNode(IFNULL, start));
         code.add(new VarInsnNode(ALOAD, record));
         code.add(new FieldInsnNode(GETFIELD, SlotCode.FRAME, "bci", "I"));
-        List<SuspensionSite> sites = sitesById();
+        List<SuspensionSite> sites = sortedById(analysis.sites());
         LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
         code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
         List<SlotType> withRecord = entryLocalsWithRecord();
@@ -191,31 +186,7 @@ final class MethodRewriter extends CallSiteRewriter {
     }
 
     private void restore(InsnList code, SuspensionSite site) {
-        List<SlotType> locals = site.locals();
-        for (int slot = 0; slot < locals.size(); slot++) {
-            SlotType type = locals.get(slot);
-            if (type.kind() == SlotType.Kind.TOP || type.isUninitialized() || type.kind() == SlotType.Kind.RETURN_ADDRESS) {
-                continue;
-            }
-            if (site.live().get(slot)) {
-                SlotCode.get(code, record, slot, type);
-            } else {
-                code.add(SlotCode.defaultValue(type));
-            }
-            code.add(SlotCode.store(type, slot));
-        }
-        int slot = locals.size();
-        for (SlotType type : site.stackBelow()) {
-            SlotCode.get(code, record, slot, type);
-            slot += type.getSize();
-        }
-        if (site.receiver() != null) {
-            SlotCode.get(code, record, slot, site.receiver());
-        }
-        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
-            code.add(SlotCode.defaultValue(SlotType.of(argument)));
-        }
-        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+        restoreAndJump(code, site, (c, slot, type) -> SlotCode.get(c, record, slot, type));
     }
 
     private List<SlotType> entryLocalsWithRecord() {

@@ -263,8 +263,7 @@ final class TwinRewriter extends CallSiteRewriter {
         code.add(fiberCall("popInt", "()I"));
         code.add(new VarInsnNode(ISTORE, siteId));
         code.add(new VarInsnNode(ILOAD, siteId));
-        List<SuspensionSite> sites = new ArrayList<>(linked);
-        sites.sort((a, b) -> Integer.compare(a.bci(), b.bci()));
+        List<SuspensionSite> sites = sortedById(linked);
         LabelNode notASite = new LabelNode();
         LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
         code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
@@ -294,28 +293,6 @@ final class TwinRewriter extends CallSiteRewriter {
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(fiberCall("popReference", "()Ljava/lang/Object;"));
         code.add(new InsnNode(POP));
-        List<SlotType> locals = site.locals();
-        for (int slot = 0; slot < locals.size(); slot++) {
-            SlotType type = locals.get(slot);
-            if (type.kind() == SlotType.Kind.TOP || type.isUninitialized() || type.kind() == SlotType.Kind.RETURN_ADDRESS) {
-                continue;
-            }
-            if (site.live().get(slot)) {
-                pop(code, type);
-            } else {
-                code.add(SlotCode.defaultValue(type));
-            }
-            code.add(SlotCode.store(type, slot));
-        }
-        for (SlotType type : site.stackBelow()) {
-            pop(code, type);
-        }
-        if (site.receiver() != null) {
-            pop(code, site.receiver());
-        }
-        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
-            code.add(SlotCode.defaultValue(SlotType.of(argument)));
-        }
-        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+        restoreAndJump(code, site, (c, slot, type) -> pop(c, type));
     }
 }
