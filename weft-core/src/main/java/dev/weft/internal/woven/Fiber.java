@@ -124,7 +124,7 @@ public final class Fiber {
 
     // ---------------------------------------------------------------- saving (unwinding)
 
-    public void pushReference(Object value) {
+    public void pushObject(Object value) {
         if (referenceCount == references.length) {
             references = Arrays.copyOf(references, referenceCount * 2);
         }
@@ -152,7 +152,7 @@ public final class Fiber {
 
     // ---------------------------------------------------------------- restoring (rewinding)
 
-    public Object popReference() {
+    public Object popObject() {
         Object value = references[--referenceCount];
         references[referenceCount] = null;
         return value;

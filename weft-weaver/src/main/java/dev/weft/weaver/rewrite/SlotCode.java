@@ -55,9 +55,14 @@ final class SlotCode implements Opcodes {
         code.add(push(slot));
         String kind = kind(type);
         code.add(new MethodInsnNode(INVOKESTATIC, RUNTIME, "get" + kind, "(" + FRAME_DESC + "I)" + descriptor(kind), false));
+        castTo(code, type);
+    }
+
+    /** Casts the {@code Object} on top of the stack to {@code type}, if it is a reference type more precise than that. */
+    static void castTo(InsnList code, SlotType type) {
         if (type.kind() == SlotType.Kind.REFERENCE && !type.descriptor().equals("Ljava/lang/Object;")) {
-            code.add(new TypeInsnNode(CHECKCAST, Type.getType(type.descriptor()).getSort() == Type.ARRAY
-                    ? type.descriptor() : Type.getType(type.descriptor()).getInternalName()));
+            Type t = Type.getType(type.descriptor());
+            code.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? type.descriptor() : t.getInternalName()));
         }
     }
 
@@ -92,7 +97,8 @@ final class SlotCode implements Opcodes {
                 : new LdcInsnNode(value);
     }
 
-    private static String kind(SlotType type) {
+    /** How a value of {@code type} is named in the runtime's methods: {@code Int}, {@code Float}, {@code Long}, {@code Double} or {@code Object}. */
+    static String kind(SlotType type) {
         return switch (type.kind()) {
             case INT -> "Int";
             case FLOAT -> "Float";
@@ -102,7 +108,8 @@ final class SlotCode implements Opcodes {
         };
     }
 
-    private static String descriptor(String kind) {
+    /** The descriptor of the values of {@code kind}, as {@link #kind} names it. */
+    static String descriptor(String kind) {
         return switch (kind) {
             case "Int" -> "I";
             case "Float" -> "F";

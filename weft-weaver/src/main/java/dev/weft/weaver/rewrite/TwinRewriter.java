@@ -18,7 +18,6 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
-import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -35,7 +34,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
  *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
- *   fiber.pushReference(Owner.class); fiber.pushInt(siteId); return zero or null
+ *   fiber.pushObject(Owner.class); fiber.pushInt(siteId); return zero or null
  * continue_k:
  * </pre>
  * At the method's start:
@@ -44,7 +43,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   aload fiber; invokevirtual Fiber.isRewinding(); ifeq start
  *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
  * restore_k:
- *   fiber.popReference()            // the class, which serialize() reads to tell the frame's method
+ *   fiber.popObject()               // the class, which serialize() reads to tell the frame's method
  *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
  *   push fiber.pop() for below..., bottom first, then the receiver; zero or null for each argument
  *   goto call_k                     // the callee rewinds in turn; the innermost is the suspension point
@@ -174,7 +173,7 @@ final class TwinRewriter extends CallSiteRewriter {
         }
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(new LdcInsnNode(Type.getObjectType(owner)));
-        code.add(fiberCall("pushReference", "(Ljava/lang/Object;)V"));
+        code.add(fiberCall("pushObject", "(Ljava/lang/Object;)V"));
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(SlotCode.push(site.bci()));
         code.add(fiberCall("pushInt", "(I)V"));
@@ -187,22 +186,23 @@ final class TwinRewriter extends CallSiteRewriter {
     /** Saves the value of {@code type} in {@code slot} into the fiber, if it is one that is saved. */
     private void push(InsnList code, SlotType type, int slot) {
         if (isSaved(type)) {
+            String kind = SlotCode.kind(type);
             code.add(new VarInsnNode(ALOAD, fiber));
             code.add(SlotCode.load(type, slot));
-            code.add(fiberCall("push" + kind(type), "(" + descriptor(type) + ")V"));
+            code.add(fiberCall("push" + kind, "(" + SlotCode.descriptor(kind) + ")V"));
         }
     }
 
     /** Pushes the next saved value of {@code type} from the fiber. */
     private void pop(InsnList code, SlotType type) {
+        String kind = SlotCode.kind(type);
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("pop" + kind(type), "()" + descriptor(type)));
+        code.add(fiberCall("pop" + kind, "()" + SlotCode.descriptor(kind)));
         if (type.kind() == SlotType.Kind.NULL) {
             code.add(new InsnNode(POP)); // saved as a reference, which the frame declares as null
             code.add(new InsnNode(ACONST_NULL));
-        } else if (type.kind() == SlotType.Kind.REFERENCE && !type.descriptor().equals("Ljava/lang/Object;")) {
-            Type t = Type.getType(type.descriptor());
-            code.add(new TypeInsnNode(CHECKCAST, t.getSort() == Type.ARRAY ? type.descriptor() : t.getInternalName()));
+        } else {
+            SlotCode.castTo(code, type);
         }
     }
 
@@ -211,26 +211,6 @@ final class TwinRewriter extends CallSiteRewriter {
         return switch (type.kind()) {
             case INT, FLOAT, LONG, DOUBLE, REFERENCE, NULL -> true;
             default -> false;
-        };
-    }
-
-    private static String kind(SlotType type) {
-        return switch (type.kind()) {
-            case INT -> "Int";
-            case FLOAT -> "Float";
-            case LONG -> "Long";
-            case DOUBLE -> "Double";
-            default -> "Reference";
-        };
-    }
-
-    private static String descriptor(SlotType type) {
-        return switch (type.kind()) {
-            case INT -> "I";
-            case FLOAT -> "F";
-            case LONG -> "J";
-            case DOUBLE -> "D";
-            default -> "Ljava/lang/Object;";
         };
     }
 
@@ -291,7 +271,7 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private void rewind(InsnList code, SuspensionSite site) {
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("popReference", "()Ljava/lang/Object;"));
+        code.add(fiberCall("popObject", "()Ljava/lang/Object;"));
         code.add(new InsnNode(POP));
         restoreAndJump(code, site, (c, slot, type) -> pop(c, type));
     }
