@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -54,6 +55,23 @@ class SymmetricSerializationTest extends WovenFixtureTest {
             }
         }
         return List.copyOf(log);
+    }
+
+    /** The log after each move of the script, played by a fresh pair on {@code engine}, which must both finish. */
+    private List<List<String>> playAll(Engine engine) {
+        List<String> log = new ArrayList<>();
+        List<Coroutine> pair = pair(log, engine);
+        List<List<String>> seen = new ArrayList<>();
+        for (int step = 0; step < SCRIPT.length(); step++) {
+            seen.add(play(step, pair, log));
+        }
+        assertTrue(pair.stream().allMatch(Coroutine::isFinished));
+        return seen;
+    }
+
+    @Test
+    void theRingRunsOnTheWovenEngineAsOnTheNativeOne() {
+        assertEquals(playAll(Engine.NATIVE), playAll(Engine.WOVEN));
     }
 
     @ParameterizedTest

@@ -290,20 +290,12 @@ class WovenEngineSemanticsTest extends WovenFixtureTest {
      * javac calls a private method with invokevirtual; the JVM runs the private method itself
      * even when the receiver's class declares one of the same name and descriptor.
      */
-    private void runsThePrivateMethod(Engine engine) {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aPrivateMethodIsNotReplacedByASubclassMethodOfTheSameSignature(Engine engine) {
         AsymCoroutine<Integer, String> co = loader.newInstance("PrivateShadow", engine);
         assertEquals("base 1", co.call(1));
         assertEquals("end base 2", co.call(2));
         assertTrue(co.isFinished());
-    }
-
-    @Test
-    void aPrivateMethodIsNotReplacedByASubclassMethodOfTheSameSignatureOnTheNativeEngine() {
-        runsThePrivateMethod(Engine.NATIVE);
-    }
-
-    @Test
-    void aPrivateMethodIsNotReplacedByASubclassMethodOfTheSameSignatureOnTheWovenEngine() {
-        runsThePrivateMethod(Engine.WOVEN);
     }
 }
