@@ -197,19 +197,21 @@ final class CoroutineSupport {
      */
     void yieldWoven(Coroutine from, Coroutine target, Fiber fiber) {
         Coroutine to;
-        int prior;
         if (target == null) {
             to = takeNextAfter(current);
-            prior = lastTakenPrior;
+            if (to == null) {
+                return;
+            }
         } else {
-            to = target == from ? null : target;
-            prior = to == null ? 0 : takeTarget(to);
+            if (target == from) {
+                return;
+            }
+            takeTarget(target); // nothing can refuse the switch after this: no state to give back
+            to = target;
         }
-        if (to != null) {
-            to.resumer = from;
-            handoff = to;
-            fiber.startUnwinding();
-        }
+        to.resumer = from;
+        handoff = to;
+        fiber.startUnwinding();
     }
 
     /**
@@ -587,10 +589,14 @@ final class CoroutineSupport {
     private CoroutineFrame[] serializeWoven(CoroutineBase c) {
         int prior = take(c, "serialize");
         try {
-            return FiberFrames.read(((WovenStack) c.stack).fiber(), c.wovenEntryMethod());
+            return FiberFrames.read(fiberOf(c), c.wovenEntryMethod());
         } finally {
             c.setStateBits(prior);
         }
+    }
+
+    private static Fiber fiberOf(CoroutineBase c) {
+        return ((WovenStack) c.stack).fiber();
     }
 
     void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
@@ -606,7 +612,7 @@ final class CoroutineSupport {
         }
         if (c.isWoven()) {
             c.stack = c.newStack();
-            FiberFrames.write(((WovenStack) c.stack).fiber(), restored);
+            FiberFrames.write(fiberOf(c), restored);
             c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
             return;
         }
