@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <ul>
  *   <li>{@link #weftSymmetric}: {@link Coroutine}s passing control with {@code yieldTo}; the
- *       value travels in a field;</li>
+ *       value travels in a field of a {@link ChainMembers.Message};</li>
  *   <li>{@link #weftAsymmetric}: {@link AsymCoroutine}s, each {@code call}ing the next with the
  *       incremented value and {@code ret}urning the answer, so the whole chain nests;</li>
  *   <li>{@link #wovenSymmetric} and {@link #wovenAsymmetric}: the same on the woven engine
@@ -83,26 +83,20 @@ public class FiberChainBenchmark {
         }
     }
 
-    @State(Scope.Thread)
-    public static class WeftSymmetricChain extends Chain {
+    /** A chain of symmetric Weft coroutines: its first member and the message they pass along. */
+    public abstract static class SymmetricChain extends Chain {
         Coroutine first;
-        Integer value;
+        final ChainMembers.Message message = new ChainMembers.Message();
 
-        @Setup(Level.Trial)
-        public void create() {
-            sized();
-            Coroutine next = Coroutine.current(); // the last member passes back to the driver
-            for (int i = 0; i < length; i++) {
-                Coroutine to = next;
-                next = new Coroutine(() -> {
-                    while (true) {
-                        value = value + 1;
-                        Coroutine.yieldTo(to);
-                    }
-                });
-            }
-            first = next;
+        @TearDown(Level.Trial)
+        public void close() {
+            CoroutineBase.closeAll();
         }
+    }
+
+    /** A chain of asymmetric Weft coroutines, each calling the next: its first member. */
+    public abstract static class AsymmetricChain extends Chain {
+        AsymCoroutine<Integer, Integer> first;
 
         @TearDown(Level.Trial)
         public void close() {
@@ -111,9 +105,26 @@ public class FiberChainBenchmark {
     }
 
     @State(Scope.Thread)
-    public static class WeftAsymmetricChain extends Chain {
-        AsymCoroutine<Integer, Integer> first;
+    public static class WeftSymmetricChain extends SymmetricChain {
+        @Setup(Level.Trial)
+        public void create() {
+            sized();
+            Coroutine next = Coroutine.current(); // the last member passes back to the driver
+            for (int i = 0; i < length; i++) {
+                Coroutine to = next;
+                next = new Coroutine(() -> {
+                    while (true) {
+                        message.value = message.value + 1;
+                        Coroutine.yieldTo(to);
+                    }
+                });
+            }
+            first = next;
+        }
+    }
 
+    @State(Scope.Thread)
+    public static class WeftAsymmetricChain extends AsymmetricChain {
         @Setup(Level.Trial)
         public void create() {
             sized();
@@ -130,18 +141,10 @@ public class FiberChainBenchmark {
             }
             first = next;
         }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            CoroutineBase.closeAll();
-        }
     }
 
     @State(Scope.Thread)
-    public static class WovenSymmetricChain extends Chain {
-        Coroutine first;
-        final ChainMembers.Message message = new ChainMembers.Message();
-
+    public static class WovenSymmetricChain extends SymmetricChain {
         @Setup(Level.Trial)
         public void create() {
             sized();
@@ -151,17 +154,10 @@ public class FiberChainBenchmark {
             }
             first = next;
         }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            CoroutineBase.closeAll();
-        }
     }
 
     @State(Scope.Thread)
-    public static class WovenAsymmetricChain extends Chain {
-        AsymCoroutine<Integer, Integer> first;
-
+    public static class WovenAsymmetricChain extends AsymmetricChain {
         @Setup(Level.Trial)
         public void create() {
             sized();
@@ -170,11 +166,6 @@ public class FiberChainBenchmark {
                 next = new ChainMembers.Asymmetric(next);
             }
             first = next;
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            CoroutineBase.closeAll();
         }
     }
 
@@ -275,28 +266,26 @@ public class FiberChainBenchmark {
 
     @Benchmark
     public int weftSymmetric(WeftSymmetricChain c) {
-        int last = 0;
-        for (int m = 0; m < c.messages; m++) {
-            int sent = c.seed++;
-            c.value = sent;
-            Coroutine.yieldTo(c.first);
-            last = c.check(sent, c.value);
-        }
-        return last;
+        return relay(c);
     }
 
     @Benchmark
     public int weftAsymmetric(WeftAsymmetricChain c) {
-        int last = 0;
-        for (int m = 0; m < c.messages; m++) {
-            int sent = c.seed++;
-            last = c.check(sent, c.first.call(sent));
-        }
-        return last;
+        return relay(c);
     }
 
     @Benchmark
     public int wovenSymmetric(WovenSymmetricChain c) {
+        return relay(c);
+    }
+
+    @Benchmark
+    public int wovenAsymmetric(WovenAsymmetricChain c) {
+        return relay(c);
+    }
+
+    /** Sends an invocation's messages round a symmetric chain: each is set in the message, and the driver yields to the first member. */
+    private static int relay(SymmetricChain c) {
         int last = 0;
         for (int m = 0; m < c.messages; m++) {
             int sent = c.seed++;
@@ -307,8 +296,8 @@ public class FiberChainBenchmark {
         return last;
     }
 
-    @Benchmark
-    public int wovenAsymmetric(WovenAsymmetricChain c) {
+    /** Sends an invocation's messages down an asymmetric chain: each is the first member's call's input. */
+    private static int relay(AsymmetricChain c) {
         int last = 0;
         for (int m = 0; m < c.messages; m++) {
             int sent = c.seed++;
