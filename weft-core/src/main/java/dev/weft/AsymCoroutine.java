@@ -26,8 +26,9 @@ import java.util.NoSuchElementException;
  * (so it cannot call itself, directly or through others), nor once it has finished.
  * {@link Coroutine#yield()} and {@link Coroutine#yieldTo} are refused inside it.
  *
- * <p>As an {@link Iterable}, it produces the values it passes to {@code ret}, calling it with
- * {@code null}; iteration ends when it finishes (the value {@code run} returns is not produced).
+ * <p>As an {@link Iterable}, it is the call loop written another way: it produces the values
+ * it passes to {@code ret}, calling it with {@code null}, and last the value {@code run}
+ * returns; iteration ends when it has finished.
  *
  * <p>Confined to its owner thread (see {@link CoroutineBase}); {@link #steal()} is the only
  * cross-thread operation.
@@ -46,7 +47,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     /** The value in flight: a call's input on the way in, a ret's output on the way out. */
     private Object transfer;
 
-    /** Its entry in its owner's list of started coroutines, while it is in one. Owner thread. */
+    /** Its entry in its owner's list of unfinished coroutines, while it is in one. Owner thread. */
     StartedCoroutines.Entry tracked;
 
     /** A coroutine of the current thread that runs its {@link #run(Object)} method. */
@@ -112,6 +113,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         this.wovenSelf = overrides ? WovenEntries.require(this, this, TwinAsymBody.class, Object.class) : null;
         this.wovenTarget = woven && !overrides && target != null
                 ? WovenEntries.require(this, target, TwinAsymRunnable.class, AsymCoroutine.class, Object.class) : null;
+        owner().adopt(this);
     }
 
     private static <T> T requireTarget(T target) {
@@ -240,37 +242,26 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     /**
-     * An iterator over the values this coroutine passes to {@code ret}: each {@code hasNext}
-     * that has no value in hand calls the coroutine with {@code null}. Confined to the owner
-     * thread.
+     * An iterator that is the call loop written another way (thesis 3.2.2, figures 3.6 and
+     * 3.7): {@code hasNext} is {@code !isFinished()}, and {@code next} calls this coroutine with
+     * {@code null} and returns what the call returns. So it produces every value passed to
+     * {@code ret} and then the value {@code run} returns, exactly what
+     * {@code while (!c.isFinished()) c.call(null)} sees. Confined to the owner thread.
      */
     @Override
     public Iterator<O> iterator() {
         return new Iterator<>() {
-            private O next;
-            private boolean ready;
-
             @Override
             public boolean hasNext() {
-                if (!ready && !isFinished()) {
-                    O value = call(null);
-                    if (!isFinished()) {
-                        next = value;
-                        ready = true;
-                    }
-                }
-                return ready;
+                return !isFinished();
             }
 
             @Override
             public O next() {
-                if (!hasNext()) {
+                if (isFinished()) {
                     throw new NoSuchElementException(getName() + " has finished");
                 }
-                O value = next;
-                next = null;
-                ready = false;
-                return value;
+                return call(null);
             }
         };
     }

@@ -113,7 +113,7 @@ public non-sealed class Coroutine extends CoroutineBase {
         super(stackSize, sharedStack, engine);
         this.target = target;
         this.wovenEntry = engine == Engine.WOVEN ? wovenEntry() : null;
-        owner().adopt(this, true);
+        owner().adopt(this);
     }
 
     private TwinRunnable wovenEntry() {

@@ -342,7 +342,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             return false;
         }
         owner = here;
-        here.adopt(this, bits == NEW);
+        here.adopt(this);
         STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
         return true;
     }

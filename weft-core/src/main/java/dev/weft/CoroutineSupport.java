@@ -73,7 +73,7 @@ final class CoroutineSupport {
     /** An uncaught exception, to be thrown out of the switch operation that resumes next. */
     private Throwable pendingFailure;
 
-    /** Asymmetric coroutines that have started and not finished, for closeAll(); weakly held. */
+    /** Asymmetric coroutines of this thread that have not finished, for closeAll(); weakly held. */
     private final StartedCoroutines started = new StartedCoroutines();
 
     static {
@@ -127,7 +127,7 @@ final class CoroutineSupport {
     }
 
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
-    void adopt(CoroutineBase c, boolean isNew) {
+    void adopt(CoroutineBase c) {
         if (c instanceof Coroutine sym) {
             RingNode node = new RingNode(sym);
             node.prev = current;
@@ -135,7 +135,7 @@ final class CoroutineSupport {
             current.next.prev = node;
             current.next = node;
             sym.node = node;
-        } else if (!isNew) {
+        } else {
             started.add((AsymCoroutine<?, ?>) c);
         }
     }
@@ -408,14 +408,6 @@ final class CoroutineSupport {
      * suspends or finishes.
      */
     void runTaken(CoroutineBase c, int prior) {
-        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
-            try {
-                started.add(a);
-            } catch (RuntimeException | Error e) { // out of memory: nothing has changed but the take
-                c.setStateBits(prior);
-                throw e;
-            }
-        }
         try {
             resumeNested(c);
         } finally {
@@ -607,9 +599,6 @@ final class CoroutineSupport {
             FiberFrames.checkEntry(c, restored, c.wovenEntryMethod());
         }
         int prior = take(c, "deserialize into");
-        if (prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
-            started.add(a);
-        }
         if (c.isWoven()) {
             c.stack = c.newStack();
             FiberFrames.write(fiberOf(c), restored);

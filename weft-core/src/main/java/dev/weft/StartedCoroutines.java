@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One thread's asymmetric coroutines that have started and not finished, held weakly so that an
- * abandoned one is still collected: what {@link CoroutineBase#closeAll()} closes besides the
- * ring. Confined to its thread; adding and removing are O(1), and entries of collected or
+ * One thread's asymmetric coroutines that have not finished, from their creation on, held
+ * weakly so that an abandoned one is still collected: what {@link CoroutineBase#closeAll()}
+ * closes besides the ring. Confined to its thread; adding and removing are O(1), and entries of collected or
  * stolen coroutines are swept out as the list grows.
  */
 final class StartedCoroutines {

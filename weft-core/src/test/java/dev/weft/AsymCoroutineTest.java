@@ -183,7 +183,7 @@ class AsymCoroutineTest {
     }
 
     @Test
-    void iteratorProducesEveryRetValueOnceAndNotTheFinalReturn() {
+    void iteratorProducesEveryRetValueOnceAndThenTheFinalReturn() {
         AsymCoroutine<Void, Integer> counter = new AsymCoroutine<>((self, in) -> {
             for (int i = 1; i <= 4; i++) {
                 assertNull(self.ret(i)); // the iterator calls with null
@@ -194,7 +194,7 @@ class AsymCoroutineTest {
         for (Integer i : counter) {
             out.add(i);
         }
-        assertEquals(List.of(1, 2, 3, 4), out);
+        assertEquals(List.of(1, 2, 3, 4, 99), out);
         assertTrue(counter.isFinished());
     }
 
@@ -204,7 +204,7 @@ class AsymCoroutineTest {
             self.ret("a");
             self.ret(null); // a null element is an element
             self.ret("c");
-            return "ignored";
+            return "last";
         });
         Iterator<String> it = gen.iterator();
         assertTrue(it.hasNext());
@@ -213,15 +213,19 @@ class AsymCoroutineTest {
         assertNull(it.next());
         assertTrue(it.hasNext());
         assertEquals("c", it.next());
+        assertTrue(it.hasNext());
+        assertEquals("last", it.next());
         assertFalse(it.hasNext());
         assertFalse(it.hasNext());
         assertThrows(NoSuchElementException.class, it::next);
     }
 
     @Test
-    void iteratorOfAnEmptyGeneratorIsEmpty() {
+    void iteratorOfAGeneratorThatNeverRetsProducesWhatRunReturns() {
         AsymCoroutine<Void, String> gen = new AsymCoroutine<>((self, in) -> "only the return");
-        assertFalse(gen.iterator().hasNext());
+        List<String> out = new ArrayList<>();
+        gen.forEach(out::add);
+        assertEquals(List.of("only the return"), out);
     }
 
     @Test

@@ -167,10 +167,19 @@ class CloseTest {
             return null;
         });
         a.call(null);
-        new AsymCoroutine<Void, Void>(); // never called: nothing to close
-        assertEquals(4, CoroutineBase.closeAll());
+        AsymCoroutine<Void, Void> idle = new AsymCoroutine<>(); // never called: finished without running
+        assertEquals(5, CoroutineBase.closeAll());
+        assertTrue(idle.isFinished());
         assertEquals(List.of("s1", "s2", "s3", "a"), trace.events());
         assertEquals(0, CoroutineBase.closeAll());
+    }
+
+    @Test
+    void closeAllClosesAnAsymmetricCoroutineThatWasNeverCalled() {
+        AsymCoroutine<Void, String> idle = new AsymCoroutine<>((self, in) -> "never run");
+        assertEquals(1, CoroutineBase.closeAll());
+        assertTrue(idle.isFinished());
+        assertThrows(IllegalStateException.class, () -> idle.call(null));
     }
 
     @Test

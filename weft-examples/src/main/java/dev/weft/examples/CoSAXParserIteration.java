@@ -4,9 +4,9 @@ import java.io.PrintStream;
 
 /**
  * Thesis figure 3.7: the {@link CoSAXParser} of figure 3.6, driven by an enhanced for loop.
- * Iteration produces only the values the parser {@code ret}s, so unlike figure 3.6 no final
- * {@code null} is printed. With an argument, it parses that file instead of the bundled
- * catalogue.
+ * Iteration is the call loop written another way, so it prints the same lines as figure 3.6,
+ * the final {@code null} that the parser's {@code run} returns included. With an argument, it
+ * parses that file instead of the bundled catalogue.
  */
 public final class CoSAXParserIteration {
 

@@ -71,16 +71,24 @@ class RoundTripTest extends WovenFixtureTest {
         List<Integer> inputs = Replay.inputs(30);
         List<String> expected = Replay.reference(fixture("Wide"), inputs);
         int k = expected.size() / 2;
-        AsymCoroutine<Integer, String> original = onAnotherThread(() -> loader.newInstance("Wide"));
-        AsymCoroutine<Integer, String> copy = onAnotherThread(() -> loader.newInstance("Wide"));
+        AsymCoroutine<Integer, String> original = createdOnAThreadThatLeavesItOpen(() -> loader.newInstance("Wide"));
+        AsymCoroutine<Integer, String> copy = createdOnAThreadThatLeavesItOpen(() -> loader.newInstance("Wide"));
         CoroutineFrame[] frames = onAnotherThread(() -> {
             assertTrue(original.steal());
             assertEquals(expected.subList(0, k), Replay.drive(original, inputs.subList(0, k)));
             return original.serialize();
         });
-        assertTrue(copy.steal(), "a new coroutine of a finished thread can be stolen");
+        assertTrue(copy.steal(), "a new coroutine of a thread that ended without closing it can be stolen");
         copy.deserialize(Replay.rehome(frames, original, copy));
         assertEquals(expected.subList(k, expected.size()), Replay.drive(copy, inputs.subList(k, inputs.size())));
         assertTrue(copy.isFinished());
+    }
+
+    /** What {@code create} makes on a new thread that ends without closing its coroutines. */
+    private static <T> T createdOnAThreadThatLeavesItOpen(java.util.function.Supplier<T> create) throws Exception {
+        java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(create::get);
+        Thread thread = new Thread(task, "creator");
+        thread.start();
+        return task.get();
     }
 }
