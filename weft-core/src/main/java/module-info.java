@@ -14,4 +14,6 @@ module dev.weft {
     exports dev.weft;
     // Called by code that weft-weaver emits into woven classes, wherever they live; not API.
     exports dev.weft.internal.woven;
+    // The names woven code and the runtime share, which the weaver emits.
+    exports dev.weft.internal.contract to dev.weft.weaver;
 }

@@ -1,8 +1,5 @@
 package dev.weft;
 
-import dev.weft.internal.woven.Fiber;
-import dev.weft.internal.woven.TwinAsymBody;
-import dev.weft.internal.woven.TwinAsymRunnable;
 
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -39,10 +36,6 @@ import java.util.NoSuchElementException;
 public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Iterable<O> {
 
     private final AsymRunnable<? super I, ? extends O> target;
-
-    /** What the woven engine runs: the twin of this coroutine's {@code run}, or of its target's; both null on the native engine or with nothing to run. */
-    private final TwinAsymBody wovenSelf;
-    private final TwinAsymRunnable wovenTarget;
 
     /** The value in flight: a call's input on the way in, a ret's output on the way out. */
     private Object transfer;
@@ -108,11 +101,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
             Engine engine) {
         super(stackSize, sharedStack, engine);
         this.target = target;
-        boolean woven = engine == Engine.WOVEN;
-        boolean overrides = woven && WovenEntries.overridesRun(this, AsymCoroutine.class, Object.class);
-        this.wovenSelf = overrides ? WovenEntries.require(this, this, TwinAsymBody.class, Object.class) : null;
-        this.wovenTarget = woven && !overrides && target != null
-                ? WovenEntries.require(this, target, TwinAsymRunnable.class, AsymCoroutine.class, Object.class) : null;
+        attachStack();
         owner().adopt(this);
     }
 
@@ -135,31 +124,14 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     @Override
-    final Object runRestoring() {
-        return run(null);
-    }
-
-    @Override
     @SuppressWarnings("unchecked")
-    final void body() {
-        // a restore keeps the call's input for the ret it resumes in
-        transfer = frames != null ? restoreEntry() : run((I) takeTransfer());
+    final Object runBody(Object input) {
+        return run((I) input);
     }
 
     @Override
-    final java.lang.reflect.Method wovenEntryMethod() {
-        return wovenSelf != null ? WovenEntries.runMethod(wovenSelf, Object.class)
-                : WovenEntries.runMethod(wovenTarget, AsymCoroutine.class, Object.class);
-    }
-
-    @Override
-    final void wovenBody(Fiber fiber) {
-        Object input = fiber.isRewinding() ? null : takeTransfer(); // a rewind keeps the call's input for the ret it resumes in
-        Object output = wovenSelf != null ? wovenSelf.run$weft(input, fiber)
-                : wovenTarget != null ? wovenTarget.run$weft(this, input, fiber) : null;
-        if (!fiber.isUnwinding()) {
-            transfer = output;
-        }
+    final Object target() {
+        return target;
     }
 
     /**
@@ -204,10 +176,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         }
         checkExitRequested();
         support.checkRunning(this, "ret");
-        support.checkNativeSuspension(this);
         transfer = output;
         try {
-            support.suspendAsymmetric(this);
+            if (!support.suspendAsymmetric(this)) {
+                return null; // resumed only to be captured
+            }
         } catch (RuntimeException | Error refused) {
             transfer = null;
             throw refused;
@@ -215,27 +188,13 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         return (I) takeTransfer();
     }
 
-    /**
-     * The woven engine's {@code ret}, called by woven code with this coroutine's {@code fiber}:
-     * passes {@code output} out and unwinds; when the fiber rewinds to it, returns the input.
-     */
-    @SuppressWarnings("unchecked")
-    Object retWoven(Object output, Fiber fiber) {
-        if (fiber.isRewinding()) {
-            fiber.finishRewinding();
-            checkExitRequested();
-            return takeTransfer();
-        }
-        if (fiber.coroutine() != this) {
-            return ret((O) output); // not the running coroutine: refused there, as it would be from unwoven code
-        }
-        checkExitRequested();
-        transfer = output;
-        fiber.startUnwinding();
-        return null;
+    /** Puts a value in flight. */
+    final void putTransfer(Object value) {
+        transfer = value;
     }
 
-    private Object takeTransfer() {
+    /** Takes the value in flight: a call's input inside, a ret's output outside. */
+    final Object takeTransfer() {
         Object value = transfer;
         transfer = null;
         return value;

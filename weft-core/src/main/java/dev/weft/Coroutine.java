@@ -1,7 +1,5 @@
 package dev.weft;
 
-import dev.weft.internal.woven.Fiber;
-import dev.weft.internal.woven.TwinRunnable;
 
 /**
  * A symmetric coroutine (thesis figure 3.1): it passes control to any other coroutine of its
@@ -45,9 +43,6 @@ import dev.weft.internal.woven.TwinRunnable;
 public non-sealed class Coroutine extends CoroutineBase {
 
     private final Runnable target;
-
-    /** What the woven engine runs: the twin of this coroutine's or its target's {@code run}; null on the native engine or with nothing to run. */
-    private final TwinRunnable wovenEntry;
 
     /** This coroutine's place in its owner's ring; replaced when it is stolen. Owner thread. */
     CoroutineSupport.RingNode node;
@@ -112,22 +107,14 @@ public non-sealed class Coroutine extends CoroutineBase {
     private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack, Engine engine) {
         super(stackSize, sharedStack, engine);
         this.target = target;
-        this.wovenEntry = engine == Engine.WOVEN ? wovenEntry() : null;
+        attachStack();
         owner().adopt(this);
-    }
-
-    private TwinRunnable wovenEntry() {
-        if (WovenEntries.overridesRun(this, Coroutine.class)) {
-            return WovenEntries.require(this, this, TwinRunnable.class);
-        }
-        return target == null ? null : WovenEntries.require(this, target, TwinRunnable.class);
     }
 
     /** The initial coroutine of {@code support}'s thread. */
     Coroutine(CoroutineSupport support) {
         super(support);
         this.target = null;
-        this.wovenEntry = null;
     }
 
     private static Runnable requireTarget(Runnable target) {
@@ -148,30 +135,14 @@ public non-sealed class Coroutine extends CoroutineBase {
     }
 
     @Override
-    final Object runRestoring() {
+    final Object runBody(Object input) {
         run();
         return null;
     }
 
     @Override
-    final java.lang.reflect.Method wovenEntryMethod() {
-        return WovenEntries.runMethod(wovenEntry);
-    }
-
-    @Override
-    final void wovenBody(Fiber fiber) {
-        if (wovenEntry != null) {
-            wovenEntry.run$weft(fiber);
-        }
-    }
-
-    @Override
-    final void body() {
-        if (frames != null) {
-            restoreEntry();
-        } else {
-            run();
-        }
+    final Object target() {
+        return target;
     }
 
     /**

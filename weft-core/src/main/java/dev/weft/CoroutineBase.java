@@ -1,16 +1,10 @@
 package dev.weft;
 
+import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.engine.Engines;
 import dev.weft.internal.engine.ExecutionStack;
-import dev.weft.internal.engine.NativeEngine;
-import dev.weft.internal.engine.WovenStack;
-import dev.weft.internal.woven.Fiber;
-import dev.weft.internal.woven.FrameTransfer;
 
 import java.lang.invoke.MethodHandles;
-import java.lang.reflect.Array;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -107,6 +101,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     private static final AtomicLong IDS = new AtomicLong();
 
     static {
+        SharedAccess.setCoroutineAccess(new SchedulerAccess());
         try {
             STATE = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
@@ -121,11 +116,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /** Null until set: the default name is built when asked for. */
     private volatile String name;
 
-    /** The stack that runs this coroutine's body; null for a thread's initial coroutine. Replaced by serialize and deserialize. */
+    /** The stack that runs this coroutine's body, of its engine; null for a thread's initial coroutine. */
     ExecutionStack stack;
-
-    /** The frames being captured from or restored into this coroutine's stack, if any. Owner thread. */
-    FrameTransfer frames;
 
     /** Set by {@link #close()}: every suspension attempt then throws {@link CoroutineExitException}. */
     boolean exitRequested;
@@ -133,7 +125,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /** The uncaught exception that finished this coroutine, until it is handed to its receiver. */
     Throwable failure;
 
-    /** Creates a coroutine of the current thread that runs on a new stack of {@code engine}. */
+    /** Creates a coroutine of the current thread that will run on {@code engine}: the subclass's constructor attaches its stack ({@link #attachStack()}). */
     CoroutineBase(long stackSize, CoroutineBase sharedStack, Engine engine) {
         if (stackSize < 0) {
             throw new IllegalArgumentException("stackSize must not be negative: " + stackSize);
@@ -144,7 +136,6 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         this.owner = CoroutineSupport.current();
         this.id = IDS.incrementAndGet();
         this.engine = engine;
-        this.stack = newStack();
     }
 
     /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
@@ -162,101 +153,31 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         return (type.isEmpty() ? "Coroutine" : type) + "-" + id;
     }
 
-    /** A fresh stack that runs this coroutine's body from its start. */
-    final ExecutionStack newStack() {
-        return engine == Engine.WOVEN
-                ? new WovenStack(new Fiber(this), this::runToEnd)
-                : NativeEngine.newStack(this, this::runToEnd);
+    /**
+     * Gives this coroutine the stack of its engine that runs its body; called by the subclass's
+     * constructor once the body is known.
+     *
+     * @throws IllegalArgumentException if the engine cannot run the body
+     */
+    final void attachStack() {
+        stack = Engines.newStack(engine, this);
     }
 
-    /** Runs the user's code on this coroutine's native stack and records how it ended. */
-    private void runToEnd() {
-        try {
-            body();
-        } catch (Throwable t) {
-            recordEnd(t);
-        }
-    }
-
-    /** Runs the user's code, through its twins, on this coroutine's woven stack and records how it ended. */
-    private void runToEnd(Fiber fiber) {
-        try {
-            wovenBody(fiber);
-        } catch (Throwable t) {
-            recordEnd(t);
-        }
-    }
-
-    private void recordEnd(Throwable t) {
+    /** Records how the user's code ended: a failure is kept for whoever receives control next. */
+    final void recordEnd(Throwable t) {
         if (!(t instanceof CoroutineExitException) || !exitRequested) {
             failure = t;
         }
     }
 
-    /** The user's code: {@code run()} for a symmetric coroutine, {@code run(I)} for an asymmetric one. */
-    abstract void body();
-
-    /** The same, through the twins of the woven engine, with this coroutine's {@code fiber}. */
-    abstract void wovenBody(Fiber fiber);
-
-    /** The method the woven engine enters this coroutine's body by (whose twin it calls), or null if it has none. */
-    abstract Method wovenEntryMethod();
-
-    /** Whether this coroutine runs on the woven engine. */
-    final boolean isWoven() {
-        return engine == Engine.WOVEN;
-    }
-
-    /** Calls {@code run} with zero and null arguments, as a restore whose outermost frame is {@code run} does. */
-    abstract Object runRestoring();
-
-    /** Per coroutine class, the method its {@code run} dispatches to. */
-    private static final ClassValue<Method> RUN_METHODS = new ClassValue<>() {
-        @Override
-        protected Method computeValue(Class<?> type) {
-            Class<?>[] parameters = AsymCoroutine.class.isAssignableFrom(type) ? new Class<?>[] {Object.class} : new Class<?>[0];
-            for (Class<?> k = type; k != null; k = k.getSuperclass()) {
-                try {
-                    return k.getDeclaredMethod("run", parameters);
-                } catch (NoSuchMethodException e) {
-                    // declared further up
-                }
-            }
-            throw new IllegalStateException(type.getName() + " has no run method");
-        }
-    };
-
     /**
-     * Calls the method of the outermost frame being restored, on that frame's receiver, with
-     * zero and null arguments: its woven prologue rebuilds it from the frame, and so on up to
-     * the suspension point. Goes straight there, not through {@code run}: the frames may come
-     * from a coroutine built differently (thesis 5.2 restores into a plain {@code AsymCoroutine}).
-     *
-     * @return what that method returns when the coroutine finishes
+     * The user's code from its start: {@code run()} for a symmetric coroutine, {@code run(input)}
+     * for an asymmetric one; what it returns (null for a symmetric one).
      */
-    final Object restoreEntry() {
-        CoroutineFrame outermost = frames.outermost();
-        Method method = outermost.method;
-        if (outermost.objectValues.length > 0 && outermost.objectValues[0] == this
-                && method.equals(RUN_METHODS.get(getClass()))) {
-            return runRestoring(); // the usual case, without reflection
-        }
-        Object receiver = Modifier.isStatic(method.getModifiers()) ? null : outermost.objectValues[0];
-        Object[] arguments = new Object[method.getParameterCount()];
-        Class<?>[] types = method.getParameterTypes();
-        for (int i = 0; i < arguments.length; i++) {
-            arguments[i] = types[i].isPrimitive() ? Array.get(Array.newInstance(types[i], 1), 0) : null;
-        }
-        try {
-            method.setAccessible(true);
-            return method.invoke(receiver, arguments);
-        } catch (InvocationTargetException e) {
-            throw CoroutineSupport.<RuntimeException>sneaky(e.getCause());
-        } catch (IllegalAccessException | RuntimeException e) {
-            throw new IllegalStateException("cannot restore " + this + ": cannot call " + method
-                    + " (open its package to module dev.weft?)", e);
-        }
-    }
+    abstract Object runBody(Object input);
+
+    /** The {@code Runnable} or {@code AsymRunnable} given at construction, or null. */
+    abstract Object target();
 
     // ---------------------------------------------------------------- public contract
 

@@ -6,11 +6,9 @@ import static dev.weft.CoroutineBase.NEW;
 import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
 
-import dev.weft.internal.engine.NativeEngine;
-import dev.weft.internal.engine.WovenStack;
-import dev.weft.internal.woven.Fiber;
-import dev.weft.internal.woven.FrameTransfer;
-import dev.weft.internal.woven.WovenFrames;
+import dev.weft.internal.engine.Engines;
+import dev.weft.internal.frames.FrameTransfer;
+import dev.weft.internal.frames.FrameValidator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,10 +74,6 @@ final class CoroutineSupport {
     /** Asymmetric coroutines of this thread that have not finished, for closeAll(); weakly held. */
     private final StartedCoroutines started = new StartedCoroutines();
 
-    static {
-        WovenFrames.install(() -> current().running.frames);
-    }
-
     private CoroutineSupport() {
         thread = Thread.currentThread();
         initial = new Coroutine(this);
@@ -122,8 +116,8 @@ final class CoroutineSupport {
 
     /** The owner of the coroutine running on this thread, read afresh; null outside of every coroutine. */
     private static CoroutineSupport runningCoroutineOwner() {
-        Object running = NativeEngine.runningCoroutine();
-        return running != null ? ((CoroutineBase) running).owner() : null;
+        CoroutineBase running = Engines.runningCoroutine();
+        return running != null ? running.owner() : null;
     }
 
     /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
@@ -172,11 +166,9 @@ final class CoroutineSupport {
         return prior;
     }
 
-    /** The running coroutine, if it may switch symmetrically, on the native engine. */
+    /** The running coroutine, if it may switch symmetrically. */
     private Coroutine switchingCoroutine(String operation) {
-        CoroutineBase r = running;
-        checkNativeSuspension(r);
-        return symmetric(r, operation);
+        return symmetric(running, operation);
     }
 
     /** {@code r}, the running coroutine, if it may switch symmetrically: it is symmetric and not being closed. */
@@ -190,39 +182,30 @@ final class CoroutineSupport {
     }
 
     /**
-     * The woven engine's yield ({@code target} null) and yieldTo, called by woven code of
-     * {@code from}, the running coroutine, with its {@code fiber}: takes the coroutine to switch
-     * to and starts unwinding, so that {@link #runRing} resumes it next. Returns without
-     * unwinding if there is nothing to switch to.
+     * The first half of a suspension that the engine performs itself (the woven engine's yield,
+     * {@code target} null, or yieldTo), by {@code from}, the running coroutine: takes the
+     * coroutine to switch to and names it for {@link #runRing}, which resumes it once the
+     * engine has suspended {@code from}.
+     *
+     * @return whether to suspend: false if there is nothing to switch to
      */
-    void yieldWoven(Coroutine from, Coroutine target, Fiber fiber) {
+    boolean handOff(Coroutine from, Coroutine target) {
         Coroutine to;
         if (target == null) {
             to = takeNextAfter(current);
             if (to == null) {
-                return;
+                return false;
             }
         } else {
             if (target == from) {
-                return;
+                return false;
             }
             takeTarget(target); // nothing can refuse the switch after this: no state to give back
             to = target;
         }
         to.resumer = from;
         handoff = to;
-        fiber.startUnwinding();
-    }
-
-    /**
-     * Throws if {@code c}, about to suspend through the native engine's path, runs on the woven
-     * engine: its code reached the suspension without going through twins all the way (see
-     * {@link Engine#WOVEN}), and unwinding would skip the frame in between.
-     */
-    void checkNativeSuspension(CoroutineBase c) {
-        if (c.isWoven()) {
-            throw WovenRefusal.of(c);
-        }
+        return true;
     }
 
     /**
@@ -270,51 +253,40 @@ final class CoroutineSupport {
             runRing(to);
         } else {
             handoff = to;
+            boolean resumed;
             try {
-                NativeEngine.suspend();
+                resumed = from.stack.suspend();
             } catch (RuntimeException | Error refused) {
                 handoff = null;
                 to.setStateBits(prior);
                 throw refused;
             }
-            waitUntilCapturable(from);
-            if (from.frames != null) {
-                return; // resumed to be captured: return at once to the woven caller
+            if (!resumed) {
+                return; // resumed only to be captured: return at once to the woven caller
             }
         }
         from.owner().afterSwitch(from); // not this: it may have been stolen while suspended
     }
 
     /**
-     * If the running symmetric coroutine has just been restored, ends the restore: this is the
-     * switch operation it was suspended in, and it resumes here.
+     * If the running symmetric coroutine's stack has just been restored and is back in the
+     * switch operation it was suspended in, completes that operation as a resumed switch.
      */
     boolean finishRestore() {
-        CoroutineBase r = running;
-        if (r.frames == null || !(r instanceof Coroutine c)) {
+        if (!(running instanceof Coroutine c) || c.stack == null || !c.stack.finishRestore()) {
             return false;
         }
-        endRestore(r);
         afterSwitch(c);
         return true;
     }
 
     /** The same for {@code c}, an asymmetric coroutine in {@code ret}. */
     boolean finishRestore(AsymCoroutine<?, ?> c) {
-        if (c.frames == null || running != c) {
+        if (running != c || !c.stack.finishRestore()) {
             return false;
         }
-        endRestore(c);
         c.checkExitRequested();
         return true;
-    }
-
-    private static void endRestore(CoroutineBase c) {
-        if (!c.frames.isRestored()) {
-            throw new IllegalStateException(c + " reached a suspension point before all its frames were restored");
-        }
-        c.frames = null;
-        WovenFrames.end();
     }
 
     void afterSwitch(Coroutine resumed) {
@@ -442,24 +414,16 @@ final class CoroutineSupport {
         }
     }
 
-    /** Suspends {@code c}, the running asymmetric coroutine, back to its caller; returns when it is called again. */
-    void suspendAsymmetric(AsymCoroutine<?, ?> c) {
-        NativeEngine.suspend();
-        waitUntilCapturable(c);
-        if (c.frames == null) {
-            c.checkExitRequested();
-        }
-    }
-
     /**
-     * Returns at once unless {@code c} has been resumed in its suspension operation to be
-     * captured. While its stack cannot be, it hands the reason to {@link #serialize} and suspends
-     * again, right where it was; returns when it is resumed as usual, or to be captured and can be.
+     * Suspends {@code c}, the running asymmetric coroutine, back to its caller; returns when it
+     * is called again: true, or false if it was resumed only to be captured.
      */
-    private static void waitUntilCapturable(CoroutineBase c) {
-        for (FrameTransfer t = c.frames; t != null && !t.admit(StackCheck.refusal()); t = c.frames) {
-            NativeEngine.suspend();
+    boolean suspendAsymmetric(AsymCoroutine<?, ?> c) {
+        if (!c.stack.suspend()) {
+            return false;
         }
+        c.checkExitRequested();
+        return true;
     }
 
     void checkRunning(CoroutineBase c, String operation) {
@@ -536,90 +500,43 @@ final class CoroutineSupport {
 
     // ---------------------------------------------------------------- serialization
 
+    /** The frames of {@code c}, suspended, captured by its engine; taken meanwhile, so that no thief moves it. */
     CoroutineFrame[] serialize(CoroutineBase c) {
         checkSerializable(c, "serialize");
-        int bits = c.stateBits();
-        if (bits == NEW) {
+        if (c.stateBits() == NEW) {
             return new CoroutineFrame[0];
         }
-        if (c.isWoven()) {
-            return serializeWoven(c);
-        }
-        if (c.frames != null) {
-            return c.frames.pending(); // deserialized or captured, and not resumed since
-        }
-        int prior = take(c, "serialize");
-        FrameTransfer capture = FrameTransfer.capture();
-        c.frames = capture;
-        WovenFrames.begin();
-        try {
-            resumeNested(c);
-        } finally {
-            WovenFrames.end();
-        }
-        if (capture.refusal() != null) {
-            c.frames = null;
-            c.setStateBits(prior);
-            throw new IllegalArgumentException("cannot serialize " + c + ": " + capture.refusal());
-        }
-        if (!c.stack.isDone() || c.failure != null) {
-            c.frames = null;
-            finishNested(c);
-            RuntimeException broken = new IllegalStateException("capturing " + c + " failed; it has finished", c.failure);
-            c.failure = null;
-            throw broken;
-        }
-        CoroutineFrame[] captured = capture.captured();
-        replaceStack(c, captured, prior);
-        return FrameTransfer.copy(captured);
-    }
-
-    /**
-     * The woven engine's serialize: the frames are already saved in the coroutine's fiber, and
-     * are read without resuming it. Taken meanwhile, so that no thief moves it.
-     */
-    private CoroutineFrame[] serializeWoven(CoroutineBase c) {
         int prior = take(c, "serialize");
         try {
-            return FiberFrames.read(fiberOf(c), c.wovenEntryMethod());
-        } finally {
+            return c.stack.capture();
+        } catch (IllegalArgumentException refused) {
             c.setStateBits(prior);
+            throw new IllegalArgumentException("cannot serialize " + c + ": " + refused.getMessage(), refused);
+        } finally {
+            if (c.stack.isDone()) {
+                finishNested(c);
+            } else {
+                c.setStateBits(prior);
+            }
         }
     }
 
-    private static Fiber fiberOf(CoroutineBase c) {
-        return ((WovenStack) c.stack).fiber();
-    }
-
+    /** Rebuilds {@code c}'s stack from {@code frames}, once they are validated; it resumes there when next run. */
     void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
         checkSerializable(c, "deserialize into");
         CoroutineFrame[] restored = FrameTransfer.copy(frames); // checked as copied: later changes to frames cannot slip in
         FrameValidator.validate(c, restored);
-        if (c.isWoven()) {
-            FiberFrames.checkEntry(c, restored, c.wovenEntryMethod());
-        }
         int prior = take(c, "deserialize into");
-        if (c.isWoven()) {
-            c.stack = c.newStack();
-            FiberFrames.write(fiberOf(c), restored);
-            c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
-            return;
+        try {
+            c.stack.restore(restored);
+        } catch (IllegalArgumentException refused) {
+            c.setStateBits(prior);
+            throw new IllegalArgumentException("cannot deserialize into " + c + ": " + refused.getMessage(), refused);
+        } catch (RuntimeException | Error broken) {
+            c.setStateBits(prior);
+            throw broken;
         }
-        if (c.frames != null) {
-            WovenFrames.end(); // the restore that was pending is dropped
-            c.frames = null;
-        }
-        replaceStack(c, restored, SUSPENDED);
-    }
-
-    /** {@code c}, taken, gets a fresh stack that rebuilds {@code frames} when next resumed; it is given back as {@code state}. */
-    private static void replaceStack(CoroutineBase c, CoroutineFrame[] frames, int state) {
-        c.stack = c.newStack();
-        if (frames.length > 0) {
-            c.frames = FrameTransfer.restore(java.util.List.of(frames));
-            WovenFrames.begin();
-        }
-        c.setStateBits(frames.length > 0 ? SUSPENDED : state);
+        c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
     }
 
     private void checkSerializable(CoroutineBase c, String operation) {

@@ -1,5 +1,8 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.access.FiberAccess;
+import dev.weft.internal.access.SharedAccess;
+
 import java.util.Arrays;
 
 /**
@@ -15,6 +18,10 @@ import java.util.Arrays;
  * down to the suspension point, which ends the rewind. Values are kept in two stacks, one for
  * references and one for primitives as {@code long} bits, which grow as needed and are reused
  * from one suspension to the next.
+ *
+ * <p>Woven code calls only the mode tests, the pushes and pops of its own frame's values, and
+ * {@link #notASite}; everything else (creating a fiber, changing its mode, reading or replacing
+ * its saved frames) is the engine's, through {@link dev.weft.internal.access.FiberAccess}.
  *
  * <p>Confined to the thread that runs the coroutine; moves with the coroutine when it is stolen,
  * under the coroutine's own hand-over (its state word).
@@ -37,13 +44,17 @@ public final class Fiber {
     private long[] primitives = new long[INITIAL_CAPACITY];
     private int primitiveCount;
 
+    static {
+        SharedAccess.setFiberAccess(new Control());
+    }
+
     /** The state of {@code coroutine}'s stack; its {@code toString()} names it in errors. */
-    public Fiber(Object coroutine) {
+    private Fiber(Object coroutine) {
         this.coroutine = coroutine;
     }
 
     /** The coroutine this fiber runs. */
-    public Object coroutine() {
+    private Object coroutine() {
         return coroutine;
     }
 
@@ -58,22 +69,22 @@ public final class Fiber {
     }
 
     /** Whether frames are saved: the stack was suspended and has not been rewound since. */
-    public boolean hasSavedFrames() {
+    private boolean hasSavedFrames() {
         return primitiveCount > 0;
     }
 
     /** Called at the suspension point: the frames above the entry unwind as they return. */
-    public void startUnwinding() {
+    private void startUnwinding() {
         mode = UNWINDING;
     }
 
     /** Called by the engine when the entry has returned while unwinding: the stack is suspended. */
-    public void finishUnwinding() {
+    private void finishUnwinding() {
         mode = RUNNING;
     }
 
     /** Called by the engine before it calls the entry again: the frames rebuild themselves. */
-    public void startRewinding() {
+    private void startRewinding() {
         mode = REWINDING;
     }
 
@@ -84,7 +95,7 @@ public final class Fiber {
      * @throws IllegalStateException if saved values are left over: the frames did not take what
      *         they saved, and the stack is not the one that was suspended
      */
-    public void finishRewinding() {
+    private void finishRewinding() {
         mode = RUNNING;
         if (referenceCount != 0 || primitiveCount != 0) {
             int references = referenceCount;
@@ -96,7 +107,7 @@ public final class Fiber {
     }
 
     /** Drops the saved frames, so that they hold no objects alive. */
-    public void discardSavedFrames() {
+    private void discardSavedFrames() {
         Arrays.fill(references, 0, referenceCount, null);
         referenceCount = 0;
         primitiveCount = 0;
@@ -104,17 +115,17 @@ public final class Fiber {
     }
 
     /** The saved references, oldest first (the innermost frame's first): a copy. */
-    public Object[] savedReferences() {
+    private Object[] savedReferences() {
         return Arrays.copyOf(references, referenceCount);
     }
 
     /** The saved primitives and site ids, oldest first: a copy. */
-    public long[] savedPrimitives() {
+    private long[] savedPrimitives() {
         return Arrays.copyOf(primitives, primitiveCount);
     }
 
     /** Replaces the saved frames by these values, as {@link #savedReferences()} and {@link #savedPrimitives()} give them. */
-    public void replaceSavedFrames(Object[] references, long[] primitives) {
+    private void replaceSavedFrames(Object[] references, long[] primitives) {
         discardSavedFrames();
         this.references = Arrays.copyOf(references, Math.max(INITIAL_CAPACITY, references.length));
         this.referenceCount = references.length;
@@ -182,6 +193,65 @@ public final class Fiber {
         discardSavedFrames();
         return new IllegalStateException("cannot resume " + coroutine + ": its saved frame of " + method
                 + " names site " + site + ", which is not a suspension site of that method");
+    }
+
+    /** The engine's side, reached only through {@link SharedAccess#fibers()}. */
+    private static final class Control implements FiberAccess {
+
+        @Override
+        public Fiber newFiber(Object coroutine) {
+            return new Fiber(coroutine);
+        }
+
+        @Override
+        public Object coroutine(Fiber fiber) {
+            return fiber.coroutine();
+        }
+
+        @Override
+        public boolean hasSavedFrames(Fiber fiber) {
+            return fiber.hasSavedFrames();
+        }
+
+        @Override
+        public void startUnwinding(Fiber fiber) {
+            fiber.startUnwinding();
+        }
+
+        @Override
+        public void finishUnwinding(Fiber fiber) {
+            fiber.finishUnwinding();
+        }
+
+        @Override
+        public void startRewinding(Fiber fiber) {
+            fiber.startRewinding();
+        }
+
+        @Override
+        public void finishRewinding(Fiber fiber) {
+            fiber.finishRewinding();
+        }
+
+        @Override
+        public void discardSavedFrames(Fiber fiber) {
+            fiber.discardSavedFrames();
+        }
+
+        @Override
+        public Object[] savedReferences(Fiber fiber) {
+            return fiber.savedReferences();
+        }
+
+        @Override
+        public long[] savedPrimitives(Fiber fiber) {
+            return fiber.savedPrimitives();
+        }
+
+        @Override
+        public void replaceSavedFrames(Fiber fiber, Object[] references, long[] primitives) {
+            fiber.replaceSavedFrames(references, primitives);
+        }
     }
 
     @Override

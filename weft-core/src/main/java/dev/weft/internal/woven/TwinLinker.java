@@ -1,5 +1,7 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.engine.woven.WovenSwitches;
+
 import java.lang.invoke.CallSite;
 import java.lang.invoke.ConstantCallSite;
 import java.lang.invoke.MethodHandle;
@@ -45,7 +47,6 @@ public final class TwinLinker {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        Twins.loadSuspensions();
     }
 
     private TwinLinker() {
@@ -89,7 +90,7 @@ public final class TwinLinker {
      */
     private static MethodHandle standIn(MethodHandles.Lookup caller, Method method, MethodHandle call, MethodType type,
             boolean special) throws IllegalAccessException {
-        MethodHandle handler = Twins.suspension(method);
+        MethodHandle handler = WovenSwitches.handlerFor(method);
         if (handler != null) {
             return handler.asType(type);
         }

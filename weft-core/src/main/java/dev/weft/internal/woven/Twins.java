@@ -6,8 +6,6 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Twin methods: the woven engine's versions of woven methods. For each method it weaves, the
@@ -26,33 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Twins {
 
     /** What the weaver appends to a woven method's name to name its twin. */
-    public static final String SUFFIX = "$weft";
-
-    /** The library's own suspension points (yield, yieldTo, ret) and their woven-engine versions. */
-    private static final Map<Method, MethodHandle> SUSPENSIONS = new ConcurrentHashMap<>();
+    public static final String SUFFIX = dev.weft.internal.contract.WeavingContract.TWIN_SUFFIX;
 
     private Twins() {
-    }
-
-    /**
-     * Registers {@code handler} as what a twin's call of {@code method} runs: a method of the
-     * library that suspends, with a {@link Fiber} appended to its parameters (and its receiver
-     * first, if it is an instance method).
-     */
-    public static void registerSuspension(Method method, MethodHandle handler) {
-        SUSPENSIONS.put(method, handler);
-    }
-
-    /** The class whose initialization registers the library's suspension points. */
-    private static final String SUSPENSIONS_CLASS = "dev.weft.WovenSwitches";
-
-    /** Makes sure the library's suspension points are registered, before a call is linked. */
-    static void loadSuspensions() {
-        try {
-            Class.forName(SUSPENSIONS_CLASS, true, Twins.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("Weft is incomplete: " + SUSPENSIONS_CLASS + " is missing", e);
-        }
     }
 
     /** The twin's type for a method of type {@code original}: the same, with a {@code Fiber} appended. */
@@ -112,11 +86,6 @@ public final class Twins {
         Method twin = declared(method.getDeclaringClass(), method.getName() + SUFFIX, parameters);
         return twin != null && twin.getReturnType() == method.getReturnType()
                 && Modifier.isStatic(twin.getModifiers()) == Modifier.isStatic(method.getModifiers()) ? twin : null;
-    }
-
-    /** The handler registered for {@code method}, a suspension point of the library, or null. */
-    static MethodHandle suspension(Method method) {
-        return SUSPENSIONS.get(method);
     }
 
     private static Method declared(Class<?> type, String name, Class<?>[] parameters) {

@@ -1,36 +1,32 @@
 package dev.weft.internal.woven;
 
 import dev.weft.CoroutineFrame;
+import dev.weft.internal.engine.hotspot.NativeEngine;
+import dev.weft.internal.frames.FrameTransfer;
 
-import java.lang.invoke.MethodHandles;
+
 import java.lang.invoke.MethodType;
-import java.lang.invoke.VarHandle;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 
 /**
  * What code woven by {@code weft-weaver} calls to capture and restore its frames. Not API: the
  * weaver emits these calls, and their shape changes with it.
  *
- * <p>After each call that may suspend, woven code reads {@link #active}; only when it is
+ * <p>After each call that may suspend, woven code calls {@link #active()}; only when it is
  * non-zero does it ask {@link #captureFrame} for a frame and, if it gets one, saves its live
  * locals and operand stack into it and returns at once. Its prologue likewise asks
- * {@link #restoring} only when {@code active} is non-zero, and rebuilds its locals and operand
+ * {@link #restoring} only when {@code active()} is non-zero, and rebuilds its locals and operand
  * stack from the frame it gets.
  *
- * <p>Any thread. The frames belong to the coroutine running on the calling thread, which
- * {@link #install} tells this class how to find.
+ * <p>Any thread. The frames belong to the native-engine coroutine running innermost on the
+ * calling thread; nothing here starts or ends a capture or restore (the engine does).
  */
 public final class WovenFrames {
 
-    /** How many captures and restores are in progress in the JVM; read by woven code on its fast path. */
-    public static int active;
-
-    private static final VarHandle ACTIVE;
-    private static Supplier<FrameTransfer> currentTransfer = () -> null;
+    private static final Map<Method, String> DESCRIPTORS = new ConcurrentHashMap<>();
     private static final ClassValue<Map<String, Method>> METHODS = new ClassValue<>() {
         @Override
         protected Map<String, Method> computeValue(Class<?> type) {
@@ -38,30 +34,16 @@ public final class WovenFrames {
         }
     };
 
-    static {
-        try {
-            ACTIVE = MethodHandles.lookup().findStaticVarHandle(WovenFrames.class, "active", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private WovenFrames() {
     }
 
-    /** Tells this class how to find the transfer of the coroutine running on the current thread. */
-    public static void install(Supplier<FrameTransfer> current) {
-        currentTransfer = current;
-    }
-
-    /** A capture or restore begins: woven code must look. */
-    public static void begin() {
-        ACTIVE.getAndAdd(1);
-    }
-
-    /** A capture or restore has ended. */
-    public static void end() {
-        ACTIVE.getAndAdd(-1);
+    /**
+     * Read by woven code after each call that may suspend, and in its prologue: not zero while
+     * any capture or restore is in progress in the JVM, when it must ask for a frame. One plain
+     * static read once inlined.
+     */
+    public static int active() {
+        return FrameTransfer.activeCount();
     }
 
     /**
@@ -74,7 +56,7 @@ public final class WovenFrames {
      */
     public static CoroutineFrame captureFrame(Class<?> owner, String methodKey, int bci, int localCount,
             int expressionCount) {
-        FrameTransfer t = currentTransfer.get();
+        FrameTransfer t = NativeEngine.currentTransfer();
         if (t == null || !t.isCapturing()) {
             return null;
         }
@@ -90,7 +72,7 @@ public final class WovenFrames {
      * if the current coroutine is not being restored (or is done restoring).
      */
     public static CoroutineFrame restoring(Class<?> owner, String methodKey) {
-        FrameTransfer t = currentTransfer.get();
+        FrameTransfer t = NativeEngine.currentTransfer();
         if (t == null || t.isCapturing()) {
             return null;
         }
@@ -162,8 +144,6 @@ public final class WovenFrames {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no method " + methodKey + " in " + owner.getName()));
     }
-
-    private static final Map<Method, String> DESCRIPTORS = new ConcurrentHashMap<>();
 
     /** The JVM descriptor of {@code m}, such as {@code (ILjava/lang/String;)V}; cached. */
     public static String descriptorOf(Method m) {

@@ -1,5 +1,9 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.contract.WeavingContract;
+
+import java.lang.invoke.MethodHandles;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -7,10 +11,12 @@ import java.util.Map;
 /**
  * What the weaver recorded about the methods of one woven class: for each method, the hash of
  * its original bytecode and its suspension sites. The weaver makes each woven class register
- * its table in its static initializer ({@link #register}); a class that registers none is not
- * woven.
+ * its table in its static initializer ({@link #register(MethodHandles.Lookup, String)}), proving
+ * who it is with its own lookup: no class can register a table for another. A class that
+ * registers none is not woven.
  *
- * <p>Format, one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
+ * <p>Format: a header line, {@code weft-sites} and the format version
+ * ({@link WeavingContract#FORMAT_VERSION}), then one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
  * reason saying why a method was left unwoven (constructors that call what may suspend are
  * listed so too); sites separated by
  * spaces, each {@code bci|target|locals|stack|monitors}: {@code target} is the called
@@ -82,7 +88,8 @@ public final class WovenMethods {
      * woven code: a line per method, {@code key TAB wovenBci:bci,...}, where {@code bci} is -1
      * for a call that is not a site (every call of a method left unwoven is listed so).
      */
-    public static void registerWovenSites(Class<?> type, String map) {
+    public static void registerWovenSites(MethodHandles.Lookup own, String map) {
+        Class<?> type = registering(own);
         Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
         Map<String, Map<Integer, String>> byName = KEYS_BY_NAME.get(type);
         for (String line : map.split("\n")) {
@@ -169,10 +176,18 @@ public final class WovenMethods {
         return bci == null || method == null ? null : method.sites().get(bci);
     }
 
-    /** Called by a woven class's static initializer, with the table the weaver wrote for it. */
-    public static synchronized void register(Class<?> type, String table) {
+    /**
+     * Called by a woven class's static initializer with its own {@code MethodHandles.lookup()},
+     * which proves that the class registers itself, and the table the weaver wrote for it.
+     *
+     * @throws IllegalStateException if the lookup is not a class's own full-privilege lookup, or
+     *         if the table is of another format version than this runtime's: the class must be
+     *         woven again
+     */
+    public static synchronized void register(MethodHandles.Lookup own, String table) {
+        Class<?> type = registering(own);
         WovenMethods[] holder = TABLES.get(type);
-        Map<String, WovenMethod> methods = new HashMap<>(parse(table).methods);
+        Map<String, WovenMethod> methods = new HashMap<>(parse(type, table).methods);
         if (holder[0] != null) {
             methods.putAll(holder[0].methods);
         }
@@ -195,6 +210,49 @@ public final class WovenMethods {
     /** The method {@code key} (name then descriptor), or null if the weaver did not weave it. */
     public WovenMethod method(String key) {
         return methods.get(key);
+    }
+
+    /**
+     * Format 1's registration, which classes woven by an older weaver call.
+     *
+     * @throws IllegalStateException always, saying to weave {@code type} again
+     */
+    public static void register(Class<?> type, String table) {
+        throw staleFormat(type.getName(), "1");
+    }
+
+    /** Format 1's registration of where sites landed: refused like {@link #register(Class, String)}. */
+    public static void registerWovenSites(Class<?> type, String map) {
+        throw staleFormat(type.getName(), "1");
+    }
+
+    private static IllegalStateException staleFormat(String className, String version) {
+        return new IllegalStateException(className + " was woven by another version of weft-weaver (woven code format "
+                + version + "); this Weft runs format " + WeavingContract.FORMAT_VERSION + ": weave " + className
+                + " again with this version's weaver (agent, plugin or command line)");
+    }
+
+    /** The class that {@code own} proves to be registering itself. */
+    private static Class<?> registering(MethodHandles.Lookup own) {
+        if (own == null || !own.hasFullPrivilegeAccess()) {
+            throw new IllegalStateException("a woven class registers itself with its own MethodHandles.lookup(), not "
+                    + own);
+        }
+        return own.lookupClass();
+    }
+
+    /** The table of {@code type}, which starts with the format's header line. */
+    static WovenMethods parse(Class<?> type, String table) {
+        int newline = table.indexOf('\n');
+        String header = newline < 0 ? table : table.substring(0, newline);
+        if (!header.startsWith(WeavingContract.TABLE_HEADER)) {
+            throw staleFormat(type.getName(), "unknown");
+        }
+        String version = header.substring(WeavingContract.TABLE_HEADER.length());
+        if (!version.equals(String.valueOf(WeavingContract.FORMAT_VERSION))) {
+            throw staleFormat(type.getName(), version);
+        }
+        return parse(newline < 0 ? "" : table.substring(newline + 1));
     }
 
     static WovenMethods parse(String table) {

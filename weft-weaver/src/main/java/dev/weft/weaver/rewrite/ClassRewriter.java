@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
@@ -27,8 +29,8 @@ import org.objectweb.asm.tree.MethodNode;
  *
  * <pre>
  * static {
- *     WovenMethods.registerWovenSites(Owner.class, $weft$wovenSites());   // "" in an interface before version 52
- *     WovenMethods.register(Owner.class, "table");   // long strings are pushed in parts, concatenated
+ *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());   // "" in an interface before version 52
+ *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 2\ntable");   // long strings are pushed in parts, concatenated
  *     ...the class's own static initializer
  * }
  * </pre>
@@ -36,9 +38,9 @@ import org.objectweb.asm.tree.MethodNode;
 public final class ClassRewriter implements Opcodes {
 
     /** The field whose presence marks a woven class, so that weaving twice changes nothing. */
-    public static final String MARKER = "$weft$woven";
+    public static final String MARKER = WeavingContract.MARKER;
 
-    private static final String TABLES = "dev/weft/internal/woven/WovenMethods";
+    private static final String TABLES = WeavingContract.TABLES_CLASS;
     /** The longest string constant written: its modified UTF-8, at most 3 bytes a char, must fit in 65,535 bytes. */
     private static final int PART = 20_000;
 
@@ -82,7 +84,7 @@ public final class ClassRewriter implements Opcodes {
         }
         type.methods.addAll(twins);
         TwinMethods.addEntryInterfaces(type, twins);
-        MethodNode initializer = registerTable(type, table(type, analyses), ownClass);
+        MethodNode initializer = registerTable(type, table(type, analyses));
         ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
@@ -165,7 +167,7 @@ public final class ClassRewriter implements Opcodes {
         return false;
     }
 
-    private static final String WOVEN_SITES = "$weft$wovenSites";
+    private static final String WOVEN_SITES = WeavingContract.WOVEN_SITES_METHOD;
 
     /**
      * Pushes {@code text}, however long: a string constant's modified UTF-8 must fit in 65,535
@@ -182,20 +184,28 @@ public final class ClassRewriter implements Opcodes {
         return code;
     }
 
+    /** {@code MethodHandles.lookup()}: the class's own full-privilege lookup, which proves to the runtime who registers. */
+    private static MethodInsnNode lookup() {
+        return new MethodInsnNode(INVOKESTATIC, "java/lang/invoke/MethodHandles", "lookup",
+                "()Ljava/lang/invoke/MethodHandles$Lookup;", false);
+    }
+
     /** Inserts the registration of {@code table} at the start of the class's initializer, made if need be; returns it. */
-    private static MethodNode registerTable(ClassNode type, String table, OwnClass ownClass) {
+    private static MethodNode registerTable(ClassNode type, String table) {
         InsnList code = new InsnList();
-        code.add(ownClass.push());
+        code.add(lookup());
         if (canHaveStaticMethods(type)) {
             code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
                     (type.access & ACC_INTERFACE) != 0));
         } else {
             code.add(new LdcInsnNode(""));
         }
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "registerWovenSites", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
-        code.add(ownClass.push());
-        code.add(pushString(table)); // an empty table too: it marks the class
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, "register", "(Ljava/lang/Class;Ljava/lang/String;)V", false));
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_WOVEN_SITES_METHOD,
+                WeavingContract.REGISTER_DESCRIPTOR, false));
+        code.add(lookup());
+        code.add(pushString(WeavingContract.tableHeader() + "\n" + table)); // an empty table too: it marks the class
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_DESCRIPTOR,
+                false));
         MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);
         if (initializer == null) {
             initializer = new MethodNode(ACC_STATIC, "<clinit>", "()V", null, null);

@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSite;
@@ -30,7 +32,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  * call_k:                           // [below..., receiver, args...]
  *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   invoke...                       // [below..., result]
- *   getstatic WovenFrames.active; ifeq continue_k
+ *   invokestatic WovenFrames.active()I; ifeq continue_k
  *   record = WovenFrames.captureFrame(Owner.class, "name(desc)", siteId, localCount, expressionCount)
  *   if record == null goto continue_k   // not being captured
  *   pop result; below -> scratch
@@ -40,7 +42,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  * </pre>
  * At the method's start ({@link #weavePrologue}):
  * <pre>
- *   getstatic WovenFrames.active; ifeq start
+ *   invokestatic WovenFrames.active()I; ifeq start
  *   record = WovenFrames.restoring(Owner.class, "name(desc)"); ifnull start
  *   lookupswitch (record.bci) { siteId_k: restore_k; default: throw WovenFrames.notASite(record) }
  * restore_k:
@@ -105,7 +107,7 @@ final class MethodRewriter extends CallSiteRewriter {
     private InsnList captureCheck(SuspensionSite site, MethodInsnNode call) {
         InsnList code = new InsnList();
         LabelNode continueLabel = new LabelNode();
-        code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, WeavingContract.ACTIVE_METHOD, WeavingContract.ACTIVE_DESCRIPTOR, false));
         code.add(new JumpInsnNode(IFEQ, continueLabel));
         code.add(ownClass.push());
         code.add(new LdcInsnNode(methodKey()));
@@ -152,7 +154,7 @@ final class MethodRewriter extends CallSiteRewriter {
         InsnList code = new InsnList();
         LabelNode start = new LabelNode();
         LabelNode notASite = new LabelNode();
-        code.add(new FieldInsnNode(GETSTATIC, SlotCode.RUNTIME, "active", "I"));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, WeavingContract.ACTIVE_METHOD, WeavingContract.ACTIVE_DESCRIPTOR, false));
         code.add(new JumpInsnNode(IFEQ, start));
         code.add(ownClass.push());
         code.add(new LdcInsnNode(methodKey()));

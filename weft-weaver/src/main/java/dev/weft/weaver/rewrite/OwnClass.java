@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -28,7 +30,7 @@ import org.objectweb.asm.tree.MethodNode;
 final class OwnClass implements Opcodes {
 
     /** The field that holds the class, in class files before version 49. */
-    static final String FIELD = "$weft$class";
+    static final String FIELD = WeavingContract.OWN_CLASS_FIELD;
 
     private final ClassNode type;
 

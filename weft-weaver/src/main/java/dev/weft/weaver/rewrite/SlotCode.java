@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import dev.weft.weaver.analysis.SlotType;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -14,7 +16,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 /** Instructions that move one slot's value between the frame, a frame record and the stack. */
 final class SlotCode implements Opcodes {
 
-    static final String RUNTIME = "dev/weft/internal/woven/WovenFrames";
+    static final String RUNTIME = WeavingContract.FRAMES_CLASS;
     static final String FRAME = "dev/weft/CoroutineFrame";
     private static final String FRAME_DESC = "L" + FRAME + ";";
 

@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
@@ -26,16 +28,16 @@ import org.objectweb.asm.tree.TryCatchBlockNode;
  */
 public final class TwinMethods implements Opcodes {
 
-    static final String SUFFIX = "$weft";
-    static final String FIBER = "dev/weft/internal/woven/Fiber";
+    static final String SUFFIX = WeavingContract.TWIN_SUFFIX;
+    static final String FIBER = WeavingContract.FIBER_CLASS;
     static final String FIBER_DESC = "L" + FIBER + ";";
 
     /** The entry interfaces, by the twin they declare (name and descriptor). */
     private static final Map<String, String> ENTRIES = Map.of(
-            "run$weft(" + FIBER_DESC + ")V", "dev/weft/internal/woven/TwinRunnable",
-            "run$weft(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;", "dev/weft/internal/woven/TwinAsymBody",
-            "run$weft(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
-            "dev/weft/internal/woven/TwinAsymRunnable");
+            "run" + SUFFIX + "(" + FIBER_DESC + ")V", WeavingContract.TWIN_RUNNABLE,
+            "run" + SUFFIX + "(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;", WeavingContract.TWIN_ASYM_BODY,
+            "run" + SUFFIX + "(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
+            WeavingContract.TWIN_ASYM_RUNNABLE);
 
     private TwinMethods() {
     }

@@ -1,5 +1,7 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import dev.weft.weaver.analysis.Instructions;
 import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSite;
@@ -57,7 +59,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  */
 final class TwinRewriter extends CallSiteRewriter {
 
-    private static final Handle LINK = new Handle(H_INVOKESTATIC, "dev/weft/internal/woven/TwinLinker", "link",
+    private static final Handle LINK = new Handle(H_INVOKESTATIC, WeavingContract.LINKER_CLASS, WeavingContract.LINK_METHOD,
             "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;ILjava/lang/Class;)"
                     + "Ljava/lang/invoke/CallSite;", false);
     private static final SlotType FIBER_TYPE = SlotType.ofInternalName(TwinMethods.FIBER);

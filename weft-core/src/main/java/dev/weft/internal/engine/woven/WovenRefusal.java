@@ -1,5 +1,6 @@
-package dev.weft;
+package dev.weft.internal.engine.woven;
 
+import dev.weft.CoroutineBase;
 import dev.weft.internal.woven.Twins;
 
 import java.util.List;

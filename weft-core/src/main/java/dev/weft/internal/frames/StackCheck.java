@@ -1,5 +1,8 @@
-package dev.weft;
+package dev.weft.internal.frames;
 
+import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.util.Iterator;
@@ -17,12 +20,12 @@ import java.util.Iterator;
  * woven bytecode index wherever the weaver's site map makes that unambiguous, and by method
  * name (which costs more to resolve than the rest of the walk) only where it does not.
  */
-final class StackCheck {
+public final class StackCheck {
 
     /** What a walk of classes only returns when it cannot decide: the full walk must. */
     private static final String UNDECIDED = "";
 
-    private static final String WEFT = StackCheck.class.getPackageName();
+    private static final String WEFT = Coroutine.class.getPackageName();
     private static final String WEFT_INTERNAL = WEFT + ".internal.";
     private static final Module JAVA_BASE = Object.class.getModule();
 
@@ -34,7 +37,7 @@ final class StackCheck {
      * or null if it can. Called on the coroutine's stack, inside the suspension operation it was
      * resumed in.
      */
-    static String refusal() {
+    public static String refusal() {
         if (FrameWalks.CLASSES_ONLY != null && FrameWalks.CLASSES_ONLY.walk(frames -> check(frames, false)) == null) {
             return null;
         }
@@ -145,9 +148,13 @@ final class StackCheck {
         return type == Coroutine.class || type == AsymCoroutine.class;
     }
 
-    /** Weft's entry into the coroutine's code, below its outermost frame; also the end of its stack. */
+    /**
+     * Weft's entry into the coroutine's code, below its outermost frame (the API classes, or an
+     * engine's restore); also the end of its stack.
+     */
     private static boolean isEntry(Class<?> type) {
         return type == CoroutineBase.class || type == Coroutine.class || type == AsymCoroutine.class
+                || type.getPackageName().startsWith(WEFT_INTERNAL)
                 || type.getModule() == JAVA_BASE && type.getPackageName().equals("jdk.internal.vm");
     }
 

@@ -1,4 +1,4 @@
-package dev.weft;
+package dev.weft.internal.frames;
 
 import java.util.Arrays;
 import java.util.EnumSet;

@@ -1,4 +1,4 @@
-package dev.weft;
+package dev.weft.internal.frames;
 
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;

@@ -1,5 +1,8 @@
-package dev.weft;
+package dev.weft.internal.engine.woven;
 
+import dev.weft.CoroutineFrame;
+import dev.weft.internal.access.FiberAccess;
+import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
@@ -19,6 +22,8 @@ import java.util.List;
  */
 final class FiberFrames {
 
+    private static final FiberAccess FIBERS = SharedAccess.fibers();
+
     private static final String UNUSED = "_";
     private static final String SECOND_HALF = "-";
 
@@ -27,8 +32,8 @@ final class FiberFrames {
 
     /** The frames saved in {@code fiber}, outermost first; the first is an activation of {@code entry}. */
     static CoroutineFrame[] read(Fiber fiber, Method entry) {
-        Object[] references = fiber.savedReferences();
-        long[] primitives = fiber.savedPrimitives();
+        Object[] references = FIBERS.savedReferences(fiber);
+        long[] primitives = FIBERS.savedPrimitives(fiber);
         int r = references.length;
         int p = primitives.length;
         List<CoroutineFrame> frames = new ArrayList<>();
@@ -91,7 +96,7 @@ final class FiberFrames {
             references[r++] = owner;
             primitives[p++] = frame.bci;
         }
-        fiber.replaceSavedFrames(Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
+        FIBERS.replaceSavedFrames(fiber, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
     }
 
     /**
@@ -99,10 +104,10 @@ final class FiberFrames {
      * activation of {@code entry}, the method the woven engine enters {@code c}'s body by (it
      * cannot call another one, as the native engine does by reflection).
      */
-    static void checkEntry(CoroutineBase c, CoroutineFrame[] frames, Method entry) {
+    static void checkEntry(CoroutineFrame[] frames, Method entry) {
         if (frames.length > 0 && !frames[0].method.equals(entry)) {
-            throw new IllegalArgumentException("cannot deserialize into " + c + " on the woven engine: its outermost"
-                    + " frame is an activation of " + frames[0].method + ", but the engine enters its body by "
+            throw new IllegalArgumentException("on the woven engine, its outermost frame must be an activation of the"
+                    + " method the engine enters its body by; the frames' is " + frames[0].method + ", the body's "
                     + (entry == null ? "nothing (it has no body)" : entry.toString()));
         }
     }

@@ -1,5 +1,10 @@
-package dev.weft;
+package dev.weft.internal.frames;
 
+
+import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
 
 import java.util.List;
 
@@ -9,7 +14,7 @@ import java.util.List;
  * them is restored: never a {@code VerifyError}, a {@code ClassCastException} inside woven code,
  * or a coroutine resumed in a wrong state.
  */
-final class FrameValidator {
+public final class FrameValidator {
 
     private static final String SYMMETRIC_SUSPENSIONS = "yield()V yieldTo(Ldev/weft/Coroutine;)V";
     private static final String ASYMMETRIC_SUSPENSION = "ret(Ljava/lang/Object;)Ljava/lang/Object;";
@@ -23,7 +28,7 @@ final class FrameValidator {
     }
 
     /** Throws {@link IllegalArgumentException} saying which frame, and which slot, does not fit. */
-    static void validate(CoroutineBase coroutine, CoroutineFrame[] frames) {
+    public static void validate(CoroutineBase coroutine, CoroutineFrame[] frames) {
         new FrameValidator(coroutine, frames).validate();
     }
 

@@ -1,7 +1,9 @@
-package dev.weft.internal.woven;
+package dev.weft.internal.frames;
 
 import dev.weft.CoroutineFrame;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,18 @@ import java.util.Objects;
  */
 public final class FrameTransfer {
 
+    /** How many captures and restores are in progress in the JVM: woven code looks for a transfer only while it is not zero. */
+    private static int active; // plain reads on woven code's fast path; written atomically
+    private static final VarHandle ACTIVE;
+
+    static {
+        try {
+            ACTIVE = MethodHandles.lookup().findStaticVarHandle(FrameTransfer.class, "active", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final boolean capturing;
     private final List<CoroutineFrame> frames;
     private int next;
@@ -22,6 +36,21 @@ public final class FrameTransfer {
     private Class<?> lastOwner;
     private String lastKey;
     private Method lastMethod;
+
+    /** A capture or restore begins: woven code must look for its transfer after each call. */
+    public static void begin() {
+        ACTIVE.getAndAdd(1);
+    }
+
+    /** A capture or restore has ended. */
+    public static void end() {
+        ACTIVE.getAndAdd(-1);
+    }
+
+    /** How many captures and restores are in progress in the JVM (a plain read): woven code looks for a transfer only when it is not zero. */
+    public static int activeCount() {
+        return active;
+    }
 
     private FrameTransfer(boolean capturing, List<CoroutineFrame> frames) {
         this.capturing = capturing;
@@ -95,22 +124,22 @@ public final class FrameTransfer {
         return out;
     }
 
-    /** The method {@code methodKey} of {@code owner}, as {@link WovenFrames#method} finds it. */
-    Method method(Class<?> owner, String methodKey) {
+    /** The method {@code methodKey} of {@code owner}, as {@link dev.weft.internal.woven.WovenFrames#method} finds it. */
+    public Method method(Class<?> owner, String methodKey) {
         if (owner != lastOwner || !methodKey.equals(lastKey)) {
-            lastMethod = WovenFrames.method(owner, methodKey);
+            lastMethod = dev.weft.internal.woven.WovenFrames.method(owner, methodKey);
             lastOwner = owner;
             lastKey = methodKey;
         }
         return lastMethod;
     }
 
-    void add(CoroutineFrame frame) {
+    public void add(CoroutineFrame frame) {
         frames.add(frame);
     }
 
     /** The next frame to restore, or null when all are restored. */
-    CoroutineFrame take() {
+    public CoroutineFrame take() {
         return next < frames.size() ? frames.get(next++) : null;
     }
 }

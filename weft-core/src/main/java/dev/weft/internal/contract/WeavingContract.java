@@ -1,0 +1,72 @@
+package dev.weft.internal.contract;
+
+/**
+ * The names that code woven by {@code weft-weaver} and Weft's runtime share, defined once for
+ * both: the classes and methods woven code calls, the members the weaver adds, and the version
+ * of the site table a woven class registers. The weaver emits exactly these; the runtime finds
+ * exactly these. Changing any of them changes what woven code looks like: bump
+ * {@link #FORMAT_VERSION}, so that classes woven before are refused with a message that says to
+ * weave them again, rather than failing on a missing member.
+ *
+ * <p>Constants only; exported to the weaver alone.
+ */
+public final class WeavingContract {
+
+    /**
+     * The version of woven code and of its site table. 1: the first woven code, which read
+     * {@code WovenFrames.active} as a public field and registered its table with its
+     * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
+     * {@code Lookup}, and the table starts with a version line.
+     */
+    public static final int FORMAT_VERSION = 2;
+
+    /** The first line of every site table: this prefix, then the format version. */
+    public static final String TABLE_HEADER = "weft-sites ";
+
+    /** What the weaver appends to a woven method's name to name its twin. */
+    public static final String TWIN_SUFFIX = "$weft";
+
+    /** The field whose presence marks a woven class, so that weaving twice changes nothing. */
+    public static final String MARKER = "$weft$woven";
+
+    /** The static method of a woven class that returns where its sites' calls landed in its woven code. */
+    public static final String WOVEN_SITES_METHOD = "$weft$wovenSites";
+
+    /** The static field in which a class older than version 49 keeps its own {@code Class}. */
+    public static final String OWN_CLASS_FIELD = "$weft$class";
+
+    /** What woven code calls to capture and restore its frames on the native engine. */
+    public static final String FRAMES_CLASS = "dev/weft/internal/woven/WovenFrames";
+
+    /** The method of {@link #FRAMES_CLASS} that woven code calls after each call: not zero while frames move. */
+    public static final String ACTIVE_METHOD = "active";
+    public static final String ACTIVE_DESCRIPTOR = "()I";
+
+    /** The class with which a woven class's static initializer registers its tables. */
+    public static final String TABLES_CLASS = "dev/weft/internal/woven/WovenMethods";
+    public static final String REGISTER_METHOD = "register";
+    public static final String REGISTER_WOVEN_SITES_METHOD = "registerWovenSites";
+    /** Both registrations take the class's own {@code MethodHandles.lookup()} and a string. */
+    public static final String REGISTER_DESCRIPTOR = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;)V";
+    /** The descriptor of format 1's registrations, which the runtime refuses with a message. */
+    public static final String FORMAT_1_REGISTER_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/String;)V";
+
+    /** The woven engine's per-coroutine state, which every twin takes last. */
+    public static final String FIBER_CLASS = "dev/weft/internal/woven/Fiber";
+    /** The bootstrap of every call a twin makes. */
+    public static final String LINKER_CLASS = "dev/weft/internal/woven/TwinLinker";
+    public static final String LINK_METHOD = "link";
+
+    /** The interfaces through which the woven engine enters a body: a woven class with the matching run twin implements it. */
+    public static final String TWIN_RUNNABLE = "dev/weft/internal/woven/TwinRunnable";
+    public static final String TWIN_ASYM_BODY = "dev/weft/internal/woven/TwinAsymBody";
+    public static final String TWIN_ASYM_RUNNABLE = "dev/weft/internal/woven/TwinAsymRunnable";
+
+    private WeavingContract() {
+    }
+
+    /** The first line of a site table of the current format. */
+    public static String tableHeader() {
+        return TABLE_HEADER + FORMAT_VERSION;
+    }
+}

@@ -1,0 +1,256 @@
+package dev.weft.internal.engine.hotspot;
+
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
+import dev.weft.internal.access.CoroutineAccess;
+import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.frames.FrameTransfer;
+import dev.weft.internal.frames.StackCheck;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.List;
+
+import jdk.internal.vm.Continuation;
+import jdk.internal.vm.ContinuationScope;
+
+/**
+ * An {@link ExecutionStack} that is a HotSpot one-shot continuation.
+ *
+ * <p>Suspending freezes the frames above the innermost running {@code NativeStack} into heap
+ * stack chunks; resuming thaws them onto the current thread's stack, so a suspended stack may
+ * be resumed on any thread. A stack resumed from inside another runs nested in it, and
+ * {@link #suspend()} always suspends the innermost one.
+ *
+ * <p>Capture and restore go through the woven code itself: capturing resumes the continuation
+ * with a capturing {@link FrameTransfer}, so that the suspension point returns at once and each
+ * woven frame saves itself on the way out; the continuation then ends, and a new one, holding
+ * the captured frames as a restoring transfer, replaces it. Restoring calls the outermost
+ * frame's method, whose woven prologue rebuilds it, and so on down to the suspension point,
+ * which ends the restore ({@link #finishRestore()}). Woven code finds the transfer through
+ * {@link NativeEngine#currentTransfer()}.
+ *
+ * <p>Loading this class requires {@code jdk.internal.vm} to be exported to Weft; only
+ * {@link NativeEngine} touches it, after checking that. Confined to the coroutine's owner thread.
+ */
+final class NativeStack implements ExecutionStack {
+
+    static final ContinuationScope SCOPE = new ContinuationScope("weft");
+
+    private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
+
+    /** Per coroutine class, the method its {@code run} dispatches to: the usual outermost frame of a restore. */
+    private static final ClassValue<Method> RUN_METHODS = new ClassValue<>() {
+        @Override
+        protected Method computeValue(Class<?> type) {
+            Class<?>[] parameters = dev.weft.AsymCoroutine.class.isAssignableFrom(type) ? new Class<?>[] {Object.class} : new Class<?>[0];
+            for (Class<?> k = type; k != null; k = k.getSuperclass()) {
+                try {
+                    return k.getDeclaredMethod("run", parameters);
+                } catch (NoSuchMethodException e) {
+                    // declared further up
+                }
+            }
+            throw new IllegalStateException(type.getName() + " has no run method");
+        }
+    };
+
+    private final CoroutineBase coroutine;
+    /** The continuation that runs the body; a new one after each capture or restore. */
+    private Body continuation;
+    /** The frames moving out of (capture) or into (restore) this stack, or null. */
+    private FrameTransfer transfer;
+    /** What the body threw while it was being captured: never the coroutine's own failure. */
+    private Throwable captureFailure;
+    /** Set when a capture left the continuation in a state that cannot go on: the stack is done. */
+    private boolean broken;
+
+    NativeStack(CoroutineBase coroutine) {
+        this.coroutine = coroutine;
+        this.continuation = new Body();
+    }
+
+    /** The continuation, which knows its stack, so that the running one leads back to it. */
+    private final class Body extends Continuation {
+
+        Body() {
+            super(SCOPE, NativeStack.this::runBody);
+        }
+
+        NativeStack stack() {
+            return NativeStack.this;
+        }
+
+        /** Called on this stack when HotSpot refuses to freeze it; the exception reaches the suspender. */
+        @Override
+        protected void onPinned(Pinned reason) {
+            throw new IllegalStateException(coroutine + " cannot suspend on thread "
+                    + Thread.currentThread().getName() + ": " + explain(reason));
+        }
+    }
+
+    private void runBody() {
+        try {
+            Object output = isRestoring() ? restoreEntry() : COROUTINES.runBody(coroutine, COROUTINES.takeInput(coroutine));
+            COROUTINES.putOutput(coroutine, output); // a restore kept the call's input for the suspension it resumes in
+        } catch (Throwable t) {
+            if (transfer != null && transfer.isCapturing()) {
+                captureFailure = t;
+            } else {
+                COROUTINES.recordEnd(coroutine, t);
+            }
+        }
+    }
+
+    private boolean isRestoring() {
+        return transfer != null && !transfer.isCapturing();
+    }
+
+    @Override
+    public void resume() {
+        continuation.run();
+    }
+
+    @Override
+    public boolean isDone() {
+        return broken || continuation.isDone();
+    }
+
+    @Override
+    public boolean suspend() {
+        Continuation.yield(SCOPE);
+        for (FrameTransfer t = transfer; t != null && t.isCapturing(); t = transfer) {
+            if (t.admit(StackCheck.refusal())) {
+                return false;
+            }
+            Continuation.yield(SCOPE); // the refusal goes back to capture(); suspended again right here
+        }
+        return true;
+    }
+
+    @Override
+    public boolean finishRestore() {
+        FrameTransfer t = transfer;
+        if (t == null || t.isCapturing()) {
+            return false;
+        }
+        if (!t.isRestored()) {
+            throw new IllegalStateException(coroutine + " reached a suspension point before all its frames were restored");
+        }
+        endTransfer();
+        return true;
+    }
+
+    @Override
+    public CoroutineFrame[] capture() {
+        if (isRestoring()) {
+            return transfer.pending(); // restored and not resumed since
+        }
+        FrameTransfer capture = FrameTransfer.capture();
+        beginTransfer(capture);
+        try {
+            continuation.run();
+        } finally {
+            endTransfer();
+        }
+        if (capture.refusal() != null) {
+            throw new IllegalArgumentException(capture.refusal());
+        }
+        if (!continuation.isDone() || captureFailure != null) {
+            broken = true;
+            Throwable failure = captureFailure;
+            captureFailure = null;
+            throw new IllegalStateException("capturing " + coroutine + " failed; it has finished", failure);
+        }
+        CoroutineFrame[] captured = capture.captured();
+        restore(captured);
+        return FrameTransfer.copy(captured);
+    }
+
+    @Override
+    public void restore(CoroutineFrame[] frames) {
+        if (transfer != null) {
+            endTransfer(); // the restore that was pending is dropped
+        }
+        continuation = new Body();
+        broken = false;
+        if (frames.length > 0) {
+            beginTransfer(FrameTransfer.restore(List.of(frames)));
+        }
+    }
+
+    private void beginTransfer(FrameTransfer t) {
+        transfer = t;
+        FrameTransfer.begin();
+    }
+
+    private void endTransfer() {
+        transfer = null;
+        FrameTransfer.end();
+    }
+
+    /**
+     * Calls the method of the outermost frame being restored, on that frame's receiver, with
+     * zero and null arguments: its woven prologue rebuilds it from the frame, and so on down to
+     * the suspension point. Goes straight there, not through {@code run}: the frames may come
+     * from a coroutine built differently (thesis 5.2 restores into a plain {@code AsymCoroutine}).
+     *
+     * @return what that method returns when the coroutine finishes
+     */
+    private Object restoreEntry() throws Throwable {
+        CoroutineFrame outermost = transfer.outermost();
+        Method method = outermost.method;
+        if (outermost.objectValues.length > 0 && outermost.objectValues[0] == coroutine
+                && method.equals(RUN_METHODS.get(coroutine.getClass()))) {
+            return COROUTINES.runBody(coroutine, null); // the usual case, without reflection
+        }
+        Object receiver = Modifier.isStatic(method.getModifiers()) ? null : outermost.objectValues[0];
+        Object[] arguments = new Object[method.getParameterCount()];
+        Class<?>[] types = method.getParameterTypes();
+        for (int i = 0; i < arguments.length; i++) {
+            arguments[i] = types[i].isPrimitive() ? Array.get(Array.newInstance(types[i], 1), 0) : null;
+        }
+        try {
+            method.setAccessible(true);
+            return method.invoke(receiver, arguments);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        } catch (IllegalAccessException | RuntimeException e) {
+            throw new IllegalStateException("cannot restore " + coroutine + ": cannot call " + method
+                    + " (open its package to module dev.weft?)", e);
+        }
+    }
+
+    /** The transfer of the innermost native stack running on the current thread, or null. */
+    static FrameTransfer currentTransfer() {
+        Continuation innermost = Continuation.getCurrentContinuation(SCOPE);
+        return innermost == null ? null : ((Body) innermost).stack().transfer;
+    }
+
+    /**
+     * The coroutine of the innermost native stack running on the current carrier thread, or
+     * null outside of all of them. Read afresh at each call: C2 loads the carrier thread
+     * ({@code Thread.currentCarrierThread()}, under {@code getCurrentContinuation}) from memory
+     * that every call clobbers, unlike {@code Thread.currentThread()}, so a frame resumed on
+     * another thread sees its new one. {@code Continuation.yield} finds its continuation the
+     * same way.
+     */
+    static CoroutineBase runningCoroutine() {
+        Continuation innermost = Continuation.getCurrentContinuation(SCOPE);
+        return innermost == null ? null : ((Body) innermost).stack().coroutine;
+    }
+
+    private static String explain(Continuation.Pinned reason) {
+        return switch (reason) {
+            case NATIVE -> "a native or VM frame is on its stack (a class initializer, a JNI"
+                    + " method, or another call made through the VM); suspend outside of it";
+            case MONITOR -> "a frame on its stack holds a monitor (synchronized), which this JDK ("
+                    + Runtime.version() + ") cannot suspend; JDK 24 or newer can";
+            case CRITICAL_SECTION -> "it is inside a critical section of the JDK";
+            default -> "HotSpot reports it as pinned (" + reason + ")";
+        };
+    }
+}

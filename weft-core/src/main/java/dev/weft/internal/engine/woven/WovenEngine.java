@@ -1,0 +1,26 @@
+package dev.weft.internal.engine.woven;
+
+import dev.weft.CoroutineBase;
+import dev.weft.internal.engine.ExecutionStack;
+
+/**
+ * The woven engine: coroutines whose code is woven by {@code weft-weaver}, run through twin
+ * methods that save their frames into a {@link dev.weft.internal.woven.Fiber} and return when
+ * the coroutine suspends, and rebuild them when it resumes (Kilim's scheme). Needs no
+ * JDK-internal API. Any thread.
+ */
+public final class WovenEngine {
+
+    private WovenEngine() {
+    }
+
+    /**
+     * A new stack that will run {@code coroutine}'s body through its twins.
+     *
+     * @throws IllegalArgumentException naming the coroutine and the class, if its body is not
+     *         woven (a lambda, or a class the weaver has not seen)
+     */
+    public static ExecutionStack newStack(CoroutineBase coroutine) {
+        return new WovenStack(coroutine, WovenEntries.of(coroutine));
+    }
+}

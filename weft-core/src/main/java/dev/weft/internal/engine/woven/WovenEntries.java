@@ -1,0 +1,127 @@
+package dev.weft.internal.engine.woven;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.woven.Fiber;
+import dev.weft.internal.woven.TwinAsymBody;
+import dev.weft.internal.woven.TwinAsymRunnable;
+import dev.weft.internal.woven.TwinRunnable;
+import dev.weft.internal.woven.Twins;
+
+import java.lang.reflect.Method;
+
+/**
+ * Finds, and checks, how the woven engine enters a coroutine's body: the twin of its
+ * {@code run}, declared by the coroutine's own class if it overrides {@code run}, else by its
+ * target's. Any thread.
+ */
+final class WovenEntries {
+
+    private WovenEntries() {
+    }
+
+    /** How a woven stack enters its coroutine's body, and the {@code run} method whose twin that is (null if none). */
+    sealed interface Entry {
+
+        /** Runs the body's twin from its start, or rewinds it; its return value. */
+        Object enter(CoroutineBase coroutine, Object input, Fiber fiber);
+
+        Method method();
+    }
+
+    /** A symmetric coroutine's {@code run()}, or its {@code Runnable}'s. */
+    private record Symmetric(TwinRunnable body, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            body.run$weft(fiber);
+            return null;
+        }
+    }
+
+    /** An asymmetric coroutine subclass's {@code run(I)}. */
+    private record OwnBody(TwinAsymBody body, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            return body.run$weft(input, fiber);
+        }
+    }
+
+    /** An asymmetric coroutine's {@code AsymRunnable}. */
+    private record Target(TwinAsymRunnable body, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            return body.run$weft((AsymCoroutine<?, ?>) coroutine, input, fiber);
+        }
+    }
+
+    /** A coroutine with nothing to run: its {@code run} is the library's own and it has no target. */
+    private record Nothing() implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            return null;
+        }
+
+        @Override
+        public Method method() {
+            return null;
+        }
+    }
+
+    /**
+     * How the woven engine enters {@code coroutine}'s body.
+     *
+     * @throws IllegalArgumentException naming the coroutine and the class, if the {@code run}
+     *         method that runs has no twin
+     */
+    static Entry of(CoroutineBase coroutine) {
+        Object target = SharedAccess.coroutines().target(coroutine);
+        if (coroutine instanceof Coroutine) {
+            Object body = overridesRun(coroutine, Coroutine.class) ? coroutine : target;
+            return body == null ? new Nothing()
+                    : new Symmetric(require(coroutine, body, TwinRunnable.class), runMethod(body));
+        }
+        if (overridesRun(coroutine, AsymCoroutine.class, Object.class)) {
+            return new OwnBody(require(coroutine, coroutine, TwinAsymBody.class, Object.class),
+                    runMethod(coroutine, Object.class));
+        }
+        Class<?>[] parameters = {AsymCoroutine.class, Object.class};
+        return target == null ? new Nothing()
+                : new Target(require(coroutine, target, TwinAsymRunnable.class, parameters), runMethod(target, parameters));
+    }
+
+    /**
+     * Whether {@code coroutine}'s class overrides {@code run} of {@code base} (its body is then
+     * itself rather than its target).
+     */
+    private static boolean overridesRun(CoroutineBase coroutine, Class<?> base, Class<?>... parameters) {
+        Method run = Twins.implementation(coroutine.getClass(), "run", parameters);
+        return run != null && run.getDeclaringClass() != base;
+    }
+
+    /**
+     * {@code body} as the woven twin interface {@code entry}, after checking that the {@code run}
+     * method it runs (with these parameters) has a twin: an override that is not woven must not
+     * be skipped.
+     */
+    private static <T> T require(CoroutineBase coroutine, Object body, Class<T> entry, Class<?>... parameters) {
+        Class<?> type = body.getClass();
+        Method run = Twins.implementation(type, "run", parameters);
+        if (run != null && Twins.twinOf(run) != null && entry.isInstance(body)) {
+            return entry.cast(body);
+        }
+        String why = type.isHidden()
+                ? "its body is a lambda or a method reference (" + type.getName() + "), whose class the weaver never sees;"
+                        + " make the body a named class"
+                : "its body's run method (" + (run == null ? type.getName() + ".run" : run.toString()) + ") is not woven;"
+                        + " weave " + (run == null ? type : run.getDeclaringClass()).getName() + " with weft-weaver";
+        throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why
+                + ", or run it on Engine.NATIVE");
+    }
+
+    /** The {@code run} method (with these parameters) that {@code body} runs. */
+    private static Method runMethod(Object body, Class<?>... parameters) {
+        return Twins.implementation(body.getClass(), "run", parameters);
+    }
+}
