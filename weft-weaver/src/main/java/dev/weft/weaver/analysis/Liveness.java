@@ -19,6 +19,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  * instruction: a backward dataflow over the method's control flow, exception edges included,
  * so that a local a handler reads is live throughout the code the handler covers. Dead slots
  * need not be saved at a suspension site (Kilim's observation).
+ *
+ * <p>The method must have no {@code jsr}/{@code ret} subroutines ({@code SubroutineInlining}
+ * removes them first, and {@code SuspensionSites} refuses a method it could not inline): here a
+ * {@code jsr} leads only into its subroutine and a {@code ret} ends its path, so a local read
+ * only after a subroutine returns would count as dead before its {@code jsr}.
  */
 public final class Liveness implements Opcodes {
 

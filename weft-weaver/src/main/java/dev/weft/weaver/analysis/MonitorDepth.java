@@ -34,7 +34,9 @@ public final class MonitorDepth implements Opcodes {
         int[] depth = new int[insns.size()];
         java.util.Arrays.fill(depth, -1);
         Deque<Integer> work = new ArrayDeque<>();
-        reach(depth, work, 0, (method.access & ACC_SYNCHRONIZED) != 0 ? 1 : 0);
+        if (insns.size() > 0) {
+            reach(depth, work, 0, (method.access & ACC_SYNCHRONIZED) != 0 ? 1 : 0);
+        }
         while (!work.isEmpty()) {
             int i = work.pop();
             AbstractInsnNode insn = insns.get(i);
