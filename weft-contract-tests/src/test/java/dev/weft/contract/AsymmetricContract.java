@@ -12,6 +12,7 @@ import dev.weft.AsymRunnable;
 import dev.weft.Coroutine;
 import dev.weft.Engine;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -388,7 +389,7 @@ abstract class AsymmetricContract extends EngineContract {
             called.add(new ArrayList<>(callUntilFinished(generator.get())));
             iterated.add(new ArrayList<>(iterate(generator.get())));
         }
-        assertEquals(List.of(List.of(1, 2, 3, 4, 99), java.util.Arrays.asList("a", null, "c", "last"),
+        assertEquals(List.of(List.of(1, 2, 3, 4, 99), Arrays.asList("a", null, "c", "last"),
                 List.of("only the return")), called);
         assertEquals(called, iterated);
     }
