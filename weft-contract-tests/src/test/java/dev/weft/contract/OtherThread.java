@@ -1,10 +1,10 @@
-package dev.weft;
+package dev.weft.contract;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
-/** Runs a piece of a test on a thread of its own, named, and hands back its result or exception. */
+/** Runs a piece of a test on a new thread of the given name, and hands back its result or what it threw. */
 final class OtherThread {
 
     private OtherThread() {

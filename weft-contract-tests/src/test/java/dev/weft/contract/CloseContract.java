@@ -1,0 +1,364 @@
+package dev.weft.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineExitException;
+import dev.weft.Engine;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Closing (thesis 4.2.8): {@code close} delivers {@link CoroutineExitException} at the
+ * suspension point so that {@code finally} blocks run; {@code closeAll} and {@code draining}
+ * close what a thread leaves behind.
+ */
+abstract class CloseContract extends EngineContract {
+
+    private final Trace trace = new Trace();
+
+    private <I, O> AsymCoroutine<I, O> asym(AsymRunnable<? super I, ? extends O> body) {
+        return new AsymCoroutine<>(body, engine());
+    }
+
+    /** Adds {@code event} to the trace. */
+    final class Adds implements Runnable {
+        private final String event;
+
+        Adds(String event) {
+            this.event = event;
+        }
+
+        @Override
+        public void run() {
+            trace.add(event);
+        }
+    }
+
+    /** Adds {@code event} to the trace, and returns null. */
+    final class AddsAndReturns implements AsymRunnable<Void, Void> {
+        private final String event;
+
+        AddsAndReturns(String event) {
+            this.event = event;
+        }
+
+        @Override
+        public Void run(AsymCoroutine<? extends Void, ? super Void> self, Void in) {
+            trace.add(event);
+            return null;
+        }
+    }
+
+    /** Yields once, then adds {@code event} to the trace in a {@code finally} block. */
+    final class YieldsThenFinally implements Runnable {
+        private final String event;
+
+        YieldsThenFinally(String event) {
+            this.event = event;
+        }
+
+        @Override
+        public void run() {
+            try {
+                Coroutine.yield();
+            } finally {
+                trace.add(event);
+            }
+        }
+    }
+
+    /** Passes out null once, then adds {@code event} to the trace in a {@code finally} block. */
+    final class RetsThenFinally implements AsymRunnable<Void, Void> {
+        private final String event;
+
+        RetsThenFinally(String event) {
+            this.event = event;
+        }
+
+        @Override
+        public Void run(AsymCoroutine<? extends Void, ? super Void> self, Void in) {
+            try {
+                self.ret(null);
+            } finally {
+                trace.add(event);
+            }
+            return null;
+        }
+    }
+
+    // ------------------------------------------------------------ close
+
+    /** Suspends inside two try blocks, each with a finally block. */
+    final class TwoFinallies implements AsymRunnable<Void, String> {
+        @Override
+        public String run(AsymCoroutine<? extends Void, ? super String> self, Void in) {
+            try {
+                try {
+                    self.ret("suspended");
+                    trace.add("not reached");
+                } finally {
+                    trace.add("inner finally");
+                }
+            } finally {
+                trace.add("outer finally");
+            }
+            return "not reached";
+        }
+    }
+
+    @Test
+    void closingASuspendedAsymmetricCoroutineRunsItsFinallyBlocks() {
+        AsymCoroutine<Void, String> co = asym(new TwoFinallies());
+        assertEquals("suspended", co.call(null));
+        co.close();
+        assertTrue(co.isFinished());
+        assertEquals(List.of("inner finally", "outer finally"), trace.events());
+        co.close(); // idempotent
+        assertThrows(IllegalStateException.class, () -> co.call(null));
+    }
+
+    /** Yields once inside a try block whose finally block traces. */
+    final class YieldsInTry implements Runnable {
+        @Override
+        public void run() {
+            try {
+                Coroutine.yield();
+                trace.add("not reached");
+            } finally {
+                trace.add("finally");
+            }
+        }
+    }
+
+    @Test
+    void closingASuspendedSymmetricCoroutineRunsItsFinallyAndReturnsToTheCloser() {
+        Coroutine co = new Coroutine(new YieldsInTry(), engine());
+        Coroutine other = new Coroutine(new Adds("other"), engine());
+        // ring: main other co
+        Coroutine.yieldTo(co);
+        co.close();
+        trace.add("closer");
+        assertTrue(co.isFinished());
+        Coroutine.yield(); // co has left the ring; other still runs
+        assertEquals(List.of("finally", "closer", "other"), trace.events());
+        assertTrue(other.isFinished());
+    }
+
+    /** Catches the exit exception, tries to suspend again, and ends normally. */
+    final class Stubborn implements AsymRunnable<Void, String> {
+        @Override
+        public String run(AsymCoroutine<? extends Void, ? super String> self, Void in) {
+            try {
+                self.ret("first");
+            } catch (CoroutineExitException e) {
+                trace.add("caught " + e.getMessage());
+                try {
+                    self.ret("second");
+                    fail("suspended again while being closed");
+                } catch (CoroutineExitException again) {
+                    trace.add("again " + again.getMessage());
+                }
+            }
+            trace.add("ends");
+            return "end";
+        }
+    }
+
+    @Test
+    void theExitExceptionCanBeObservedButTheCoroutineCannotSuspendAgain() {
+        AsymCoroutine<Void, String> stubborn = asym(new Stubborn());
+        stubborn.setName("stubborn");
+        stubborn.call(null);
+        stubborn.close();
+        assertEquals(List.of("caught stubborn is being closed", "again stubborn is being closed", "ends"), trace.events());
+    }
+
+    /** Suspends in a try block whose finally block throws {@code failure}. */
+    static final class ThrowsInFinally implements AsymRunnable<Void, Void> {
+        private final RuntimeException failure;
+
+        ThrowsInFinally(RuntimeException failure) {
+            this.failure = failure;
+        }
+
+        @Override
+        @SuppressWarnings("finally")
+        public Void run(AsymCoroutine<? extends Void, ? super Void> self, Void in) {
+            try {
+                self.ret(null);
+            } finally {
+                throw failure;
+            }
+        }
+    }
+
+    @Test
+    void anExceptionThrownWhileExitingComesOutOfClose() {
+        IllegalStateException fromFinally = new IllegalStateException("from finally");
+        AsymCoroutine<Void, Void> co = asym(new ThrowsInFinally(fromFinally));
+        co.call(null);
+        assertSame(fromFinally, assertThrows(IllegalStateException.class, co::close));
+        assertTrue(co.isFinished());
+    }
+
+    @Test
+    void closingANewCoroutineFinishesItWithoutRunningIt() {
+        Coroutine sym = new Coroutine(new Adds("never"), engine());
+        AsymCoroutine<Void, Void> asym = asym(new AddsAndReturns("never"));
+        sym.close();
+        asym.close();
+        assertTrue(sym.isFinished() && asym.isFinished());
+        Coroutine.yield();
+        assertEquals(List.of(), trace.events());
+    }
+
+    /** Tries to close itself; returns the refusal's message. */
+    static final class ClosesItself extends AsymCoroutine<Void, String> {
+        ClosesItself(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(Void input) {
+            return assertThrows(IllegalStateException.class, this::close).getMessage();
+        }
+    }
+
+    @Test
+    void aRunningCoroutineOrTheInitialOneCannotBeClosed() {
+        AsymCoroutine<Void, String> co = new ClosesItself(engine());
+        co.setName("self-closer");
+        String message = co.call(null);
+        assertTrue(message.contains("self-closer") && message.contains("running"), message);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Coroutine.current().close());
+        assertTrue(e.getMessage().contains("initial"), e.getMessage());
+    }
+
+    /** Closes {@code victim}, then goes on. */
+    final class Closer implements AsymRunnable<Void, Void> {
+        private final CoroutineBase victim;
+
+        Closer(CoroutineBase victim) {
+            this.victim = victim;
+        }
+
+        @Override
+        public Void run(AsymCoroutine<? extends Void, ? super Void> self, Void in) {
+            victim.close();
+            trace.add("closer continues");
+            return null;
+        }
+    }
+
+    @Test
+    void aCoroutineMayCloseAnotherFromInsideACoroutine() {
+        AsymCoroutine<Void, Void> victim = asym(new RetsThenFinally("victim finally"));
+        victim.call(null);
+        AsymCoroutine<Void, Void> closer = asym(new Closer(victim));
+        closer.call(null);
+        assertEquals(List.of("victim finally", "closer continues"), trace.events());
+    }
+
+    // ------------------------------------------------------------ closeAll and draining
+
+    @Test
+    void closeAllClosesEveryCoroutineOfTheThreadInRingOrderThenAsymmetricOnes() {
+        for (String name : List.of("s3", "s2", "s1")) {
+            new Coroutine(new YieldsThenFinally(name), engine());
+        }
+        Coroutine.yield(); // all three suspended
+        AsymCoroutine<Void, Void> a = asym(new RetsThenFinally("a"));
+        a.call(null);
+        assertEquals(4, CoroutineBase.closeAll());
+        assertEquals(List.of("s1", "s2", "s3", "a"), trace.events());
+        assertEquals(0, CoroutineBase.closeAll());
+    }
+
+    /**
+     * Thesis 4.2.8: when a thread's work ends, every coroutine it still has is closed, whether
+     * or not it ever ran; an asymmetric coroutine that was never called is closed (it finishes
+     * without running) and counted like the others.
+     */
+    @Test
+    void closeAllClosesAnAsymmetricCoroutineThatWasNeverCalled() {
+        AsymCoroutine<Void, Void> never = asym(new AddsAndReturns("never"));
+        AsymCoroutine<Void, Void> started = asym(new RetsThenFinally("started"));
+        started.call(null);
+        assertEquals(2, CoroutineBase.closeAll());
+        assertTrue(never.isFinished(), never.toString());
+        assertTrue(started.isFinished());
+        assertEquals(List.of("started"), trace.events());
+        assertEquals(0, CoroutineBase.closeAll());
+    }
+
+    /** Yields once, then traces {@code event} and throws {@code failure} in a finally block. */
+    final class FailsInFinally implements Runnable {
+        private final String event;
+        private final RuntimeException failure;
+
+        FailsInFinally(String event, RuntimeException failure) {
+            this.event = event;
+            this.failure = failure;
+        }
+
+        @Override
+        @SuppressWarnings("finally")
+        public void run() {
+            try {
+                Coroutine.yield();
+            } finally {
+                trace.add(event);
+                throw failure;
+            }
+        }
+    }
+
+    @Test
+    void closeAllKeepsClosingWhenOneThrowsAndThrowsAtTheEnd() {
+        new Coroutine(new FailsInFinally("second", new IllegalStateException("second fails")), engine());
+        new Coroutine(new FailsInFinally("first", new IllegalArgumentException("first fails")), engine());
+        Coroutine.yield();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, CoroutineBase::closeAll);
+        assertEquals("first fails", e.getMessage());
+        assertEquals("second fails", e.getSuppressed()[0].getMessage());
+        assertEquals(List.of("first", "second"), trace.events());
+    }
+
+    /** Calls closeAll, which must refuse; returns the refusal's message. */
+    static final class ClosesAll implements AsymRunnable<Void, String> {
+        @Override
+        public String run(AsymCoroutine<? extends Void, ? super String> self, Void in) {
+            return assertThrows(IllegalStateException.class, CoroutineBase::closeAll).getMessage();
+        }
+    }
+
+    @Test
+    void closeAllFromInsideACoroutineIsRefused() {
+        AsymCoroutine<Void, String> co = asym(new ClosesAll());
+        String message = co.call(null);
+        assertTrue(message.contains("initial coroutine"), message);
+    }
+
+    @Test
+    void drainingClosesWhatTheThreadLeftBehind() throws Throwable {
+        Engine engine = engine();
+        Thread worker = new Thread(CoroutineBase.draining(() -> {
+            new Coroutine(new YieldsThenFinally("drained"), engine);
+            Coroutine.yield();
+            trace.add("work done");
+        }), "worker");
+        worker.start();
+        worker.join();
+        assertEquals(List.of("work done", "drained"), trace.events());
+        assertFalse(worker.isAlive());
+    }
+}

@@ -1,0 +1,12 @@
+package dev.weft.contract;
+
+import dev.weft.Engine;
+
+/** The serialization contract on the woven engine. */
+class WovenSerializationTest extends SerializationContract {
+
+    @Override
+    Engine engine() {
+        return Engine.WOVEN;
+    }
+}
