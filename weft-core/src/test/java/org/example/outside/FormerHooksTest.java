@@ -83,12 +83,13 @@ class FormerHooksTest {
         IllegalStateException old = assertThrows(IllegalStateException.class,
                 () -> WovenMethods.register(FormerHooksTest.class, "run()V\thash\t\n"));
         assertEquals(FormerHooksTest.class.getName() + " was woven by another version of weft-weaver (woven code format 1);"
-                + " this Weft runs format " + WeavingContract.FORMAT_VERSION + ": weave " + FormerHooksTest.class.getName()
-                + " again with this version's weaver (agent, plugin or command line)", old.getMessage());
+                + " this Weft runs format " + WeavingContract.FORMAT_VERSION + ": recompile " + FormerHooksTest.class.getName()
+                + " and weave it again with this version's weaver (agent, plugin or command line; a class already woven"
+                + " is never woven twice, so build from clean)", old.getMessage());
         IllegalStateException newer = assertThrows(IllegalStateException.class,
                 () -> WovenMethods.register(MethodHandles.lookup(), WeavingContract.TABLE_HEADER + "99\n"));
-        assertTrue(newer.getMessage().contains("(woven code format 99)") && newer.getMessage().contains("weave "
-                + FormerHooksTest.class.getName() + " again"), newer.getMessage());
+        assertTrue(newer.getMessage().contains("(woven code format 99)") && newer.getMessage().contains("recompile "
+                + FormerHooksTest.class.getName() + " and weave it again"), newer.getMessage());
         assertThrows(IllegalStateException.class, () -> WovenMethods.registerWovenSites(FormerHooksTest.class, ""));
         assertNull(WovenMethods.of(FormerHooksTest.class), "nothing was registered");
     }

@@ -228,8 +228,9 @@ public final class WovenMethods {
 
     private static IllegalStateException staleFormat(String className, String version) {
         return new IllegalStateException(className + " was woven by another version of weft-weaver (woven code format "
-                + version + "); this Weft runs format " + WeavingContract.FORMAT_VERSION + ": weave " + className
-                + " again with this version's weaver (agent, plugin or command line)");
+                + version + "); this Weft runs format " + WeavingContract.FORMAT_VERSION + ": recompile " + className
+                + " and weave it again with this version's weaver (agent, plugin or command line; a class already woven"
+                + " is never woven twice, so build from clean)");
     }
 
     /** The class that {@code own} proves to be registering itself. */
