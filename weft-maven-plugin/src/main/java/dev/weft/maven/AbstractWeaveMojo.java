@@ -15,6 +15,10 @@ import org.apache.maven.plugins.annotations.Parameter;
  */
 public abstract class AbstractWeaveMojo extends AbstractMojo {
 
+    /** For the goals that extend it. */
+    protected AbstractWeaveMojo() {
+    }
+
     /**
      * The packages (each with its subpackages) and classes (each with its nested classes) to
      * weave, one per {@code <package>} element: {@code com.example.flows} and

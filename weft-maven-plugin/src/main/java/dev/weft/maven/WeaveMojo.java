@@ -17,6 +17,10 @@ import org.apache.maven.plugins.annotations.Parameter;
 @Mojo(name = "weave", defaultPhase = LifecyclePhase.PROCESS_CLASSES, threadSafe = true)
 public class WeaveMojo extends AbstractWeaveMojo {
 
+    /** Made by Maven for each execution of the goal. */
+    public WeaveMojo() {
+    }
+
     /** The directory of classes to weave: the project's compiled main classes by default. */
     @Parameter(defaultValue = "${project.build.outputDirectory}", required = true)
     File classesDirectory;

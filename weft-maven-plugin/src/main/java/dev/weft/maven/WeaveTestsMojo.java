@@ -13,6 +13,10 @@ import org.apache.maven.plugins.annotations.Parameter;
 @Mojo(name = "weave-tests", defaultPhase = LifecyclePhase.PROCESS_TEST_CLASSES, threadSafe = true)
 public class WeaveTestsMojo extends AbstractWeaveMojo {
 
+    /** Made by Maven for each execution of the goal. */
+    public WeaveTestsMojo() {
+    }
+
     /** The directory of test classes to weave: the project's compiled test classes by default. */
     @Parameter(defaultValue = "${project.build.testOutputDirectory}", required = true)
     File testClassesDirectory;
