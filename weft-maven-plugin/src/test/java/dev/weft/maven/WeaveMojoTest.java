@@ -2,6 +2,7 @@ package dev.weft.maven;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,8 +10,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.maven.plugin.MojoExecutionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
 
@@ -60,6 +64,49 @@ class WeaveMojoTest {
         byte[] once = Files.readAllBytes(sample);
         mojo.execute();
         assertArrayEquals(once, Files.readAllBytes(sample), "weaving twice changes nothing");
+    }
+
+    /** A package name with or without its trailing dot: the package and its subpackages. */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev.weft.maven", "dev.weft.maven.", "dev.weft", "dev/weft/maven/"})
+    void aPackageSelectsItsClassesAndSubpackagesWithOrWithoutATrailingDot(String entry) throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of(entry);
+        mojo.execute();
+        assertTrue(isWoven(sample), entry);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"dev.weft.mav", "dev.weft.maven.Other", "dev.weft.maven.WeaveMojoTest$Sam"})
+    void aNameThatIsOnlyTheStartOfAnotherSelectsNothing(String entry) throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of(entry);
+        mojo.execute();
+        assertFalse(isWoven(sample), entry);
+    }
+
+    @Test
+    void anEntryThatIsNoJavaNameFailsTheBuildNamingIt() throws Exception {
+        copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of("com.example..flows");
+        MojoExecutionException e = assertThrows(MojoExecutionException.class, mojo::execute);
+        assertTrue(e.getMessage().contains("'com.example..flows'"), e.getMessage());
+    }
+
+    @Test
+    void weaveTestsWeavesTheTestClassesDirectory() throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveTestsMojo tests = new WeaveTestsMojo();
+        tests.testClassesDirectory = classes.toFile();
+        tests.packages = List.of("dev.weft.maven.");
+        tests.execute();
+        assertTrue(isWoven(sample));
     }
 
     @Test

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 import java.util.jar.JarOutputStream;
@@ -19,29 +18,58 @@ import java.util.stream.Stream;
 
 /**
  * The weaver's command line: weaves the classes of a directory in place, or of a jar into a new
- * jar (or in place).
+ * jar (or in place). The agent jar is its executable jar, with ASM inside:
  *
  * <pre>
- * java -cp weft-weaver.jar:asm*.jar dev.weft.weaver.WeaveCommand [--only com.example.] TARGET [OUTPUT.jar]
+ * java -jar weft-weaver-VERSION-agent.jar [--only com.example.flows]... TARGET [OUTPUT.jar]
+ * java -jar weft-weaver-VERSION-agent.jar --help
  * </pre>
  *
- * {@code --only} (repeatable) limits weaving to classes whose names start with a prefix.
- * Class files without stack-map frames (before version 50) need their superclasses' class
- * files: the weaver looks for them in {@code TARGET}, then on its own class path and in the JDK.
- * Exit status 0 on success, 1 if a class cannot be woven (named on standard error), 2 on a
- * usage error.
+ * {@code --only} (repeatable, or comma-separated) limits weaving to packages and their
+ * subpackages, or to classes and their nested classes, in the syntax of {@link ClassSelection}
+ * that the agent and the Maven plugin share; without it, every class is woven. Class files
+ * without stack-map frames (before version 50) need their superclasses' class files: the weaver
+ * looks for them in {@code TARGET}, then on its own class path and in the JDK.
+ *
+ * <p>Exit status 0 on success (and for {@code --help}), 1 if a class cannot be woven (named on
+ * standard error), 2 on a usage error (with the usage text on standard error).
  */
 public final class WeaveCommand {
 
+    /** What {@code --help} prints, and what follows every usage error. */
+    static final String USAGE = """
+            Usage: java -jar weft-weaver-VERSION-agent.jar [OPTION]... TARGET [OUTPUT_JAR]
+
+            Weaves class files so that coroutines running them can be serialized and can run
+            on the woven engine. TARGET is a directory of classes, woven in place, or a jar,
+            woven into OUTPUT_JAR (into TARGET itself without one). Woven classes are left as
+            they are.
+
+            Options:
+              --only NAME   weave only the package NAME and its subpackages, or the class NAME
+                            and its nested classes (com.example.flows, with or without a
+                            trailing dot); repeatable, or comma-separated. Without it, every
+                            class is woven.
+              -h, --help    print this text and exit
+              --            end of options
+
+            Exit status: 0 done, 1 a class cannot be woven (named above), 2 usage error.
+            """;
+
     private final Weaver weaver = new Weaver();
-    private final Predicate<String> selected;
+    private final ClassSelection selected;
     private ClassLoader classFiles;
     private int woven;
 
-    private WeaveCommand(List<String> prefixes) {
-        this.selected = name -> prefixes.isEmpty() || prefixes.stream().anyMatch(name::startsWith);
+    private WeaveCommand(ClassSelection selected) {
+        this.selected = selected;
     }
 
+    /**
+     * Runs the command and exits with its status if that is not 0.
+     *
+     * @param args the command line, as {@link #USAGE} describes it
+     */
     public static void main(String[] args) {
         int status = run(args, System.out, System.err);
         if (status != 0) {
@@ -49,43 +77,95 @@ public final class WeaveCommand {
         }
     }
 
-    /** Runs the command; returns its exit status. */
+    /**
+     * Runs the command.
+     *
+     * @param args the command line, as {@link #USAGE} describes it
+     * @param out  where the usage text ({@code --help}) and the summary go
+     * @param err  where errors go
+     * @return the exit status: 0 done, 1 a class cannot be woven, 2 usage error
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        List<String> prefixes = new ArrayList<>();
+        List<String> only = new ArrayList<>();
         List<String> paths = new ArrayList<>();
+        boolean options = true;
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--only") && i + 1 < args.length) {
-                prefixes.add(args[++i]);
+            String arg = args[i];
+            if (options && (arg.equals("-h") || arg.equals("--help"))) {
+                out.print(USAGE);
+                return 0;
+            } else if (options && arg.equals("--")) {
+                options = false;
+            } else if (options && arg.equals("--only")) {
+                if (i + 1 == args.length || args[i + 1].startsWith("-") || args[i + 1].isBlank()) {
+                    return usageError(err, "--only needs a package or class name");
+                }
+                only.add(args[++i]);
+            } else if (options && arg.startsWith("--only=")) {
+                only.add(arg.substring("--only=".length()));
+            } else if (options && arg.startsWith("-") && arg.length() > 1) {
+                return usageError(err, "unknown option '" + arg + "'");
             } else {
-                paths.add(args[i]);
+                paths.add(arg);
             }
         }
-        if (paths.isEmpty() || paths.size() > 2) {
-            err.println("usage: WeaveCommand [--only PACKAGE_PREFIX]... DIRECTORY|JAR [OUTPUT_JAR]");
-            return 2;
+        if (paths.isEmpty()) {
+            return usageError(err, "no TARGET given");
         }
-        WeaveCommand command = new WeaveCommand(prefixes);
+        if (paths.size() > 2) {
+            return usageError(err, "too many arguments: " + String.join(" ", paths));
+        }
+        ClassSelection selection;
         try {
-            Path target = Path.of(paths.get(0));
+            selection = ClassSelection.parse(String.join(",", only));
+            if (!only.isEmpty() && selection.isEverything()) {
+                return usageError(err, "--only needs a package or class name");
+            }
+        } catch (IllegalArgumentException e) {
+            return usageError(err, e.getMessage());
+        }
+        return weave(selection, paths, out, err);
+    }
+
+    private static int usageError(PrintStream err, String problem) {
+        err.println("weft-weaver: " + problem);
+        err.println();
+        err.print(USAGE);
+        return 2;
+    }
+
+    private static int weave(ClassSelection selection, List<String> paths, PrintStream out, PrintStream err) {
+        WeaveCommand command = new WeaveCommand(selection);
+        Path target = Path.of(paths.get(0));
+        try {
             if (Files.isDirectory(target)) {
                 command.weaveDirectory(target);
-            } else {
+            } else if (Files.isRegularFile(target)) {
                 command.weaveJar(target, Path.of(paths.size() == 2 ? paths.get(1) : paths.get(0)));
+            } else {
+                return usageError(err, "no directory or jar at " + target);
             }
         } catch (WeavingException | IOException e) {
             err.println("weft-weaver: " + e.getMessage());
             return 1;
         }
-        out.println("weft-weaver: wove " + command.woven + " classes in " + paths.get(0));
+        out.println("weft-weaver: wove " + command.woven + " classes in " + target);
         return 0;
     }
 
     /**
-     * Weaves, in place, the classes under {@code root} whose names start with one of
-     * {@code prefixes} (all of them if there is none); returns how many it changed.
+     * Weaves, in place, the classes under {@code root} that {@code only} selects, in the syntax
+     * of {@link ClassSelection} (every class if it is empty).
+     *
+     * @param root a directory of class files
+     * @param only package or class names, each with or without a trailing dot
+     * @return how many classes it changed
+     * @throws IOException if a class file cannot be read or written
+     * @throws WeavingException naming the class, if one cannot be woven
+     * @throws IllegalArgumentException naming the entry, if one of {@code only} is not a Java name
      */
-    public static int weaveDirectory(Path root, List<String> prefixes) throws IOException, WeavingException {
-        WeaveCommand command = new WeaveCommand(prefixes);
+    public static int weaveDirectory(Path root, List<String> only) throws IOException, WeavingException {
+        WeaveCommand command = new WeaveCommand(ClassSelection.of(only));
         command.weaveDirectory(root);
         return command.woven;
     }
@@ -113,7 +193,7 @@ public final class WeaveCommand {
         }
         for (Path file : classes) {
             String name = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
-            if (selected.test(name.substring(0, name.length() - ".class".length()))) {
+            if (selected.includes(name.substring(0, name.length() - ".class".length()))) {
                 byte[] original = Files.readAllBytes(file);
                 byte[] result = weave(original);
                 if (result != original) {
@@ -135,7 +215,7 @@ public final class WeaveCommand {
             for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
                 byte[] content = in.readAllBytes();
                 String name = entry.getName();
-                if (name.endsWith(".class") && selected.test(name.substring(0, name.length() - 6).replace('/', '.'))) {
+                if (name.endsWith(".class") && selected.includes(name.substring(0, name.length() - ".class".length()))) {
                     content = weave(content);
                 }
                 out.putNextEntry(new JarEntry(name));

@@ -37,11 +37,17 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  */
 public final class Weaver {
 
+    /** A weaver; it keeps no state between classes, so one may serve every thread. */
+    public Weaver() {
+    }
+
     /**
      * The woven class file, or {@code classFile} itself if there is nothing to weave (a module
      * or package descriptor, an already woven class). Superclasses are looked for among the
      * system class loader's resources.
      *
+     * @param classFile the class file's bytes, left unchanged
+     * @return the woven class file, or {@code classFile} itself
      * @throws WeavingException naming the class, if ASM cannot read or write it
      */
     public byte[] weave(byte[] classFile) throws WeavingException {
@@ -54,6 +60,9 @@ public final class Weaver {
      * among {@code loader}'s resources ({@code getResourceAsStream}, which loads no class); the
      * system class loader's if {@code loader} is null.
      *
+     * @param classFile the class file's bytes, left unchanged
+     * @param loader    where to read superclasses' class files from; null for the system class loader
+     * @return the woven class file, or {@code classFile} itself
      * @throws WeavingException naming the class, if ASM cannot read or write it
      */
     public byte[] weave(byte[] classFile, ClassLoader loader) throws WeavingException {

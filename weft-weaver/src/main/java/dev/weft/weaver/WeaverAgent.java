@@ -3,9 +3,7 @@ package dev.weft.weaver;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
-import java.util.Arrays;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,8 +15,11 @@ import java.util.Set;
  * java -javaagent:weft-weaver-VERSION-agent.jar=com.example.app,com.example.flows -cp ... Main
  * </pre>
  *
- * <p>The argument is a comma-separated list of package (or class name) prefixes; without one,
- * nothing is woven. A class that cannot be woven is left as it was, with a line on standard
+ * <p>The argument is a comma-separated list of packages (each with its subpackages) or classes
+ * (each with its nested classes), in the syntax of {@link ClassSelection} that the command line
+ * and the Maven plugin share: {@code com.example.flows} and {@code com.example.flows.} mean the
+ * same. Without an argument, nothing is woven; an argument that is not a list of Java names stops
+ * the JVM with a message naming it. A class that cannot be woven is left as it was, with a line on standard
  * error naming it. The transformer never loads a class, so it is safe for classes seen before
  * their supertypes: where it needs superclasses (class files before version 50), it reads their
  * class files from the resources of the loader that is defining the class.
@@ -28,22 +29,32 @@ public final class WeaverAgent {
     private WeaverAgent() {
     }
 
+    /**
+     * Called by the JVM for {@code -javaagent}: opens HotSpot's continuations to Weft and weaves
+     * the selected classes from now on.
+     *
+     * @param arguments       what follows {@code =} in the option: the classes to weave
+     * @param instrumentation the JVM's instrumentation
+     * @throws IllegalArgumentException naming the entry, if {@code arguments} holds one that is
+     *         not a package or class name
+     */
     public static void premain(String arguments, Instrumentation instrumentation) {
+        ClassSelection selection = ClassSelection.parse(arguments);
         openContinuations(instrumentation);
-        instrumentation.addTransformer(new Transformer(prefixes(arguments)));
+        if (!selection.isEverything()) {
+            instrumentation.addTransformer(new Transformer(selection));
+        }
     }
 
+    /**
+     * Called by the JVM when the agent is loaded into a running JVM: the same as
+     * {@link #premain}; classes loaded before are not woven.
+     *
+     * @param arguments       the classes to weave, as for {@link #premain}
+     * @param instrumentation the JVM's instrumentation
+     */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
         premain(arguments, instrumentation);
-    }
-
-    /** Internal names ({@code com/example/}) of the prefixes in {@code arguments}. */
-    static List<String> prefixes(String arguments) {
-        if (arguments == null || arguments.isBlank()) {
-            return List.of();
-        }
-        return Arrays.stream(arguments.split(",")).map(String::strip).filter(p -> !p.isEmpty())
-                .map(p -> p.replace('.', '/')).toList();
     }
 
     /**
@@ -58,20 +69,20 @@ public final class WeaverAgent {
         instrumentation.redefineModule(base, Set.of(), Map.of("jdk.internal.vm", readers), Map.of(), Set.of(), Map.of());
     }
 
-    /** Weaves the classes whose names start with one of its prefixes. */
+    /** Weaves the classes of its selection. */
     private static final class Transformer implements ClassFileTransformer {
 
         private final Weaver weaver = new Weaver();
-        private final List<String> prefixes;
+        private final ClassSelection selection;
 
-        Transformer(List<String> prefixes) {
-            this.prefixes = prefixes;
+        Transformer(ClassSelection selection) {
+            this.selection = selection;
         }
 
         @Override
         public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
                 ProtectionDomain domain, byte[] classFile) {
-            if (className == null || prefixes.stream().noneMatch(className::startsWith)) {
+            if (className == null || !selection.includes(className)) {
                 return null;
             }
             try {

@@ -1,0 +1,25 @@
+package com.example.flows;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import java.io.Serializable;
+
+/** Counts down from a number, one value per call: a named body, so the weaver sees its class. */
+public final class Countdown implements AsymRunnable<Void, Integer>, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int from;
+
+    public Countdown(int from) {
+        this.from = from;
+    }
+
+    @Override
+    public Integer run(AsymCoroutine<? extends Void, ? super Integer> self, Void ignored) {
+        for (int i = from; i > 0; i--) {
+            self.ret(i);
+        }
+        return 0;
+    }
+}

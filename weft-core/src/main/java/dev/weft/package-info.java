@@ -1,0 +1,35 @@
+/**
+ * Weft's coroutines: the whole public contract.
+ *
+ * <ul>
+ *   <li>{@link dev.weft.Coroutine}: symmetric coroutines; {@code yield()} passes control round a
+ *       fair per-thread ring, {@code yieldTo(c)} to a chosen one.
+ *   <li>{@link dev.weft.AsymCoroutine}: asymmetric coroutines; {@code call(i)} runs one until it
+ *       {@code ret}s a value, and each is an {@code Iterable} of the values it returns.
+ *   <li>{@link dev.weft.CoroutineBase}: what both share: the states, {@code close()},
+ *       {@code steal()} to another thread, {@code serialize()} and {@code deserialize}.
+ *   <li>{@link dev.weft.CoroutineFrame}, {@link dev.weft.CoroutineOutputStream} and
+ *       {@link dev.weft.CoroutineInputStream}: a suspended coroutine as frames, and as bytes for
+ *       another process to resume.
+ *   <li>{@link dev.weft.Engine}: which engine runs a coroutine: HotSpot's continuations
+ *       ({@code NATIVE}, the default) or woven code that saves its own frames ({@code WOVEN}).
+ * </ul>
+ *
+ * <pre>
+ * AsymCoroutine&lt;Void, Integer&gt; squares = new AsymCoroutine&lt;&gt;((self, in) -&gt; {
+ *     for (int i = 1; i &lt;= 3; i++) {
+ *         self.ret(i * i);
+ *     }
+ *     return null;
+ * });
+ * for (int square : squares) {
+ *     System.out.println(square);   // 1, 4, 9
+ * }
+ * </pre>
+ *
+ * <p>A coroutine belongs to the thread that created it; touching it from another thread throws
+ * {@link java.lang.WrongThreadException}, except {@code steal()}. The native engine needs
+ * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} (class path) or
+ * {@code =dev.weft} (module path); the woven engine needs classes woven by {@code weft-weaver}.
+ */
+package dev.weft;
