@@ -4,10 +4,13 @@ PEERS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$PEERS_DIR/../.." && pwd)
 JVM_MODULE="$REPO_ROOT/weft-bench-peers-jvm"
 JRUBY_JAR="$JVM_MODULE/target/jruby/jruby-complete.jar"
+# JRuby with Weft fibers (jruby-weft): the jars the reactor builds (./mvnw -pl weft-jruby -am package).
+WEFT_JRUBY_MODULE="$REPO_ROOT/weft-jruby"
+WEFT_JRUBY_CP="$REPO_ROOT/weft-core/target/weft-core-0.1.0-SNAPSHOT.jar:$WEFT_JRUBY_MODULE/target/weft-jruby-0.1.0-SNAPSHOT.jar"
 VENV="$PEERS_DIR/.venv"
 GO_BIN="$PEERS_DIR/go/bin/goroutines-peer"
 # Every peer, in the order run-peers.sh runs them.
-ALL_PEERS=(go-goroutines mri-fiber jruby-fiber python-greenlet kotlin-coroutines kilim)
+ALL_PEERS=(go-goroutines mri-fiber jruby-fiber jruby-weft python-greenlet kotlin-coroutines kilim)
 
 # The feature release of the JDK at $1, or nothing.
 java_feature_version() {

@@ -5,6 +5,8 @@
 #   mri-fiber          Debian's ruby (apt-get, as root)
 #   jruby-fiber        jruby-complete from Maven Central, through ./mvnw (dependency:copy@fetch-jruby
 #                      of weft-bench-peers-jvm) into weft-bench-peers-jvm/target/jruby
+#   jruby-weft         the same JRuby, and the weft-core and weft-jruby jars built by the reactor
+#                      (./mvnw -pl weft-jruby -am package; nothing goes to ~/.m2)
 #   python-greenlet    greenlet (python/requirements.txt) in the venv weft-bench/peers/.venv
 #   go-goroutines      go/bin/goroutines-peer, built offline (standard library only)
 #   kotlin-coroutines  weft-bench-peers-jvm built with ./mvnw (classes plus target/lib)
@@ -155,8 +157,34 @@ install_jvm() {
   fi
 }
 
+# --- JRuby with Weft fibers ---------------------------------------------------------------------------
+install_weft_jruby() {
+  if [[ ! -s "$JRUBY_JAR" ]]; then
+    status jruby-weft "jruby-complete.jar is missing (see jruby-fiber)"
+    return
+  fi
+  local jar stale=""
+  for jar in ${WEFT_JRUBY_CP//:/ }; do
+    [[ -s "$jar" ]] || stale=missing
+  done
+  if [[ -z "$stale" ]]; then
+    stale=$(find "$REPO_ROOT/weft-core/src/main" "$WEFT_JRUBY_MODULE/src/main" "$WEFT_JRUBY_MODULE/pom.xml" \
+      -newer "$WEFT_JRUBY_MODULE/target/weft-jruby-0.1.0-SNAPSHOT.jar" -type f 2> /dev/null | head -n 1)
+  fi
+  if [[ -n "$stale" ]]; then
+    log "./mvnw -pl weft-jruby -am package (the weft-core and weft-jruby jars)"
+    if ! (cd "$REPO_ROOT" && ./mvnw -q -B -pl weft-jruby -am -DskipTests package) > "$work/weft-jruby.log" 2>&1; then
+      cat "$work/weft-jruby.log" >&2
+      status jruby-weft "./mvnw -pl weft-jruby -am package failed: $( (grep -m1 '^\[ERROR\]' "$work/weft-jruby.log" || last_line "$work/weft-jruby.log") | cut -c1-300)"
+      return
+    fi
+  fi
+  status jruby-weft ok
+}
+
 install_go
 install_ruby
 install_greenlet
 install_jvm
+install_weft_jruby
 exit 0

@@ -55,12 +55,22 @@ jvm_cp="$JVM_MODULE/target/classes:$JVM_MODULE/target/lib/*"
 # to stderr so that nothing but rows reaches stdout.
 jruby_cmd=("$java" -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$JRUBY_JAR.jsa"
            -Xlog:disable -Xlog:all=warning:stderr -jar "$JRUBY_JAR" "$PEERS_DIR/ruby/fiber_peer.rb")
+# JRuby with Weft fibers: the same JRuby and Ruby file, with `-r weft/fiber` replacing ::Fiber. The
+# options are those jruby-complete's manifest gives `java -jar`, plus the one Weft needs; its own
+# class-data archive, since its class path differs.
+jruby_weft_cmd=("$java" -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$JRUBY_JAR.weft.jsa"
+                -Xlog:disable -Xlog:all=warning:stderr --add-exports java.base/jdk.internal.vm=ALL-UNNAMED
+                --enable-native-access=ALL-UNNAMED --add-opens java.base/java.io=ALL-UNNAMED
+                --add-opens java.base/java.nio.channels=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
+                --add-opens java.management/sun.management=ALL-UNNAMED
+                -cp "$JRUBY_JAR:$WEFT_JRUBY_CP" org.jruby.main.Main -r weft/fiber "$PEERS_DIR/ruby/fiber_peer.rb")
 # The command that runs each peer; the arguments MODE [--quick] [N...] follow it.
 peer_cmd() {
   case "$1" in
     go-goroutines) cmd=("$GO_BIN") ;;
     mri-fiber) cmd=(ruby "$PEERS_DIR/ruby/fiber_peer.rb") ;;
     jruby-fiber) cmd=("${jruby_cmd[@]}") ;;
+    jruby-weft) cmd=("${jruby_weft_cmd[@]}") ;;
     python-greenlet) cmd=("$VENV/bin/python" "$PEERS_DIR/python/greenlet_peer.py") ;;
     kotlin-coroutines) cmd=("$java" -cp "$jvm_cp" dev.weft.bench.peers.kotlin.KotlinPeerKt) ;;
     kilim) cmd=("$java" -cp "$jvm_cp" dev.weft.bench.peers.kilim.KilimPeer) ;;

@@ -1,12 +1,15 @@
-# The Ruby peer of Weft's benchmark suite: Ruby's Fiber, run by MRI (mri-fiber) and by JRuby on the
-# JVM (jruby-fiber), on the workloads of weft-bench/peers/README.md. Standard library only.
+# The Ruby peer of Weft's benchmark suite: Ruby's Fiber, run by MRI (mri-fiber), by JRuby on the
+# JVM (jruby-fiber), and by JRuby with Weft's fibers (jruby-weft, weft-jruby), on the workloads of
+# weft-bench/peers/README.md. Standard library only.
 #
 #   ruby fiber_peer.rb bench|switch|memory [--quick] [N...]   (see the end of this file)
 #
 # The chain and the ring pass control with Fiber#transfer (symmetric, like a channel hand-off);
 # the same-fringe walkers are asymmetric, Fiber#resume and Fiber.yield.
 
-PEER = RUBY_ENGINE == 'jruby' ? 'jruby-fiber' : 'mri-fiber'
+# JRuby runs it twice: on its own fibers, and with `-r weft/fiber`, which makes ::Fiber Weft's.
+WEFT = defined?(::Weft::Fiber) && ::Fiber.equal?(::Weft::Fiber)
+PEER = if RUBY_ENGINE != 'jruby' then 'mri-fiber' elsif WEFT then 'jruby-weft' else 'jruby-fiber' end
 CHAIN_LENGTHS = [5, 5000].freeze
 FRINGE_LEAVES = [1000, 100_000].freeze
 
@@ -78,6 +81,7 @@ end
 
 def note(what)
   engine = RUBY_ENGINE == 'jruby' ? "jruby #{JRUBY_VERSION} (ruby #{RUBY_VERSION}) on java #{ENV_JAVA['java.version']}" : "ruby #{RUBY_VERSION}"
+  engine += ' with Weft fibers (weft-jruby, AsymCoroutine on the native engine)' if WEFT
   "#{what}; #{engine}"
 end
 

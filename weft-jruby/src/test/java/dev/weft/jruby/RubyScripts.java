@@ -1,0 +1,70 @@
+package dev.weft.jruby;
+
+import org.jruby.Ruby;
+import org.jruby.RubyInstanceConfig;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+
+/** Runs Ruby scripts on a fresh JRuby runtime, with Weft's fibers or JRuby's own, and returns what they print. */
+final class RubyScripts {
+
+    private RubyScripts() {
+    }
+
+    /** Which fibers a script runs on. */
+    enum Fibers {
+        /** {@code require 'weft/fiber'} first: ::Fiber is Weft's. */
+        WEFT,
+        /** JRuby's own, on virtual threads. */
+        JRUBY
+    }
+
+    /** The text of a resource of this package, such as {@code "semantics.rb"}. */
+    static String resource(String name) {
+        try (InputStream in = RubyScripts.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no resource " + name + " beside " + RubyScripts.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the script resource {@code name} and returns its standard output (and error). */
+    static String run(String name, Fibers fibers) {
+        return withRuntime(fibers, runtime -> {
+            runtime.executeScript(resource(name), name);
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code work} on a fresh runtime whose output it captures, then tears the runtime down.
+     * Returns the output, with what {@code work} returned (if not null) after it.
+     */
+    static String withRuntime(Fibers fibers, Function<Ruby, Object> work) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        RubyInstanceConfig config = new RubyInstanceConfig();
+        config.setOutput(print);
+        config.setError(print);
+        Ruby runtime = Ruby.newInstance(config);
+        try {
+            if (fibers == Fibers.WEFT) {
+                runtime.evalScriptlet("require 'weft/fiber'");
+            }
+            Object result = work.apply(runtime);
+            print.flush();
+            return out.toString(StandardCharsets.UTF_8) + (result == null ? "" : result);
+        } finally {
+            runtime.tearDown(false);
+        }
+    }
+}
