@@ -17,9 +17,10 @@ public final class Countdown implements AsymRunnable<Void, Integer>, Serializabl
 
     @Override
     public Integer run(AsymCoroutine<? extends Void, ? super Integer> self, Void ignored) {
-        for (int i = from; i > 0; i--) {
+        int i = from;
+        for (; i > 1; i--) {
             self.ret(i);
         }
-        return 0;
+        return i; // iterating ends with what run returns: the last number
     }
 }
