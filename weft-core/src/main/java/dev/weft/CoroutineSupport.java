@@ -507,17 +507,26 @@ final class CoroutineSupport {
             return new CoroutineFrame[0];
         }
         int prior = take(c, "serialize");
+        CoroutineFrame[] frames;
         try {
-            return c.stack.capture();
+            frames = c.stack.capture();
         } catch (IllegalArgumentException refused) {
-            c.setStateBits(prior);
+            c.setStateBits(prior); // given back before the message, which shows its state
             throw new IllegalArgumentException("cannot serialize " + c + ": " + refused.getMessage(), refused);
-        } finally {
-            if (c.stack.isDone()) {
-                finishNested(c);
-            } else {
-                c.setStateBits(prior);
-            }
+        } catch (RuntimeException | Error broken) {
+            giveBackCaptured(c, prior);
+            throw broken;
+        }
+        giveBackCaptured(c, prior);
+        return frames;
+    }
+
+    /** Gives back {@code c}, taken from {@code prior} to be captured; finished if capturing broke its stack. */
+    private void giveBackCaptured(CoroutineBase c, int prior) {
+        if (c.stack.isDone()) {
+            finishNested(c);
+        } else {
+            c.setStateBits(prior);
         }
     }
 

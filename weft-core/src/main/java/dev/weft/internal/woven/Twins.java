@@ -1,5 +1,7 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.contract.WeavingContract;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -22,9 +24,6 @@ import java.util.Arrays;
  * <p>Thread-safe.
  */
 public final class Twins {
-
-    /** What the weaver appends to a woven method's name to name its twin. */
-    public static final String SUFFIX = dev.weft.internal.contract.WeavingContract.TWIN_SUFFIX;
 
     private Twins() {
     }
@@ -83,7 +82,7 @@ public final class Twins {
     public static Method twinOf(Method method) {
         Class<?>[] parameters = Arrays.copyOf(method.getParameterTypes(), method.getParameterCount() + 1);
         parameters[parameters.length - 1] = Fiber.class;
-        Method twin = declared(method.getDeclaringClass(), method.getName() + SUFFIX, parameters);
+        Method twin = declared(method.getDeclaringClass(), method.getName() + WeavingContract.TWIN_SUFFIX, parameters);
         return twin != null && twin.getReturnType() == method.getReturnType()
                 && Modifier.isStatic(twin.getModifiers()) == Modifier.isStatic(method.getModifiers()) ? twin : null;
     }

@@ -24,7 +24,7 @@ public final class NativeEngine {
      * Throws {@link IllegalStateException} naming the JVM option to add when the JVM does not
      * export {@code jdk.internal.vm} to Weft.
      */
-    public static void requireAccess() {
+    private static void requireAccess() {
         if (ACCESS_PROBLEM != null) {
             throw new IllegalStateException(ACCESS_PROBLEM);
         }

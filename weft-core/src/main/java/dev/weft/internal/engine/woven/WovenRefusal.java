@@ -1,7 +1,7 @@
 package dev.weft.internal.engine.woven;
 
 import dev.weft.CoroutineBase;
-import dev.weft.internal.woven.Twins;
+import dev.weft.internal.contract.WeavingContract;
 
 import java.util.List;
 
@@ -50,13 +50,13 @@ final class WovenRefusal {
     }
 
     private static boolean isTwin(StackWalker.StackFrame f) {
-        return f.getMethodName().endsWith(Twins.SUFFIX);
+        return f.getMethodName().endsWith(WeavingContract.TWIN_SUFFIX);
     }
 
     private static String name(StackWalker.StackFrame f) {
         String method = f.getMethodName();
-        if (method.endsWith(Twins.SUFFIX)) {
-            method = method.substring(0, method.length() - Twins.SUFFIX.length());
+        if (method.endsWith(WeavingContract.TWIN_SUFFIX)) {
+            method = method.substring(0, method.length() - WeavingContract.TWIN_SUFFIX.length());
         }
         return f.getClassName() + "." + method + " (line " + f.getLineNumber() + ")";
     }
