@@ -1,5 +1,6 @@
 package dev.weft.weaver;
 
+import dev.weft.internal.contract.SiteTable;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -146,7 +147,7 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
     void typesMergedAtAJoinAreRestoredAsTheOldVerifierInfersThem() throws ClassNotFoundException {
         Generated old = OldClassFiles.mergedLists();
         WovenLoader classes = new WovenLoader(false, old);
-        WovenMethods.Site site = run(classes, old).sites().get(old.markedBci());
+        SiteTable.Site site = run(classes, old).sites().get(old.markedBci());
         assertEquals("Ljava/util/AbstractList;", site.locals().get(3), "ArrayList and LinkedList merged");
         assertEquals("[Ljava/util/AbstractList;", site.locals().get(4), "ArrayList[] and LinkedList[] merged");
         assertEquals(List.of("Ljava/util/AbstractList;", "Ldev/weft/weaver/fixtures/OldMerge;"), site.stack(),

@@ -42,6 +42,48 @@ public final class WeavingContract {
     public static final String ACTIVE_METHOD = "active";
     public static final String ACTIVE_DESCRIPTOR = "()I";
 
+    /** The frame record that woven code fills on capture and reads on restore (native engine), and its field of the site id. */
+    public static final String FRAME_RECORD_CLASS = "dev/weft/CoroutineFrame";
+    public static final String FRAME_RECORD_SITE_FIELD = "bci";
+    private static final String FRAME_RECORD = "L" + FRAME_RECORD_CLASS + ";";
+
+    /** {@code WovenFrames.captureFrame(ownClass, methodKey, siteId, localCount, expressionCount)}: a record to fill, or null. */
+    public static final String CAPTURE_FRAME_METHOD = "captureFrame";
+    public static final String CAPTURE_FRAME_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/String;III)" + FRAME_RECORD;
+
+    /** {@code WovenFrames.restoring(ownClass, methodKey)}: the record to restore this frame from, or null. */
+    public static final String RESTORING_METHOD = "restoring";
+    public static final String RESTORING_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/String;)" + FRAME_RECORD;
+
+    /** What a woven method throws when its frame record names no site of it: {@code WovenFrames.notASite(record)}. */
+    public static final String NOT_A_SITE_METHOD = "notASite";
+    public static final String RECORD_NOT_A_SITE_DESCRIPTOR = "(" + FRAME_RECORD + ")Ljava/lang/IllegalStateException;";
+
+    /**
+     * The slot accessors of {@code WovenFrames}: {@code put<Kind>(record, slot, value)} and
+     * {@code get<Kind>(record, slot)}, for each of {@link #VALUE_KINDS}.
+     */
+    public static final String PUT_PREFIX = "put";
+    public static final String GET_PREFIX = "get";
+
+    /** The kinds of value woven code saves and restores, as the runtime's accessor names end. */
+    public static final java.util.List<String> VALUE_KINDS = java.util.List.of("Int", "Float", "Long", "Double", "Object");
+
+    /** {@code fiber.isUnwinding()} and {@code fiber.isRewinding()}: whether a twin is saving its frame, or rebuilding it. */
+    public static final String UNWINDING_METHOD = "isUnwinding";
+    public static final String REWINDING_METHOD = "isRewinding";
+    public static final String FLAG_DESCRIPTOR = "()Z";
+
+    /**
+     * The fiber's value stack: {@code fiber.push<Kind>(value)} on unwinding and
+     * {@code fiber.pop<Kind>()} on rewinding, for each of {@link #VALUE_KINDS}.
+     */
+    public static final String PUSH_PREFIX = "push";
+    public static final String POP_PREFIX = "pop";
+
+    /** What a twin throws when its rewinding site id names no site of it: {@code fiber.notASite(method, siteId)}. */
+    public static final String FIBER_NOT_A_SITE_DESCRIPTOR = "(Ljava/lang/String;I)Ljava/lang/IllegalStateException;";
+
     /** The class with which a woven class's static initializer registers its tables. */
     public static final String TABLES_CLASS = "dev/weft/internal/woven/WovenMethods";
     public static final String REGISTER_METHOD = "register";
@@ -68,5 +110,37 @@ public final class WeavingContract {
     /** The first line of a site table of the current format. */
     public static String tableHeader() {
         return TABLE_HEADER + FORMAT_VERSION;
+    }
+
+    /** The descriptor of a value of {@code kind}, one of {@link #VALUE_KINDS}. */
+    public static String valueDescriptor(String kind) {
+        return switch (kind) {
+            case "Int" -> "I";
+            case "Float" -> "F";
+            case "Long" -> "J";
+            case "Double" -> "D";
+            case "Object" -> "Ljava/lang/Object;";
+            default -> throw new IllegalArgumentException("not a value kind: " + kind);
+        };
+    }
+
+    /** {@code put<kind>}'s descriptor: the record, the slot, the value. */
+    public static String putDescriptor(String kind) {
+        return "(" + FRAME_RECORD + "I" + valueDescriptor(kind) + ")V";
+    }
+
+    /** {@code get<kind>}'s descriptor: the record, the slot; the value. */
+    public static String getDescriptor(String kind) {
+        return "(" + FRAME_RECORD + "I)" + valueDescriptor(kind);
+    }
+
+    /** {@code push<kind>}'s descriptor. */
+    public static String pushDescriptor(String kind) {
+        return "(" + valueDescriptor(kind) + ")V";
+    }
+
+    /** {@code pop<kind>}'s descriptor. */
+    public static String popDescriptor(String kind) {
+        return "()" + valueDescriptor(kind);
     }
 }

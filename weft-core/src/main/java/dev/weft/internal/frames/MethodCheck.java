@@ -1,5 +1,6 @@
 package dev.weft.internal.frames;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
@@ -32,7 +33,7 @@ final class MethodCheck {
     /** Why frames of this method are refused ("is in ..., which is not woven"), or null. */
     final String refusal;
 
-    private MethodCheck(String key, Map<Integer, WovenMethods.Site> sites, String refusal) {
+    private MethodCheck(String key, Map<Integer, SiteTable.Site> sites, String refusal) {
         this.key = key;
         this.bcis = sites.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
         this.sites = new SiteCheck[bcis.length];

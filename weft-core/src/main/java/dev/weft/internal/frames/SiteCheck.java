@@ -1,5 +1,6 @@
 package dev.weft.internal.frames;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.woven.WovenMethods;
 
 /**
@@ -22,7 +23,7 @@ final class SiteCheck {
     /** The last method found to be the one this site calls: most frames chain as the last did. */
     private MethodCheck lastCalled;
 
-    SiteCheck(WovenMethods.Site site) {
+    SiteCheck(SiteTable.Site site) {
         this.localCount = site.locals().size();
         this.codes = new String[localCount + site.stack().size()];
         for (int i = 0; i < codes.length; i++) {

@@ -1,5 +1,6 @@
 package dev.weft.internal.frames;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
@@ -98,7 +99,7 @@ public final class StackCheck {
         if (table == null) {
             return refuse(frame, "is not woven (weave " + type.getName() + " with weft-weaver)");
         }
-        WovenMethods.Site site = WovenMethods.unsharedSiteAt(type, frame.getByteCodeIndex());
+        SiteTable.Site site = WovenMethods.unsharedSiteAt(type, frame.getByteCodeIndex());
         if (site != null && site.monitors() == 0) {
             return null;
         }
@@ -119,7 +120,7 @@ public final class StackCheck {
         if (method.unsupported() != null) {
             return refuse(frame, "was not woven: " + method.unsupported());
         }
-        WovenMethods.Site site = table.siteAt(type, key, wovenBci);
+        SiteTable.Site site = table.siteAt(type, key, wovenBci);
         boolean holdsMonitor = site != null ? site.monitors() > 0
                 : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
         if (holdsMonitor) {

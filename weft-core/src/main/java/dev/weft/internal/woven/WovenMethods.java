@@ -1,5 +1,7 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.contract.SiteTable;
+import dev.weft.internal.contract.SiteTable.Site;
 import dev.weft.internal.contract.WeavingContract;
 
 import java.lang.invoke.MethodHandles;
@@ -15,31 +17,9 @@ import java.util.Map;
  * who it is with its own lookup: no class can register a table for another. A class that
  * registers none is not woven.
  *
- * <p>Format: a header line, {@code weft-sites} and the format version
- * ({@link WeavingContract#FORMAT_VERSION}), then one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
- * reason saying why a method was left unwoven (constructors that call what may suspend are
- * listed so too); sites separated by
- * spaces, each {@code bci|target|locals|stack|monitors}: {@code target} is the called
- * method's owner, name and descriptor; {@code locals} and {@code stack} list one code per slot,
- * separated by {@code ,} ({@code _} dead, {@code -} second half of a long or double, a type
- * descriptor otherwise, {@code I} for every int-like type); {@code monitors} is how many
- * monitors the method holds there.
+ * <p>Both tables are in the format of {@link SiteTable}, which the weaver writes them with.
  */
 public final class WovenMethods {
-
-    /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
-    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors) {
-
-        /** The owner's internal name of the called method. */
-        public String targetOwner() {
-            return target.substring(0, target.indexOf('.'));
-        }
-
-        /** The called method's name and descriptor. */
-        public String targetKey() {
-            return target.substring(target.indexOf('.') + 1);
-        }
-    }
 
     /**
      * One method the weaver looked at.
@@ -92,23 +72,12 @@ public final class WovenMethods {
         Class<?> type = registering(own);
         Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
         Map<String, Map<Integer, String>> byName = KEYS_BY_NAME.get(type);
-        for (String line : map.split("\n")) {
-            if (line.isEmpty()) {
-                continue;
-            }
-            String[] parts = line.split("\t", -1);
-            Map<Integer, Integer> sites = new HashMap<>();
-            for (String pair : parts[1].split(",")) {
-                if (!pair.isEmpty()) {
-                    int colon = pair.indexOf(':');
-                    int wovenBci = Integer.parseInt(pair.substring(0, colon));
-                    sites.put(wovenBci, Integer.parseInt(pair.substring(colon + 1)));
-                    byName.computeIfAbsent(parts[0].substring(0, parts[0].indexOf('(')), n -> new HashMap<>())
-                            .merge(wovenBci, parts[0], (one, other) -> one.equals(other) ? one : AMBIGUOUS);
-                }
-            }
-            methods.put(parts[0], sites);
-        }
+        SiteTable.readLandings(map).forEach((key, sites) -> {
+            String name = key.substring(0, key.indexOf('('));
+            sites.keySet().forEach(wovenBci -> byName.computeIfAbsent(name, n -> new HashMap<>())
+                    .merge(wovenBci, key, (one, other) -> one.equals(other) ? one : AMBIGUOUS));
+            methods.put(key, sites);
+        });
     }
 
     /** Per class, method name, then woven site bci: the method's key, or {@link #AMBIGUOUS} for overloads that share both. */
@@ -244,44 +213,16 @@ public final class WovenMethods {
 
     /** The table of {@code type}, which starts with the format's header line. */
     static WovenMethods parse(Class<?> type, String table) {
-        int newline = table.indexOf('\n');
-        String header = newline < 0 ? table : table.substring(0, newline);
-        if (!header.startsWith(WeavingContract.TABLE_HEADER)) {
-            throw staleFormat(type.getName(), "unknown");
+        String format = SiteTable.formatOf(table);
+        if (!format.equals(String.valueOf(WeavingContract.FORMAT_VERSION))) {
+            throw staleFormat(type.getName(), format);
         }
-        String version = header.substring(WeavingContract.TABLE_HEADER.length());
-        if (!version.equals(String.valueOf(WeavingContract.FORMAT_VERSION))) {
-            throw staleFormat(type.getName(), version);
-        }
-        return parse(newline < 0 ? "" : table.substring(newline + 1));
-    }
-
-    static WovenMethods parse(String table) {
         Map<String, WovenMethod> methods = new HashMap<>();
-        for (String line : table.split("\n")) {
-            if (line.isEmpty()) {
-                continue;
-            }
-            String[] parts = line.split("\t", -1);
+        for (SiteTable.Method method : SiteTable.read(table)) {
             Map<Integer, Site> sites = new HashMap<>();
-            for (String site : parts[2].split(" ")) {
-                if (!site.isEmpty()) {
-                    Site s = parseSite(site);
-                    sites.put(s.bci(), s);
-                }
-            }
-            String unsupported = parts.length > 3 && !parts[3].isEmpty() ? parts[3] : null;
-            methods.put(parts[0], new WovenMethod(parts[0], parts[1], sites, unsupported));
+            method.sites().forEach(site -> sites.put(site.bci(), site));
+            methods.put(method.key(), new WovenMethod(method.key(), method.hash(), sites, method.unsupported()));
         }
         return new WovenMethods(methods);
-    }
-
-    private static Site parseSite(String site) {
-        String[] f = site.split("\\|", -1);
-        return new Site(Integer.parseInt(f[0]), f[1], slots(f[2]), slots(f[3]), Integer.parseInt(f[4]));
-    }
-
-    private static List<String> slots(String codes) {
-        return codes.isEmpty() ? List.of() : List.of(codes.split(","));
     }
 }

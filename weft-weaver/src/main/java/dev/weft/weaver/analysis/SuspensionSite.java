@@ -1,5 +1,7 @@
 package dev.weft.weaver.analysis;
 
+import dev.weft.internal.contract.SiteTable;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.objectweb.asm.tree.MethodInsnNode;
@@ -29,38 +31,31 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
         return slots;
     }
 
-    /** The type codes of the frame's slots for the class's site table, locals then stack. */
-    public String tableEntry() {
-        StringBuilder entry = new StringBuilder().append(bci).append('|').append(call.owner).append('.')
-                .append(call.name).append(call.desc).append('|');
-        appendLocals(entry);
-        entry.append('|');
-        appendStack(entry);
-        return entry.append('|').append(monitors).toString();
+    /** This site's entry in its class's site table: the call, then the type codes of the frame's slots. */
+    public SiteTable.Site tableEntry() {
+        return new SiteTable.Site(bci, call.owner + "." + call.name + call.desc, localCodes(), stackCodes(), monitors);
     }
 
-    private void appendLocals(StringBuilder entry) {
+    private List<String> localCodes() {
+        List<String> codes = new ArrayList<>();
         for (int slot = 0; slot < locals.size(); slot++) {
-            SlotType type = locals.get(slot);
-            if (slot > 0) {
-                entry.append(',');
-            }
             boolean secondHalf = slot > 0 && locals.get(slot - 1).getSize() == 2 && live.get(slot - 1);
-            entry.append(secondHalf ? "-" : live.get(slot) ? type.code() : "_");
+            codes.add(secondHalf ? SiteTable.SECOND_HALF : live.get(slot) ? locals.get(slot).code() : SiteTable.DEAD);
         }
+        return codes;
     }
 
-    private void appendStack(StringBuilder entry) {
-        String separator = "";
+    private List<String> stackCodes() {
+        List<String> codes = new ArrayList<>();
         for (SlotType type : stackBelow) {
-            entry.append(separator).append(type.code());
-            separator = ",";
+            codes.add(type.code());
             if (type.getSize() == 2) {
-                entry.append(",-");
+                codes.add(SiteTable.SECOND_HALF);
             }
         }
         if (receiver != null) {
-            entry.append(separator).append(receiver.code());
+            codes.add(receiver.code());
         }
+        return codes;
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.weaver.analysis;
 
+import dev.weft.internal.contract.SiteTable;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -140,14 +141,9 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors);
     }
 
-    /** This method's line in its class's site table (see {@code WovenMethods}). */
-    public String tableLine() {
-        StringBuilder line = new StringBuilder(method.name).append(method.desc).append('\t').append(hash).append('\t');
-        String separator = "";
-        for (SuspensionSite site : sites) {
-            line.append(separator).append(site.tableEntry());
-            separator = " ";
-        }
-        return line.toString();
+    /** This method's entry in its class's site table. */
+    public SiteTable.Method tableEntry() {
+        return new SiteTable.Method(method.name + method.desc, hash, sites.stream().map(SuspensionSite::tableEntry).toList(),
+                unsupported);
     }
 }

@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.contract.WeavingContract;
 
 import dev.weft.weaver.analysis.MethodHash;
@@ -91,7 +92,7 @@ public final class ClassRewriter implements Opcodes {
     }
 
     /**
-     * Labels each call of a method left as it is, as no site ({@link WovenSites#NOT_A_SITE}): a
+     * Labels each call of a method left as it is, as no site ({@link SiteTable.NOT_A_SITE}): a
      * frame suspended there must not be taken for a woven method's frame suspended at the same
      * bytecode index, when the runtime identifies frames by class and index alone.
      */
@@ -101,7 +102,7 @@ public final class ClassRewriter implements Opcodes {
             if (insn instanceof MethodInsnNode || insn instanceof InvokeDynamicInsnNode) {
                 LabelNode label = new LabelNode();
                 method.instructions.insertBefore(insn, label);
-                labels.put(label, WovenSites.NOT_A_SITE);
+                labels.put(label, SiteTable.NOT_A_SITE);
             }
         }
         return labels;
@@ -137,25 +138,18 @@ public final class ClassRewriter implements Opcodes {
      * be suspended in, with the reason (a constructor that calls what may suspend is one).
      */
     private static String table(ClassNode type, List<SuspensionSites> analyses) {
-        StringBuilder table = new StringBuilder();
+        List<SiteTable.Method> table = new ArrayList<>();
         for (SuspensionSites analysis : analyses) {
-            if (analysis.unsupported() != null) {
-                appendUnwoven(table, analysis.method(), analysis.hash(), analysis.unsupported());
-            } else if (!analysis.sites().isEmpty()) {
-                table.append(analysis.tableLine()).append('\n');
+            if (analysis.unsupported() != null || !analysis.sites().isEmpty()) {
+                table.add(analysis.tableEntry());
             }
         }
         for (MethodNode m : type.methods) {
             if (m.name.equals("<init>") && mayCallSuspendingCode(m)) {
-                appendUnwoven(table, m, MethodHash.of(m), "constructors are never woven");
+                table.add(new SiteTable.Method(m.name + m.desc, MethodHash.of(m), List.of(), "constructors are never woven"));
             }
         }
-        return table.toString();
-    }
-
-    private static void appendUnwoven(StringBuilder table, MethodNode m, String hash, String reason) {
-        table.append(m.name).append(m.desc).append('\t').append(hash).append("\t\t")
-                .append(reason.replace('\n', ' ').replace('\t', ' ')).append('\n');
+        return SiteTable.write(table);
     }
 
     private static boolean mayCallSuspendingCode(MethodNode method) {
@@ -203,7 +197,7 @@ public final class ClassRewriter implements Opcodes {
         code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_WOVEN_SITES_METHOD,
                 WeavingContract.REGISTER_DESCRIPTOR, false));
         code.add(lookup());
-        code.add(pushString(WeavingContract.tableHeader() + "\n" + table)); // an empty table too: it marks the class
+        code.add(pushString(table)); // an empty table too: it marks the class
         code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_DESCRIPTOR,
                 false));
         MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);

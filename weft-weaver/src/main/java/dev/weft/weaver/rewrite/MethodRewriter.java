@@ -114,8 +114,8 @@ final class MethodRewriter extends CallSiteRewriter {
         code.add(SlotCode.push(site.bci()));
         code.add(SlotCode.push(site.locals().size()));
         code.add(SlotCode.push(site.expressionSlots()));
-        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "captureFrame",
-                "(Ljava/lang/Class;Ljava/lang/String;III)L" + SlotCode.FRAME + ";", false));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, WeavingContract.CAPTURE_FRAME_METHOD,
+                WeavingContract.CAPTURE_FRAME_DESCRIPTOR, false));
         code.add(new VarInsnNode(ASTORE, record));
         code.add(new VarInsnNode(ALOAD, record));
         code.add(new JumpInsnNode(IFNULL, continueLabel));
@@ -158,13 +158,13 @@ final class MethodRewriter extends CallSiteRewriter {
         code.add(new JumpInsnNode(IFEQ, start));
         code.add(ownClass.push());
         code.add(new LdcInsnNode(methodKey()));
-        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "restoring",
-                "(Ljava/lang/Class;Ljava/lang/String;)L" + SlotCode.FRAME + ";", false));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, WeavingContract.RESTORING_METHOD,
+                WeavingContract.RESTORING_DESCRIPTOR, false));
         code.add(new InsnNode(DUP));
         code.add(new VarInsnNode(ASTORE, record));
         code.add(new JumpInsnNode(IFNULL, start));
         code.add(new VarInsnNode(ALOAD, record));
-        code.add(new FieldInsnNode(GETFIELD, SlotCode.FRAME, "bci", "I"));
+        code.add(new FieldInsnNode(GETFIELD, SlotCode.FRAME, WeavingContract.FRAME_RECORD_SITE_FIELD, "I"));
         List<SuspensionSite> sites = sortedById(analysis.sites());
         LabelNode[] restoreLabels = sites.stream().map(s -> new LabelNode()).toArray(LabelNode[]::new);
         code.add(new LookupSwitchInsnNode(notASite, sites.stream().mapToInt(SuspensionSite::bci).toArray(), restoreLabels));
@@ -172,8 +172,8 @@ final class MethodRewriter extends CallSiteRewriter {
         code.add(notASite);
         addFrame(code, withRecord, List.of());
         code.add(new VarInsnNode(ALOAD, record));
-        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, "notASite",
-                "(L" + SlotCode.FRAME + ";)Ljava/lang/IllegalStateException;", false));
+        code.add(new MethodInsnNode(INVOKESTATIC, SlotCode.RUNTIME, WeavingContract.NOT_A_SITE_METHOD,
+                WeavingContract.RECORD_NOT_A_SITE_DESCRIPTOR, false));
         code.add(new InsnNode(ATHROW));
         for (int k = 0; k < sites.size(); k++) {
             code.add(restoreLabels[k]);

@@ -17,8 +17,7 @@ import org.objectweb.asm.tree.VarInsnNode;
 final class SlotCode implements Opcodes {
 
     static final String RUNTIME = WeavingContract.FRAMES_CLASS;
-    static final String FRAME = "dev/weft/CoroutineFrame";
-    private static final String FRAME_DESC = "L" + FRAME + ";";
+    static final String FRAME = WeavingContract.FRAME_RECORD_CLASS;
 
     private SlotCode() {
     }
@@ -43,8 +42,8 @@ final class SlotCode implements Opcodes {
         code.add(push(slot));
         code.add(loadValue);
         String kind = kind(type);
-        code.add(new MethodInsnNode(INVOKESTATIC, RUNTIME, "put" + kind,
-                "(" + FRAME_DESC + "I" + descriptor(kind) + ")V", false));
+        code.add(new MethodInsnNode(INVOKESTATIC, RUNTIME, WeavingContract.PUT_PREFIX + kind,
+                WeavingContract.putDescriptor(kind), false));
     }
 
     /** Pushes {@code record.slot} as a value of {@code type}. */
@@ -56,7 +55,8 @@ final class SlotCode implements Opcodes {
         code.add(new VarInsnNode(ALOAD, record));
         code.add(push(slot));
         String kind = kind(type);
-        code.add(new MethodInsnNode(INVOKESTATIC, RUNTIME, "get" + kind, "(" + FRAME_DESC + "I)" + descriptor(kind), false));
+        code.add(new MethodInsnNode(INVOKESTATIC, RUNTIME, WeavingContract.GET_PREFIX + kind, WeavingContract.getDescriptor(kind),
+                false));
         castTo(code, type);
     }
 
@@ -99,7 +99,7 @@ final class SlotCode implements Opcodes {
                 : new LdcInsnNode(value);
     }
 
-    /** How a value of {@code type} is named in the runtime's methods: {@code Int}, {@code Float}, {@code Long}, {@code Double} or {@code Object}. */
+    /** How a value of {@code type} is named in the runtime's methods: one of {@link WeavingContract#VALUE_KINDS}. */
     static String kind(SlotType type) {
         return switch (type.kind()) {
             case INT -> "Int";
@@ -107,17 +107,6 @@ final class SlotCode implements Opcodes {
             case LONG -> "Long";
             case DOUBLE -> "Double";
             default -> "Object";
-        };
-    }
-
-    /** The descriptor of the values of {@code kind}, as {@link #kind} names it. */
-    static String descriptor(String kind) {
-        return switch (kind) {
-            case "Int" -> "I";
-            case "Float" -> "F";
-            case "Long" -> "J";
-            case "Double" -> "D";
-            default -> "Ljava/lang/Object;";
         };
     }
 }

@@ -154,7 +154,7 @@ final class TwinRewriter extends CallSiteRewriter {
         InsnList code = new InsnList();
         LabelNode continueLabel = new LabelNode();
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("isUnwinding", "()Z"));
+        code.add(fiberCall(WeavingContract.UNWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR));
         code.add(new JumpInsnNode(IFEQ, continueLabel));
         Type result = Type.getReturnType(site.call().desc);
         if (result.getSort() != Type.VOID) {
@@ -175,10 +175,10 @@ final class TwinRewriter extends CallSiteRewriter {
         }
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(new LdcInsnNode(Type.getObjectType(owner)));
-        code.add(fiberCall("pushObject", "(Ljava/lang/Object;)V"));
+        code.add(fiberPush("Object"));
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(SlotCode.push(site.bci()));
-        code.add(fiberCall("pushInt", "(I)V"));
+        code.add(fiberPush("Int"));
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
         code.add(continueLabel);
         addFrameAfter(code, site, linked);
@@ -191,7 +191,7 @@ final class TwinRewriter extends CallSiteRewriter {
             String kind = SlotCode.kind(type);
             code.add(new VarInsnNode(ALOAD, fiber));
             code.add(SlotCode.load(type, slot));
-            code.add(fiberCall("push" + kind, "(" + SlotCode.descriptor(kind) + ")V"));
+            code.add(fiberPush(kind));
         }
     }
 
@@ -199,7 +199,7 @@ final class TwinRewriter extends CallSiteRewriter {
     private void pop(InsnList code, SlotType type) {
         String kind = SlotCode.kind(type);
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("pop" + kind, "()" + SlotCode.descriptor(kind)));
+        code.add(fiberPop(kind));
         if (type.kind() == SlotType.Kind.NULL) {
             code.add(new InsnNode(POP)); // saved as a reference, which the frame declares as null
             code.add(new InsnNode(ACONST_NULL));
@@ -214,6 +214,14 @@ final class TwinRewriter extends CallSiteRewriter {
             case INT, FLOAT, LONG, DOUBLE, REFERENCE, NULL -> true;
             default -> false;
         };
+    }
+
+    private static MethodInsnNode fiberPush(String kind) {
+        return fiberCall(WeavingContract.PUSH_PREFIX + kind, WeavingContract.pushDescriptor(kind));
+    }
+
+    private static MethodInsnNode fiberPop(String kind) {
+        return fiberCall(WeavingContract.POP_PREFIX + kind, WeavingContract.popDescriptor(kind));
     }
 
     private static MethodInsnNode fiberCall(String name, String descriptor) {
@@ -239,10 +247,10 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private void rewindSwitch(InsnList code, List<SuspensionSite> linked, LabelNode start) {
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("isRewinding", "()Z"));
+        code.add(fiberCall(WeavingContract.REWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR));
         code.add(new JumpInsnNode(IFEQ, start));
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("popInt", "()I"));
+        code.add(fiberPop("Int"));
         code.add(new VarInsnNode(ISTORE, siteId));
         code.add(new VarInsnNode(ILOAD, siteId));
         List<SuspensionSite> sites = sortedById(linked);
@@ -257,7 +265,7 @@ final class TwinRewriter extends CallSiteRewriter {
                 method.name.length() - TwinMethods.SUFFIX.length()) + Type.getMethodDescriptor(
                 Type.getReturnType(method.desc), originalArguments())));
         code.add(new VarInsnNode(ILOAD, siteId));
-        code.add(fiberCall("notASite", "(Ljava/lang/String;I)Ljava/lang/IllegalStateException;"));
+        code.add(fiberCall(WeavingContract.NOT_A_SITE_METHOD, WeavingContract.FIBER_NOT_A_SITE_DESCRIPTOR));
         code.add(new InsnNode(ATHROW));
         for (int k = 0; k < sites.size(); k++) {
             code.add(restoreLabels[k]);
@@ -273,7 +281,7 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private void rewind(InsnList code, SuspensionSite site) {
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall("popObject", "()Ljava/lang/Object;"));
+        code.add(fiberPop("Object"));
         code.add(new InsnNode(POP));
         restoreAndJump(code, site, (c, slot, type) -> pop(c, type));
     }

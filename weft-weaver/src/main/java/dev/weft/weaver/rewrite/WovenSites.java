@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.SiteTable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.objectweb.asm.tree.LabelNode;
@@ -7,14 +8,11 @@ import org.objectweb.asm.tree.LabelNode;
 /**
  * Where the calls of a class's suspension sites land in its woven code: a label before each,
  * with the site's original bytecode index. The calls of methods left unwoven (constructors, for
- * instance) are listed too, as {@link #NOT_A_SITE}, so that the runtime knows which woven
+ * instance) are listed too, as {@link SiteTable#NOT_A_SITE}, so that the runtime knows which woven
  * bytecode indexes name one site of one method. Read once the class has been written, when the
  * labels have offsets.
  */
 public final class WovenSites {
-
-    /** The original index given to a call that is not a suspension site. */
-    static final int NOT_A_SITE = -1;
 
     private final Map<String, Map<LabelNode, Integer>> byMethod = new LinkedHashMap<>();
 
@@ -25,20 +23,16 @@ public final class WovenSites {
     }
 
     /**
-     * The map the runtime reads: a line per method, {@code key TAB wovenBci:bci,...}. Valid right
-     * after the class was written, before its methods are visited again.
+     * The landing table the runtime reads ({@link SiteTable#writeLandings}). Valid right after
+     * the class was written, before its methods are visited again.
      */
     public String map() {
-        StringBuilder map = new StringBuilder();
+        Map<String, Map<Integer, Integer>> landings = new LinkedHashMap<>();
         byMethod.forEach((key, labels) -> {
-            map.append(key).append('\t');
-            String separator = "";
-            for (Map.Entry<LabelNode, Integer> site : labels.entrySet()) {
-                map.append(separator).append(site.getKey().getLabel().getOffset()).append(':').append(site.getValue());
-                separator = ",";
-            }
-            map.append('\n');
+            Map<Integer, Integer> calls = new LinkedHashMap<>();
+            labels.forEach((label, bci) -> calls.put(label.getLabel().getOffset(), bci));
+            landings.put(key, calls);
         });
-        return map.toString();
+        return SiteTable.writeLandings(landings);
     }
 }

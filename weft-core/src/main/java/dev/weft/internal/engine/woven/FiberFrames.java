@@ -1,5 +1,6 @@
 package dev.weft.internal.engine.woven;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.CoroutineFrame;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
@@ -45,7 +46,7 @@ final class FiberFrames {
             if (last == null || last.owner != owner || !last.key.equals(key)) {
                 last = new Lookup(owner, key);
             }
-            WovenMethods.Site site = last.site(bci);
+            SiteTable.Site site = last.site(bci);
             int localCount = site.locals().size();
             int slots = localCount + site.stack().size();
             long[] scalars = new long[slots];
@@ -77,7 +78,7 @@ final class FiberFrames {
             if (last == null || !last.method.equals(frame.method)) {
                 last = new Lookup(owner, key(frame.method));
             }
-            WovenMethods.Site site = last.site(frame.bci);
+            SiteTable.Site site = last.site(frame.bci);
             int slots = site.locals().size() + site.stack().size();
             if (r + slots + 1 > references.length) {
                 references = Arrays.copyOf(references, 2 * (r + slots + 1));
@@ -131,8 +132,8 @@ final class FiberFrames {
             this.table = methods == null ? null : methods.method(key);
         }
 
-        WovenMethods.Site site(int bci) {
-            WovenMethods.Site site = table == null ? null : table.sites().get(bci);
+        SiteTable.Site site(int bci) {
+            SiteTable.Site site = table == null ? null : table.sites().get(bci);
             if (site == null) {
                 throw new IllegalStateException("no suspension site " + bci + " of " + owner.getName() + "." + key
                         + " in its woven table: the saved frames do not match the class");
@@ -142,7 +143,7 @@ final class FiberFrames {
     }
 
     /** The type code of a site's slot: its locals first, then its operand stack, bottom first. */
-    private static String code(WovenMethods.Site site, int slot) {
+    private static String code(SiteTable.Site site, int slot) {
         int locals = site.locals().size();
         return slot < locals ? site.locals().get(slot) : site.stack().get(slot - locals);
     }

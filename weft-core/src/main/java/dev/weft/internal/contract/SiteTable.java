@@ -1,0 +1,191 @@
+package dev.weft.internal.contract;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The two tables a woven class hands the runtime, written by the weaver and read by the runtime
+ * with this one codec.
+ *
+ * <p><b>The site table</b> ({@link #write(List)}, {@link #read(String)}): a header line,
+ * {@link WeavingContract#TABLE_HEADER} and {@link WeavingContract#FORMAT_VERSION}, then one line
+ * per method the weaver looked at:
+ * <pre>
+ *     name+descriptor TAB hash TAB site SPACE site ... [TAB reason]
+ * </pre>
+ * the reason saying why the method was left unwoven (constructors that call what may suspend are
+ * listed so). Each site is {@code bci|owner.name+descriptor|locals|stack|monitors}: the call's
+ * site id and target; one code per local and per saved stack slot, bottom first, separated by
+ * {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF} for the
+ * second slot of a long or double, else the slot's type descriptor, {@code I} for every int-like
+ * type); and how many monitors the method holds there.
+ *
+ * <p><b>The landing table</b> ({@link #writeLandings(Map)}, {@link #readLandings(String)}): one
+ * line per method, {@code name+descriptor TAB wovenBci:bci,...}, where each call of the woven
+ * code lands and the site it is ({@link #NOT_A_SITE} for a call that is none).
+ *
+ * <p>Stateless; its methods may be called from any thread.
+ */
+public final class SiteTable {
+
+    /** The code of a local slot whose value is dead at the site. */
+    public static final String DEAD = "_";
+
+    /** The code of the second slot of a long or double. */
+    public static final String SECOND_HALF = "-";
+
+    /** The site id given in the landing table to a call that is not a suspension site. */
+    public static final int NOT_A_SITE = -1;
+
+    /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
+    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors) {
+
+        public Site {
+            locals = List.copyOf(locals);
+            stack = List.copyOf(stack);
+        }
+
+        /** The owner's internal name of the called method. */
+        public String targetOwner() {
+            return target.substring(0, target.indexOf('.'));
+        }
+
+        /** The called method's name and descriptor. */
+        public String targetKey() {
+            return target.substring(target.indexOf('.') + 1);
+        }
+    }
+
+    /**
+     * One method the weaver looked at.
+     *
+     * @param key its name and descriptor
+     * @param hash the hash of its original bytecode
+     * @param unsupported why the weaver left it as it was, or null if it is woven
+     */
+    public record Method(String key, String hash, List<Site> sites, String unsupported) {
+
+        public Method {
+            sites = List.copyOf(sites);
+        }
+    }
+
+    private SiteTable() {
+    }
+
+    /** The site table of {@code methods}, header line included. */
+    public static String write(List<Method> methods) {
+        StringBuilder table = new StringBuilder(WeavingContract.tableHeader()).append('\n');
+        for (Method method : methods) {
+            table.append(method.key()).append('\t').append(method.hash()).append('\t');
+            table.append(String.join(" ", method.sites().stream().map(SiteTable::write).toList()));
+            if (method.unsupported() != null) {
+                table.append('\t').append(method.unsupported().replace('\n', ' ').replace('\t', ' '));
+            }
+            table.append('\n');
+        }
+        return table.toString();
+    }
+
+    private static String write(Site site) {
+        return site.bci() + "|" + site.target() + "|" + String.join(",", site.locals()) + "|"
+                + String.join(",", site.stack()) + "|" + site.monitors();
+    }
+
+    /** The format version {@code table} declares in its header line; "unknown" if it has none. */
+    public static String formatOf(String table) {
+        int newline = table.indexOf('\n');
+        String header = newline < 0 ? table : table.substring(0, newline);
+        return header.startsWith(WeavingContract.TABLE_HEADER)
+                ? header.substring(WeavingContract.TABLE_HEADER.length())
+                : "unknown";
+    }
+
+    /**
+     * The methods of a site table of the current format.
+     *
+     * @throws IllegalArgumentException if {@code table} is of another format, or malformed
+     */
+    public static List<Method> read(String table) {
+        if (!formatOf(table).equals(String.valueOf(WeavingContract.FORMAT_VERSION))) {
+            throw new IllegalArgumentException("a site table of format " + formatOf(table) + ", not "
+                    + WeavingContract.FORMAT_VERSION);
+        }
+        List<Method> methods = new ArrayList<>();
+        for (String line : lines(table.substring(table.indexOf('\n') + 1))) {
+            methods.add(readMethod(line));
+        }
+        return methods;
+    }
+
+    private static Method readMethod(String line) {
+        String[] parts = fields(line, "\t", 3, 4);
+        List<Site> sites = new ArrayList<>();
+        for (String site : parts[2].split(" ")) {
+            if (!site.isEmpty()) {
+                sites.add(readSite(site));
+            }
+        }
+        String unsupported = parts.length > 3 && !parts[3].isEmpty() ? parts[3] : null;
+        return new Method(parts[0], parts[1], sites, unsupported);
+    }
+
+    private static Site readSite(String site) {
+        String[] f = fields(site, "\\|", 5, 5);
+        return new Site(Integer.parseInt(f[0]), f[1], codes(f[2]), codes(f[3]), Integer.parseInt(f[4]));
+    }
+
+    private static List<String> codes(String codes) {
+        return codes.isEmpty() ? List.of() : List.of(codes.split(","));
+    }
+
+    /** The landing table of {@code landings}: per method key, woven bytecode index to site id. */
+    public static String writeLandings(Map<String, Map<Integer, Integer>> landings) {
+        StringBuilder table = new StringBuilder();
+        landings.forEach((key, calls) -> {
+            table.append(key).append('\t');
+            String separator = "";
+            for (Map.Entry<Integer, Integer> call : calls.entrySet()) {
+                table.append(separator).append(call.getKey()).append(':').append(call.getValue());
+                separator = ",";
+            }
+            table.append('\n');
+        });
+        return table.toString();
+    }
+
+    /**
+     * Per method key, woven bytecode index to site id, in the order written.
+     *
+     * @throws IllegalArgumentException if {@code table} is malformed
+     */
+    public static Map<String, Map<Integer, Integer>> readLandings(String table) {
+        Map<String, Map<Integer, Integer>> landings = new LinkedHashMap<>();
+        for (String line : lines(table)) {
+            String[] parts = fields(line, "\t", 2, 2);
+            Map<Integer, Integer> calls = new LinkedHashMap<>();
+            for (String pair : parts[1].split(",")) {
+                if (!pair.isEmpty()) {
+                    String[] indexes = fields(pair, ":", 2, 2);
+                    calls.put(Integer.parseInt(indexes[0]), Integer.parseInt(indexes[1]));
+                }
+            }
+            landings.put(parts[0], calls);
+        }
+        return landings;
+    }
+
+    private static List<String> lines(String text) {
+        return text.lines().filter(line -> !line.isEmpty()).toList();
+    }
+
+    private static String[] fields(String text, String separator, int least, int most) {
+        String[] fields = text.split(separator, -1);
+        if (fields.length < least || fields.length > most) {
+            throw new IllegalArgumentException("malformed site table entry: " + text);
+        }
+        return fields;
+    }
+}

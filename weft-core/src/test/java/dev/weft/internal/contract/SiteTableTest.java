@@ -1,0 +1,83 @@
+package dev.weft.internal.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SiteTableTest {
+
+    private static final SiteTable.Site CALL = new SiteTable.Site(7, "com/example/Flow.ask(Ljava/lang/String;)I",
+            List.of("Lcom/example/Flow;", "J", SiteTable.SECOND_HALF, SiteTable.DEAD), List.of("I", "Lcom/example/Flow;"), 1);
+
+    @Test
+    void aTableReadsBackAsWritten() {
+        List<SiteTable.Method> methods = List.of(
+                new SiteTable.Method("run()V", "abc123", List.of(CALL, new SiteTable.Site(12, "A.b()V", List.of(), List.of(), 0)),
+                        null),
+                new SiteTable.Method("<init>()V", "def456", List.of(), "constructors are never woven"));
+        String table = SiteTable.write(methods);
+        assertTrue(table.startsWith(WeavingContract.tableHeader() + "\n"));
+        assertEquals(methods, SiteTable.read(table));
+    }
+
+    @Test
+    void aSiteNamesItsTarget() {
+        assertEquals("com/example/Flow", CALL.targetOwner());
+        assertEquals("ask(Ljava/lang/String;)I", CALL.targetKey());
+    }
+
+    @Test
+    void anUnsupportedReasonLosesItsTabsAndNewlines() {
+        String table = SiteTable.write(List.of(new SiteTable.Method("m()V", "h", List.of(), "one\ttwo\nthree")));
+        assertEquals("one two three", SiteTable.read(table).get(0).unsupported());
+    }
+
+    @Test
+    void anEmptyTableIsOfTheCurrentFormat() {
+        String table = SiteTable.write(List.of());
+        assertEquals(String.valueOf(WeavingContract.FORMAT_VERSION), SiteTable.formatOf(table));
+        assertEquals(List.of(), SiteTable.read(table));
+    }
+
+    @Test
+    void anotherFormatIsRefusedWithItsVersion() {
+        assertEquals("1", SiteTable.formatOf(WeavingContract.TABLE_HEADER + "1\nrun()V\th\t\n"));
+        assertEquals("unknown", SiteTable.formatOf("run()V\th\t\n"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SiteTable.read(WeavingContract.TABLE_HEADER + "1\n"));
+        assertTrue(e.getMessage().contains("format 1"), e.getMessage());
+    }
+
+    @Test
+    void aMalformedLineIsRefused() {
+        String header = WeavingContract.tableHeader() + "\n";
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\tx|A.b()V|||0\n"));
+    }
+
+    @Test
+    void landingsReadBackInTheirOrder() {
+        Map<String, Map<Integer, Integer>> landings = new LinkedHashMap<>();
+        Map<Integer, Integer> run = new LinkedHashMap<>();
+        run.put(40, 7);
+        run.put(12, SiteTable.NOT_A_SITE);
+        landings.put("run()V", run);
+        landings.put("<init>()V", Map.of(3, SiteTable.NOT_A_SITE));
+        String table = SiteTable.writeLandings(landings);
+        assertEquals("run()V\t40:7,12:-1\n<init>()V\t3:-1\n", table);
+        assertEquals(landings, SiteTable.readLandings(table));
+        assertEquals(List.copyOf(run.keySet()), List.copyOf(SiteTable.readLandings(table).get("run()V").keySet()));
+    }
+
+    @Test
+    void aMalformedLandingIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.readLandings("run()V\t40\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.readLandings("run()V\n"));
+    }
+}
