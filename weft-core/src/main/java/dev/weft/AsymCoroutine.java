@@ -43,6 +43,9 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     /** Its entry in its owner's list of unfinished coroutines, while it is in one. Owner thread. */
     StartedCoroutines.Entry tracked;
 
+    /** Its owner's count of {@code closeAll()}s when it became the owner's: a later one closed it if it had not run. */
+    int adoptedAtClosing;
+
     /** A coroutine of the current thread that runs its {@link #run(Object)} method. */
     public AsymCoroutine() {
         this(null, 0, null);
@@ -102,7 +105,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         super(stackSize, sharedStack, engine);
         this.target = target;
         attachStack();
-        owner().adopt(this);
+        owner().adopt(this, false);
     }
 
     private static <T> T requireTarget(T target) {
@@ -127,6 +130,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     @SuppressWarnings("unchecked")
     final Object runBody(Object input) {
         return run((I) input);
+    }
+
+    @Override
+    final boolean closedBeforeItRan() {
+        return owner().closings() != adoptedAtClosing;
     }
 
     @Override

@@ -108,7 +108,7 @@ public non-sealed class Coroutine extends CoroutineBase {
         super(stackSize, sharedStack, engine);
         this.target = target;
         attachStack();
-        owner().adopt(this);
+        owner().adopt(this, false);
     }
 
     /** The initial coroutine of {@code support}'s thread. */

@@ -186,7 +186,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * closed. Any thread.
      */
     public boolean isFinished() {
-        return stateBits() == FINISHED;
+        int bits = stateBits();
+        return bits == FINISHED || bits == NEW && closedBeforeItRan();
     }
 
     /** Whether this coroutine has not finished (the name of the 2010 paper). Any thread. */
@@ -252,7 +253,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             throw new IllegalArgumentException("cannot steal " + this + ": it already belongs to thread "
                     + here.thread.getName());
         }
-        if (bits == FINISHED) {
+        if (bits == FINISHED || bits == NEW && closedBeforeItRan()) {
             throw new IllegalStateException("cannot steal " + this + ": it has finished");
         }
         if (bits == CALLING && this instanceof AsymCoroutine) {
@@ -263,7 +264,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             return false;
         }
         owner = here;
-        here.adopt(this);
+        here.adopt(this, bits == SUSPENDED);
         STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
         return true;
     }
@@ -297,10 +298,14 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * {@code finally} block may create new ones). Call it from the thread's initial coroutine,
      * typically in a {@code finally} block at the end of the thread's work.
      *
+     * <p>An asymmetric coroutine that was never called finishes too, without running and without
+     * being counted: nothing tracks it until it first suspends, so that creating one costs no
+     * more than the object and an abandoned one is collected.
+     *
      * <p>If closing some coroutines throws, the others are still closed, and the first exception
      * is thrown at the end with the later ones {@linkplain Throwable#addSuppressed suppressed}.
      *
-     * @return how many coroutines were closed
+     * @return how many coroutines were closed that had run or been deserialized into
      * @throws IllegalStateException if called from inside a coroutine
      */
     public static int closeAll() {
@@ -443,6 +448,22 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         if (f != null) {
             failure = null;
             throw CoroutineSupport.<RuntimeException>sneaky(f);
+        }
+    }
+
+    /**
+     * Whether {@link #closeAll()} closed this new coroutine without its being tracked: an
+     * asymmetric coroutine that was never called. Such a coroutine is finished, though its
+     * state still reads NEW, and its body never starts.
+     */
+    boolean closedBeforeItRan() {
+        return false;
+    }
+
+    /** Refuses to run this coroutine if it {@link #closedBeforeItRan()}. */
+    final void checkNotClosedBeforeItRan() {
+        if (closedBeforeItRan()) {
+            throw new IllegalStateException("cannot run " + this + ": closeAll() closed it before it was ever called");
         }
     }
 

@@ -74,6 +74,13 @@ final class CoroutineSupport {
     /** Asymmetric coroutines of this thread that have not finished, for closeAll(); weakly held. */
     private final StartedCoroutines started = new StartedCoroutines();
 
+    /**
+     * Incremented as each {@link #closeAll} ends: asymmetric coroutines adopted before, and not
+     * tracked since, were never called and are closed by it (see {@link #adopt}). Written by the
+     * owner thread, read by any ({@code isFinished}).
+     */
+    private volatile int closings;
+
     private CoroutineSupport() {
         thread = Thread.currentThread();
         initial = new Coroutine(this);
@@ -120,8 +127,14 @@ final class CoroutineSupport {
         return running != null ? running.owner() : null;
     }
 
-    /** Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. */
-    void adopt(CoroutineBase c) {
+    /**
+     * Makes {@code c}, newly created here or just stolen, one of this thread's coroutines. An
+     * asymmetric one is tracked for {@link #closeAll} once it has frames: {@code suspended}, or
+     * when its body starts ({@link #bodyStarts}) or it is deserialized into. Until then nothing refers to it, so that
+     * creating one costs no more than the object and an abandoned one is collected; a
+     * {@code closeAll} meanwhile closes it by counting ({@link #closings}).
+     */
+    void adopt(CoroutineBase c, boolean suspended) {
         if (c instanceof Coroutine sym) {
             RingNode node = new RingNode(sym);
             node.prev = current;
@@ -130,8 +143,30 @@ final class CoroutineSupport {
             current.next = node;
             sym.node = node;
         } else {
-            started.add((AsymCoroutine<?, ?>) c);
+            AsymCoroutine<?, ?> a = (AsymCoroutine<?, ?>) c;
+            a.adoptedAtClosing = closings;
+            if (suspended) {
+                started.add(a);
+            }
         }
+    }
+
+    /**
+     * Called on {@code c}'s stack as its body starts: refuses one that a {@link #closeAll} closed
+     * before it ever ran, and tracks an asymmetric one from then on. Tracking here, once per
+     * coroutine, keeps a data-dependent branch out of the switch path, which is compiled into
+     * the frames of the coroutines that switch.
+     */
+    void bodyStarts(CoroutineBase c) {
+        c.checkNotClosedBeforeItRan();
+        if (c instanceof AsymCoroutine<?, ?> a) {
+            started.add(a);
+        }
+    }
+
+    /** How many times {@link #closeAll} has ended on this thread. */
+    int closings() {
+        return closings;
     }
 
     Coroutine runningSymmetric() {
@@ -475,6 +510,7 @@ final class CoroutineSupport {
                 closed++;
             }
         }
+        closings++;
         if (first != null) {
             throw CoroutineSupport.<RuntimeException>sneaky(first);
         }
@@ -545,6 +581,9 @@ final class CoroutineSupport {
             c.setStateBits(prior);
             throw broken;
         }
+        if (restored.length > 0 && c instanceof AsymCoroutine<?, ?> a) {
+            started.addIfAbsent(a);
+        }
         c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
     }
 
@@ -553,8 +592,10 @@ final class CoroutineSupport {
             throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": a thread's initial coroutine is its thread's own stack");
         }
+        if (c.isFinished()) {
+            throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");
+        }
         switch (c.stateBits()) {
-            case FINISHED -> throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");
             case CALLING -> throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": it is in the middle of calling another coroutine");
             case RUNNING -> throw new IllegalArgumentException("cannot " + operation + " " + c + ": it is running");

@@ -25,6 +25,12 @@ final class SchedulerAccess implements CoroutineAccess {
     }
 
     @Override
+    public Object startingInput(CoroutineBase c) {
+        c.owner().bodyStarts(c);
+        return takeInput(c);
+    }
+
+    @Override
     public void putOutput(CoroutineBase c, Object output) {
         if (c instanceof AsymCoroutine<?, ?> a) {
             a.putTransfer(output);

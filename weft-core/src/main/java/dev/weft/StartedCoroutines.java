@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One thread's asymmetric coroutines that have not finished, from their creation on, held
+ * One thread's asymmetric coroutines that have frames and have not finished, held
  * weakly so that an abandoned one is still collected: what {@link CoroutineBase#closeAll()}
  * closes besides the ring. Confined to its thread; adding and removing are O(1), and entries of collected or
  * stolen coroutines are swept out as the list grows.
@@ -34,6 +34,14 @@ final class StartedCoroutines {
         entry.index = entries.size();
         entries.add(entry);
         coroutine.tracked = entry;
+    }
+
+    /** Adds {@code coroutine} unless it is tracked here already. */
+    void addIfAbsent(AsymCoroutine<?, ?> coroutine) {
+        Entry entry = coroutine.tracked;
+        if (entry == null || entry.list != this) {
+            add(coroutine);
+        }
     }
 
     void remove(AsymCoroutine<?, ?> coroutine) {

@@ -285,19 +285,54 @@ abstract class CloseContract extends EngineContract {
 
     /**
      * Thesis 4.2.8: when a thread's work ends, every coroutine it still has is closed, whether
-     * or not it ever ran; an asymmetric coroutine that was never called is closed (it finishes
-     * without running) and counted like the others.
+     * or not it ever ran. An asymmetric coroutine that was never called finishes without
+     * running, and is not counted: it has no frames, and nothing tracks it, so that creating
+     * one costs no more than the object.
      */
     @Test
     void closeAllClosesAnAsymmetricCoroutineThatWasNeverCalled() {
         AsymCoroutine<Void, Void> never = asym(new AddsAndReturns("never"));
         AsymCoroutine<Void, Void> started = asym(new RetsThenFinally("started"));
         started.call(null);
-        assertEquals(2, CoroutineBase.closeAll());
+        assertEquals(1, CoroutineBase.closeAll());
         assertTrue(never.isFinished(), never.toString());
         assertTrue(started.isFinished());
         assertEquals(List.of("started"), trace.events());
         assertEquals(0, CoroutineBase.closeAll());
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> never.call(null));
+        assertTrue(refused.getMessage().contains("closeAll() closed it before it was ever called"), refused.getMessage());
+        assertEquals(List.of("started"), trace.events(), "its body never ran");
+        assertFalse(never.iterator().hasNext());
+    }
+
+    /** A coroutine created after a closeAll() is not closed by it. */
+    @Test
+    void aCoroutineCreatedAfterCloseAllRuns() {
+        CoroutineBase.closeAll();
+        AsymCoroutine<Void, Void> later = asym(new AddsAndReturns("later"));
+        assertFalse(later.isFinished());
+        later.call(null);
+        assertTrue(later.isFinished());
+        assertEquals(List.of("later"), trace.events());
+    }
+
+    /** A never-called coroutine closed by closeAll() cannot be stolen back to life by another thread. */
+    @Test
+    void aNeverCalledCoroutineClosedByCloseAllCannotBeStolen() throws Exception {
+        AsymCoroutine<Void, Void> never = asym(new AddsAndReturns("never"));
+        CoroutineBase.closeAll();
+        Throwable[] seen = new Throwable[1];
+        Thread thief = new Thread(() -> {
+            try {
+                never.steal();
+            } catch (Throwable t) {
+                seen[0] = t;
+            }
+        });
+        thief.start();
+        thief.join();
+        assertTrue(seen[0] instanceof IllegalStateException, String.valueOf(seen[0]));
+        assertTrue(seen[0].getMessage().contains("it has finished"), seen[0].getMessage());
     }
 
     /** Yields once, then traces {@code event} and throws {@code failure} in a finally block. */

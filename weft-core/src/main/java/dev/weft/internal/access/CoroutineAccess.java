@@ -20,6 +20,15 @@ public interface CoroutineAccess {
     /** Takes the value handed to {@code c}: a call's input (null for a symmetric coroutine). */
     Object takeInput(CoroutineBase c);
 
+    /**
+     * Takes the input {@code c}'s body starts with, as {@link #takeInput}; called by the engine
+     * once, as the body starts (never on a restore).
+     *
+     * @throws IllegalStateException if {@code CoroutineBase.closeAll()} closed {@code c} before
+     *         it ever ran: the body must not start
+     */
+    Object startingInput(CoroutineBase c);
+
     /** Hands {@code output} out of {@code c}: to its caller, for an asymmetric coroutine; ignored for a symmetric one. */
     void putOutput(CoroutineBase c, Object output);
 

@@ -94,7 +94,7 @@ final class NativeStack implements ExecutionStack {
 
     private void runBody() {
         try {
-            Object output = isRestoring() ? restoreEntry() : COROUTINES.runBody(coroutine, COROUTINES.takeInput(coroutine));
+            Object output = isRestoring() ? restoreEntry() : COROUTINES.runBody(coroutine, COROUTINES.startingInput(coroutine));
             COROUTINES.putOutput(coroutine, output); // a restore kept the call's input for the suspension it resumes in
         } catch (Throwable t) {
             if (transfer != null && transfer.isCapturing()) {

@@ -45,7 +45,7 @@ final class WovenStack implements ExecutionStack {
             FIBERS.startRewinding(fiber);
         }
         try {
-            Object input = rewinding ? null : COROUTINES.takeInput(coroutine); // a rewind keeps the call's input for the ret it resumes in
+            Object input = rewinding ? null : COROUTINES.startingInput(coroutine); // a rewind keeps the call's input for the ret it resumes in
             Object output = entry.enter(coroutine, input, fiber);
             if (!fiber.isUnwinding()) {
                 COROUTINES.putOutput(coroutine, output);
