@@ -16,10 +16,11 @@ public final class Main {
         Path file = Path.of("countdown.bin");
         if (Files.notExists(file)) {
             AsymCoroutine<Void, Integer> squares = new AsymCoroutine<>((self, in) -> {
-                for (int i = 1; i <= 3; i++) {
+                int i = 1;
+                for (; i < 3; i++) {
                     self.ret(i * i);
                 }
-                return null;
+                return i * i; // iterating ends with what run returns
             });
             StringBuilder line = new StringBuilder("squares:");
             for (int square : squares) {
