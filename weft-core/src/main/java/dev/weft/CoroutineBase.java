@@ -263,7 +263,11 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         if (!isTakeable(bits) || !STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | BUSY)) {
             return false;
         }
+        CoroutineSupport previous = owner;
         owner = here;
+        if (bits == NEW) {
+            previous.unstartedLeft();
+        }
         here.adopt(this, bits == SUSPENDED);
         STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
         return true;
@@ -298,14 +302,15 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * {@code finally} block may create new ones). Call it from the thread's initial coroutine,
      * typically in a {@code finally} block at the end of the thread's work.
      *
-     * <p>An asymmetric coroutine that was never called finishes too, without running and without
-     * being counted: nothing tracks it until it first suspends, so that creating one costs no
-     * more than the object and an abandoned one is collected.
+     * <p>An asymmetric coroutine that was never called finishes too, without running. Nothing
+     * tracks it until it first runs, so that creating one costs no more than the object and an
+     * abandoned one is collected; so it is counted by number, whether or not the program still
+     * refers to it.
      *
      * <p>If closing some coroutines throws, the others are still closed, and the first exception
      * is thrown at the end with the later ones {@linkplain Throwable#addSuppressed suppressed}.
      *
-     * @return how many coroutines were closed that had run or been deserialized into
+     * @return how many coroutines were closed
      * @throws IllegalStateException if called from inside a coroutine
      */
     public static int closeAll() {

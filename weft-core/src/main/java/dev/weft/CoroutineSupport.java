@@ -81,6 +81,14 @@ final class CoroutineSupport {
      */
     private volatile int closings;
 
+    /**
+     * How many asymmetric coroutines this thread adopted new and not yet started, deserialized
+     * into, closed or counted as closed: what {@link #closeAll} closes by counting. Owner thread;
+     * a thief that steals one of them counts it in {@link #unstartedStolen} instead.
+     */
+    private int unstarted;
+    private final java.util.concurrent.atomic.AtomicInteger unstartedStolen = new java.util.concurrent.atomic.AtomicInteger();
+
     private CoroutineSupport() {
         thread = Thread.currentThread();
         initial = new Coroutine(this);
@@ -147,6 +155,8 @@ final class CoroutineSupport {
             a.adoptedAtClosing = closings;
             if (suspended) {
                 started.add(a);
+            } else {
+                unstarted++;
             }
         }
     }
@@ -160,8 +170,14 @@ final class CoroutineSupport {
     void bodyStarts(CoroutineBase c) {
         c.checkNotClosedBeforeItRan();
         if (c instanceof AsymCoroutine<?, ?> a) {
+            unstarted--;
             started.add(a);
         }
+    }
+
+    /** Called by a thief that took one of this thread's new asymmetric coroutines. Any thread. */
+    void unstartedLeft() {
+        unstartedStolen.incrementAndGet();
     }
 
     /** How many times {@link #closeAll} has ended on this thread. */
@@ -480,6 +496,9 @@ final class CoroutineSupport {
             throw notRunnable(c, "close");
         }
         if (prior == NEW) {
+            if (c instanceof AsymCoroutine<?, ?>) {
+                unstarted--;
+            }
             finishNested(c);
             return;
         }
@@ -510,6 +529,8 @@ final class CoroutineSupport {
                 closed++;
             }
         }
+        closed += unstarted - unstartedStolen.getAndSet(0);
+        unstarted = 0;
         closings++;
         if (first != null) {
             throw CoroutineSupport.<RuntimeException>sneaky(first);
@@ -581,8 +602,9 @@ final class CoroutineSupport {
             c.setStateBits(prior);
             throw broken;
         }
-        if (restored.length > 0 && c instanceof AsymCoroutine<?, ?> a) {
-            started.addIfAbsent(a);
+        if (restored.length > 0 && prior == NEW && c instanceof AsymCoroutine<?, ?> a) {
+            unstarted--;
+            started.add(a);
         }
         c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
     }

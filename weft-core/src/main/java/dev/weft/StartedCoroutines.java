@@ -36,14 +36,6 @@ final class StartedCoroutines {
         coroutine.tracked = entry;
     }
 
-    /** Adds {@code coroutine} unless it is tracked here already. */
-    void addIfAbsent(AsymCoroutine<?, ?> coroutine) {
-        Entry entry = coroutine.tracked;
-        if (entry == null || entry.list != this) {
-            add(coroutine);
-        }
-    }
-
     void remove(AsymCoroutine<?, ?> coroutine) {
         Entry entry = coroutine.tracked;
         if (entry != null && entry.list == this) {

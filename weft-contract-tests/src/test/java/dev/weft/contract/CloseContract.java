@@ -285,16 +285,15 @@ abstract class CloseContract extends EngineContract {
 
     /**
      * Thesis 4.2.8: when a thread's work ends, every coroutine it still has is closed, whether
-     * or not it ever ran. An asymmetric coroutine that was never called finishes without
-     * running, and is not counted: it has no frames, and nothing tracks it, so that creating
-     * one costs no more than the object.
+     * or not it ever ran: an asymmetric coroutine that was never called finishes without
+     * running, and is counted like the others.
      */
     @Test
     void closeAllClosesAnAsymmetricCoroutineThatWasNeverCalled() {
         AsymCoroutine<Void, Void> never = asym(new AddsAndReturns("never"));
         AsymCoroutine<Void, Void> started = asym(new RetsThenFinally("started"));
         started.call(null);
-        assertEquals(1, CoroutineBase.closeAll());
+        assertEquals(2, CoroutineBase.closeAll());
         assertTrue(never.isFinished(), never.toString());
         assertTrue(started.isFinished());
         assertEquals(List.of("started"), trace.events());
@@ -314,6 +313,30 @@ abstract class CloseContract extends EngineContract {
         later.call(null);
         assertTrue(later.isFinished());
         assertEquals(List.of("later"), trace.events());
+    }
+
+    /** Never-called coroutines are counted once, by the thread that has them: closed, stolen or started ones are not. */
+    @Test
+    void closeAllCountsTheNeverCalledCoroutinesItStillHas() throws Exception {
+        asym(new AddsAndReturns("one"));
+        asym(new AddsAndReturns("two"));
+        AsymCoroutine<Void, Void> closed = asym(new AddsAndReturns("closed"));
+        closed.close();
+        AsymCoroutine<Void, Void> ran = asym(new AddsAndReturns("ran"));
+        ran.call(null);
+        AsymCoroutine<Void, Void> stolen = asym(new AddsAndReturns("stolen"));
+        int[] closedByThief = new int[1];
+        Thread thief = new Thread(() -> {
+            stolen.steal();
+            closedByThief[0] = CoroutineBase.closeAll();
+        });
+        thief.start();
+        thief.join();
+        assertEquals(1, closedByThief[0]);
+        assertTrue(stolen.isFinished());
+        assertEquals(2, CoroutineBase.closeAll());
+        assertEquals(0, CoroutineBase.closeAll());
+        assertEquals(List.of("ran"), trace.events());
     }
 
     /** A never-called coroutine closed by closeAll() cannot be stolen back to life by another thread. */
