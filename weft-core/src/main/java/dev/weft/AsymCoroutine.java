@@ -51,17 +51,30 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         this(null, 0, null);
     }
 
-    /** A coroutine of the current thread that runs {@code target}. */
+    /**
+     * A coroutine of the current thread that runs {@code target}.
+     *
+     * @param target the body, which gets this coroutine and the first call's input
+     */
     public AsymCoroutine(AsymRunnable<? super I, ? extends O> target) {
         this(requireTarget(target), 0, null);
     }
 
-    /** A coroutine that runs its {@link #run(Object)} method; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    /**
+     * A coroutine that runs its {@link #run(Object)} method; {@code stackSize} is a hint (see {@link CoroutineBase}).
+     *
+     * @param stackSize a hint of the stack's size in bytes, 0 for the default
+     */
     public AsymCoroutine(long stackSize) {
         this(null, stackSize, null);
     }
 
-    /** A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    /**
+     * A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}).
+     *
+     * @param target the body, which gets this coroutine and the first call's input
+     * @param stackSize a hint of the stack's size in bytes, 0 for the default
+     */
     public AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize) {
         this(requireTarget(target), stackSize, null);
     }
@@ -69,6 +82,9 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     /**
      * A coroutine that runs {@code target}, with the hint that it may share its stack with
      * {@code sharedStack} (see {@link CoroutineBase}).
+     *
+     * @param target the body, which gets this coroutine and the first call's input
+     * @param sharedStack a coroutine whose stack this one may share, or null
      */
     public AsymCoroutine(AsymRunnable<? super I, ? extends O> target, CoroutineBase sharedStack) {
         this(requireTarget(target), 0, sharedStack);
@@ -78,6 +94,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
      * A coroutine that runs its {@link #run(Object)} method on {@code engine}. On
      * {@link Engine#WOVEN}, the subclass must be woven.
      *
+     * @param engine the engine that runs it
      * @throws IllegalArgumentException naming the class, if the engine is woven and the
      *         subclass's {@code run} is not
      */
@@ -89,6 +106,8 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
      * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
      * target must be an instance of a woven class, not a lambda.
      *
+     * @param target the body, which gets this coroutine and the first call's input
+     * @param engine the engine that runs it
      * @throws IllegalArgumentException naming the class, if the engine is woven and the
      *         target's {@code run} is not
      */
@@ -170,6 +189,8 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
      * Suspends this coroutine, which must be the one running, and passes {@code output} to its
      * caller; returns the next call's input when it is called again.
      *
+     * @param output what the current {@code call} returns
+     * @return the input of the {@code call} that resumes it
      * @throws IllegalStateException if this coroutine is not the one running on this thread, or
      *         when the stack cannot be suspended (a native frame on it)
      * @throws WrongThreadException if it belongs to another thread

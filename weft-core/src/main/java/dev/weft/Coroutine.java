@@ -55,17 +55,30 @@ public non-sealed class Coroutine extends CoroutineBase {
         this(null, 0, null);
     }
 
-    /** A coroutine of the current thread that runs {@code target}. */
+    /**
+     * A coroutine of the current thread that runs {@code target}.
+     *
+     * @param target the body
+     */
     public Coroutine(Runnable target) {
         this(requireTarget(target), 0, null);
     }
 
-    /** A coroutine that runs its {@link #run()} method; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    /**
+     * A coroutine that runs its {@link #run()} method; {@code stackSize} is a hint (see {@link CoroutineBase}).
+     *
+     * @param stackSize a hint of the stack's size in bytes, 0 for the default
+     */
     public Coroutine(long stackSize) {
         this(null, stackSize, null);
     }
 
-    /** A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}). */
+    /**
+     * A coroutine that runs {@code target}; {@code stackSize} is a hint (see {@link CoroutineBase}).
+     *
+     * @param target the body
+     * @param stackSize a hint of the stack's size in bytes, 0 for the default
+     */
     public Coroutine(Runnable target, long stackSize) {
         this(requireTarget(target), stackSize, null);
     }
@@ -73,6 +86,9 @@ public non-sealed class Coroutine extends CoroutineBase {
     /**
      * A coroutine that runs {@code target}, with the hint that it may share its stack with
      * {@code sharedStack} (see {@link CoroutineBase}).
+     *
+     * @param target the body
+     * @param sharedStack a coroutine whose stack this one may share, or null
      */
     public Coroutine(Runnable target, CoroutineBase sharedStack) {
         this(requireTarget(target), 0, sharedStack);
@@ -82,6 +98,7 @@ public non-sealed class Coroutine extends CoroutineBase {
      * A coroutine that runs its {@link #run()} method on {@code engine}. On {@link Engine#WOVEN},
      * the subclass must be woven.
      *
+     * @param engine the engine that runs it
      * @throws IllegalArgumentException naming the class, if the engine is woven and the
      *         subclass's {@code run} is not
      */
@@ -93,6 +110,8 @@ public non-sealed class Coroutine extends CoroutineBase {
      * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
      * target must be an instance of a woven class, not a lambda.
      *
+     * @param target the body
+     * @param engine the engine that runs it
      * @throws IllegalArgumentException naming the class, if the engine is woven and the
      *         target's {@code run} is not
      */
@@ -164,6 +183,7 @@ public non-sealed class Coroutine extends CoroutineBase {
      * Passes control to {@code target}, leaving the order of the ring as it was; returns when
      * control comes back. Returns at once if {@code target} is the current coroutine.
      *
+     * @param target the coroutine to pass control to, of the current thread
      * @throws WrongThreadException if {@code target} belongs to another thread
      * @throws IllegalStateException if {@code target} has finished, inside an asymmetric
      *         coroutine, or when the stack cannot be suspended
@@ -180,7 +200,11 @@ public non-sealed class Coroutine extends CoroutineBase {
         support.yieldTo(target);
     }
 
-    /** The coroutine running on the current thread, if it is symmetric; null inside an asymmetric one. */
+    /**
+     * The coroutine running on the current thread, if it is symmetric; null inside an asymmetric one.
+     *
+     * @return the running symmetric coroutine, the thread's initial one outside of every coroutine, or null inside an asymmetric one
+     */
     public static Coroutine current() {
         return CoroutineSupport.current().runningSymmetric();
     }

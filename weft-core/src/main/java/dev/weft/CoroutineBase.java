@@ -184,24 +184,38 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /**
      * Whether this coroutine has finished: its {@code run} method returned or threw, or it was
      * closed. Any thread.
+     *
+     * @return true once it has finished; never false again after that
      */
     public boolean isFinished() {
         int bits = stateBits();
         return bits == FINISHED || bits == NEW && closedBeforeItRan();
     }
 
-    /** Whether this coroutine has not finished (the name of the 2010 paper). Any thread. */
+    /**
+     * Whether this coroutine has not finished (the name of the 2010 paper). Any thread.
+     *
+     * @return {@code !isFinished()}
+     */
     public boolean isAlive() {
         return !isFinished();
     }
 
-    /** This coroutine's name, used in every error message about it. Any thread. */
+    /**
+     * This coroutine's name, used in every error message about it. Any thread.
+     *
+     * @return the name given by {@link #setName}, or a default made of its kind and id
+     */
     public final String getName() {
         String n = name;
         return n != null ? n : defaultName();
     }
 
-    /** Renames this coroutine. Any thread. */
+    /**
+     * Renames this coroutine. Any thread.
+     *
+     * @param name the new name, not null
+     */
     public final void setName(String name) {
         if (name == null) {
             throw new NullPointerException("name");
@@ -209,12 +223,20 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         this.name = name;
     }
 
-    /** The engine that runs this coroutine: chosen when it was created; a thread's initial coroutine's is {@link Engine#NATIVE}. Any thread. */
+    /**
+     * The engine that runs this coroutine: chosen when it was created; a thread's initial coroutine's is {@link Engine#NATIVE}. Any thread.
+     *
+     * @return the engine it runs on
+     */
     public final Engine engine() {
         return engine;
     }
 
-    /** Whether this is a thread's initial coroutine, which stands for the thread's own stack. */
+    /**
+     * Whether this is a thread's initial coroutine, which stands for the thread's own stack.
+     *
+     * @return true for a thread's initial coroutine, false for every coroutine created by a constructor
+     */
     public final boolean isInitial() {
         return stack == null;
     }
@@ -321,6 +343,9 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * Wraps {@code work} so that it closes all coroutines its thread still has when it ends,
      * however it ends: {@code new Thread(CoroutineBase.draining(work))}, or a task given to an
      * executor (whose thread's coroutines it then closes).
+     *
+     * @param work what the thread does, not null
+     * @return {@code work}, followed by {@link #closeAll()} however {@code work} ends
      */
     public static Runnable draining(Runnable work) {
         if (work == null) {
@@ -346,6 +371,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * On the {@linkplain Engine#WOVEN woven engine}, they are read from where the coroutine
      * saved them when it suspended, without resuming it.
      *
+     * @return its frames, outermost first; empty for a coroutine that has not started
      * @throws IllegalArgumentException naming the class and method, if a frame is not woven, may
      *         hold a monitor, or cannot be captured for another reason; if this is a thread's
      *         initial coroutine; if it is running, or an asymmetric coroutine in the middle of
@@ -369,6 +395,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * outermost frame must also be an activation of the {@code run} method the engine enters
      * this coroutine's body by. Confined to the owner thread.
      *
+     * @param frames the frames to continue from, outermost first, as {@link #serialize()} returned them; an empty array leaves a new coroutine as it is
      * @throws IllegalArgumentException saying which frame and slot do not fit, or if this is a
      *         thread's initial coroutine or is running; the coroutine is untouched
      * @throws IllegalStateException if it has finished

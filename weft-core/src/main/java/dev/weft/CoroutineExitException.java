@@ -13,12 +13,18 @@ public class CoroutineExitException extends RuntimeException {
     /**
      * An exit request for {@code coroutine}. It carries no stack trace: it is thrown once per
      * suspension attempt of a closing coroutine, as control flow rather than as an error.
+     *
+     * @param coroutine the coroutine being closed
      */
     public CoroutineExitException(CoroutineBase coroutine) {
         super(coroutine.getName() + " is being closed", null, false, false);
     }
 
-    /** An exit request with a message of the caller's. */
+    /**
+     * An exit request with a message of the caller's.
+     *
+     * @param message the detail message
+     */
     public CoroutineExitException(String message) {
         super(message);
     }

@@ -41,7 +41,16 @@ public class CoroutineFrame implements Serializable {
     /** The references of all slots, locals first; null for primitive slots. */
     public Object[] objectValues;
 
-    /** A frame; the arrays are taken as they are, not copied. */
+    /**
+     * A frame; the arrays are taken as they are, not copied.
+     *
+     * @param method the method of which this is an activation
+     * @param bci the suspension site: the call's bytecode index in the method as compiled
+     * @param localCount how many local variable slots the frame has
+     * @param expressionCount how many operand stack slots it holds at the site
+     * @param scalarValues the primitive values of all slots, locals first
+     * @param objectValues the references of all slots, locals first
+     */
     public CoroutineFrame(Method method, int bci, int localCount, int expressionCount, long[] scalarValues,
             Object[] objectValues) {
         this.method = method;

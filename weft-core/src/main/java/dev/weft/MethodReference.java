@@ -11,6 +11,11 @@ import java.lang.reflect.Method;
  * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method}: the method's
  * class, name and descriptor, and the fingerprint of its code when it was captured, so that a
  * frame of a method that changed since is refused when read back.
+ *
+ * @param className the binary name of the method's class
+ * @param name the method's name
+ * @param descriptor the method's descriptor
+ * @param hash the fingerprint of its original bytecode, as the weaver recorded it
  */
 record MethodReference(String className, String name, String descriptor, String hash) implements Serializable {
 
