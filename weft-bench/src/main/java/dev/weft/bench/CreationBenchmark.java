@@ -4,6 +4,8 @@ import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.bench.woven.CreationMembers;
+import dev.weft.bench.woven.SwitchMembers;
 
 import java.util.concurrent.TimeUnit;
 import jdk.internal.vm.Continuation;
@@ -110,6 +112,35 @@ public class CreationBenchmark {
         Continuation c = new Continuation(RawContinuations.SCOPE, NOTHING);
         c.run();
         return c.isDone();
+    }
+
+    @Benchmark
+    public Coroutine wovenSymmetricCreate(Cleanup cleanup) {
+        Coroutine c = new SwitchMembers.Yielder();
+        c.close();
+        return c;
+    }
+
+    @Benchmark
+    public AsymCoroutine<Object, Object> wovenAsymmetricCreate() {
+        return new SwitchMembers.Echo();
+    }
+
+    @Benchmark
+    public Object wovenAsymmetricFirstRet() {
+        return new SwitchMembers.Echo().call(this);
+    }
+
+    @Benchmark
+    public boolean wovenSymmetricRun(Cleanup cleanup) {
+        Coroutine c = new CreationMembers.Ends();
+        Coroutine.yieldTo(c);
+        return c.isFinished();
+    }
+
+    @Benchmark
+    public Object wovenAsymmetricRun() {
+        return new CreationMembers.Returns().call(this);
     }
 
     @Benchmark

@@ -8,7 +8,7 @@ import java.util.List;
  * A binary tree with an {@code int} at each leaf, for the same-fringe benchmark: its fringe is
  * its leaves from left to right.
  */
-sealed interface FringeTree {
+public sealed interface FringeTree {
 
     /** A leaf. */
     record Leaf(int value) implements FringeTree {

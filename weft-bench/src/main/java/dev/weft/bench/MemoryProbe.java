@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
+import dev.weft.bench.woven.SwitchMembers;
 
 import java.lang.ref.Reference;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import jdk.internal.vm.Continuation;
  * readings as {@code key=value} lines; the report divides the differences by the count.
  *
  * <p>Kinds: {@code weft-symmetric} (a ring of {@link Coroutine}s suspended in {@code yield}),
- * {@code weft-asymmetric} ({@link AsymCoroutine}s suspended in {@code ret}),
+ * {@code weft-asymmetric} ({@link AsymCoroutine}s suspended in {@code ret}), the same two on
+ * the woven engine ({@code woven-symmetric}, {@code woven-asymmetric}: {@link SwitchMembers}),
  * {@code raw-continuation} (bare continuations suspended in {@code yield}), and the
  * {@code virtual-thread} and {@code platform-thread} baselines, each blocked in
  * {@code take()} on one shared {@link SynchronousQueue}. Everything suspends directly in its
@@ -47,6 +49,8 @@ public final class MemoryProbe {
         return switch (kind) {
             case "weft-symmetric" -> symmetric(count);
             case "weft-asymmetric" -> asymmetric(count);
+            case "woven-symmetric" -> wovenSymmetric(count);
+            case "woven-asymmetric" -> wovenAsymmetric(count);
             case "raw-continuation" -> raw(count);
             case "virtual-thread" -> blockedThreads(Thread.ofVirtual(), count);
             case "platform-thread" -> blockedThreads(Thread.ofPlatform().daemon(), count);
@@ -75,6 +79,25 @@ public final class MemoryProbe {
                     self.ret(null);
                 }
             });
+            c.call(null);
+            all.add(c);
+        }
+        return all;
+    }
+
+    private static Object wovenSymmetric(int count) {
+        Coroutine[] all = new Coroutine[count];
+        for (int i = 0; i < count; i++) {
+            all[i] = new SwitchMembers.Yielder();
+        }
+        Coroutine.yield(); // each runs to its yield
+        return all;
+    }
+
+    private static Object wovenAsymmetric(int count) {
+        List<AsymCoroutine<Object, Object>> all = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            AsymCoroutine<Object, Object> c = new SwitchMembers.Echo();
             c.call(null);
             all.add(c);
         }

@@ -1,6 +1,8 @@
 package dev.weft.bench;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.Engine;
+import dev.weft.bench.woven.DeepSuspension;
 
 import java.util.concurrent.TimeUnit;
 import jdk.internal.vm.Continuation;
@@ -145,6 +147,31 @@ public class MigrationBenchmark {
         }
     }
 
+    /** The same on the woven engine: {@link DeepSuspension} (3 frames at least), rebuilt from its saved frames on each resume. */
+    @State(Scope.Thread)
+    public static class WovenPingPong extends PingPong {
+        private AsymCoroutine<Integer, Integer> coroutine;
+
+        @Override
+        void create() {
+            coroutine = new DeepSuspension(frames, Engine.WOVEN);
+            coroutine.call(0);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            coroutine.close();
+        }
+
+        @Override
+        void migrateHere() {
+            if (!coroutine.steal()) {
+                throw new IllegalStateException("steal refused: " + coroutine);
+            }
+            coroutine.call(0);
+        }
+    }
+
     @State(Scope.Thread)
     public static class RawPingPong extends PingPong {
         private Continuation continuation;
@@ -167,6 +194,11 @@ public class MigrationBenchmark {
 
     @Benchmark
     public void weft(WeftPingPong pingPong) {
+        pingPong.roundTrip();
+    }
+
+    @Benchmark
+    public void woven(WovenPingPong pingPong) {
         pingPong.roundTrip();
     }
 

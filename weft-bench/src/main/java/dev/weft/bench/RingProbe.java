@@ -1,9 +1,11 @@
 package dev.weft.bench;
 
 import dev.weft.Coroutine;
+import dev.weft.bench.woven.SwitchMembers;
 
 import java.lang.ref.Reference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * Switches per second and resident memory with many coroutines in a ring, as in tables 4.1
@@ -13,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>One token goes round a ring of {@code COUNT} members, each passing it to the next; a
  * switch is one member receiving it and passing it on. Kinds: {@code weft} (a ring of
  * {@link Coroutine}s, each looping on {@code yield()}; the main thread's own yield starts
- * each round), {@code virtual-thread} and {@code platform-thread} (threads parked in
+ * each round), {@code woven} (the same ring on the woven engine: {@link SwitchMembers.Yielder}), {@code virtual-thread} and {@code platform-thread} (threads parked in
  * {@link LockSupport#park}, each unparking the next once it has set the next one's token).
  * Prints the rate over the measuring window, and the resident set and heap after the window
  * and a full collection (every member suspended or parked by then), as {@code key=value} lines.
@@ -29,7 +31,8 @@ public final class RingProbe {
         long warmupNanos = Long.parseLong(args[2]) * 1_000_000;
         long measureNanos = Long.parseLong(args[3]) * 1_000_000;
         double rate = switch (kind) {
-            case "weft" -> weftRing(count, warmupNanos, measureNanos);
+            case "weft" -> coroutineRing(count, RingProbe::yieldingForever, warmupNanos, measureNanos);
+            case "woven" -> coroutineRing(count, SwitchMembers.Yielder::new, warmupNanos, measureNanos);
             case "virtual-thread" -> new TokenRing(count, Thread.ofVirtual()).measure(warmupNanos, measureNanos);
             case "platform-thread" -> new TokenRing(count, Thread.ofPlatform().daemon()).measure(warmupNanos, measureNanos);
             default -> throw new IllegalArgumentException("unknown kind " + kind);
@@ -42,14 +45,18 @@ public final class RingProbe {
         System.exit(0); // parked threads would keep the JVM alive
     }
 
-    private static double weftRing(int count, long warmupNanos, long measureNanos) {
+    private static Coroutine yieldingForever() {
+        return new Coroutine(() -> {
+            while (true) {
+                Coroutine.yield();
+            }
+        });
+    }
+
+    private static double coroutineRing(int count, Supplier<Coroutine> member, long warmupNanos, long measureNanos) {
         Coroutine[] ring = new Coroutine[count];
         for (int i = 0; i < count; i++) {
-            ring[i] = new Coroutine(() -> {
-                while (true) {
-                    Coroutine.yield();
-                }
-            });
+            ring[i] = member.get();
         }
         long end = System.nanoTime() + warmupNanos;
         while (System.nanoTime() < end) {

@@ -3,6 +3,7 @@ package dev.weft.bench;
 import dev.weft.AsymCoroutine;
 import dev.weft.bench.FringeTree.Leaf;
 import dev.weft.bench.FringeTree.Node;
+import dev.weft.bench.woven.FringeWalker;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,7 @@ import org.openjdk.jmh.annotations.State;
  * <ul>
  *   <li>{@link #weftGenerators}: two {@link AsymCoroutine}s walk the trees recursively and
  *       {@code ret} each leaf; the comparer calls them in turn (Mateu's coroutine solution);</li>
+ *   <li>{@link #wovenGenerators}: the same on the woven engine ({@link FringeWalker});</li>
  *   <li>{@link #rawGenerators}: the same with bare continuations, the floor;</li>
  *   <li>{@link #flattening}: both fringes copied into lists, then the lists compared (Mateu's
  *       tree-flattening solution);</li>
@@ -93,6 +95,18 @@ public class SameFringeBenchmark {
                 walk(node.left(), self);
                 walk(node.right(), self);
             }
+        }
+    }
+
+    @Benchmark
+    public boolean wovenGenerators(Trees trees) {
+        AsymCoroutine<Object, Leaf> a = new FringeWalker(trees.left);
+        AsymCoroutine<Object, Leaf> b = new FringeWalker(trees.right);
+        try {
+            return sameLeaves(a, b);
+        } finally {
+            a.close();
+            b.close();
         }
     }
 

@@ -3,6 +3,8 @@ package dev.weft.bench;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.Engine;
+import dev.weft.bench.woven.DeepSuspension;
 
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -50,7 +52,7 @@ public class StealBenchmark {
         @Setup(Level.Trial)
         public void startOwner() {
             owner = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "steal-victim-owner");
+                Thread t = new Thread(null, r, "steal-victim-owner", 64L << 20); // woven frames run on it, 1,000 deep
                 t.setDaemon(true);
                 return t;
             });
@@ -98,6 +100,22 @@ public class StealBenchmark {
         }
     }
 
+    /** The same on the woven engine: {@link DeepSuspension}, whose frames save themselves at each {@code ret}. */
+    @State(Scope.Thread)
+    public static class WovenAsymmetricVictims extends Victims {
+        AsymCoroutine<Integer, Integer>[] coroutines;
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void createSuspended() {
+            coroutines = (AsymCoroutine<Integer, Integer>[]) new AsymCoroutine<?, ?>[batch];
+            for (int i = 0; i < batch; i++) {
+                coroutines[i] = new DeepSuspension(frames, Engine.WOVEN);
+                coroutines[i].call(0);
+            }
+        }
+    }
+
     @State(Scope.Thread)
     public static class SymmetricVictims extends Victims {
         Coroutine[] coroutines;
@@ -118,6 +136,11 @@ public class StealBenchmark {
 
     @Benchmark
     public int stealAsymmetric(AsymmetricVictims victims) {
+        return stealAll(victims.coroutines);
+    }
+
+    @Benchmark
+    public int stealWovenAsymmetric(WovenAsymmetricVictims victims) {
         return stealAll(victims.coroutines);
     }
 

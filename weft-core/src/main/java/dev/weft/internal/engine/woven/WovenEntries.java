@@ -69,6 +69,32 @@ final class WovenEntries {
         }
     }
 
+    /** A body class's {@code run} method of one signature, and whether it has a twin. */
+    private record Run(Method method, boolean woven) {
+    }
+
+    /**
+     * Per body class, its {@code run} method with these parameters: found by reflection once per
+     * class, not once per coroutine (a lookup that misses throws, which costs microseconds).
+     */
+    private static final class RunMethods extends ClassValue<Run> {
+        private final Class<?>[] parameters;
+
+        RunMethods(Class<?>... parameters) {
+            this.parameters = parameters;
+        }
+
+        @Override
+        protected Run computeValue(Class<?> type) {
+            Method run = Twins.implementation(type, "run", parameters);
+            return new Run(run, run != null && Twins.twinOf(run) != null);
+        }
+    }
+
+    private static final RunMethods SYMMETRIC_RUN = new RunMethods();
+    private static final RunMethods OWN_RUN = new RunMethods(Object.class);
+    private static final RunMethods TARGET_RUN = new RunMethods(AsymCoroutine.class, Object.class);
+
     /**
      * How the woven engine enters {@code coroutine}'s body.
      *
@@ -78,50 +104,48 @@ final class WovenEntries {
     static Entry of(CoroutineBase coroutine) {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
-            Object body = overridesRun(coroutine, Coroutine.class) ? coroutine : target;
+            Object body = overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN) ? coroutine : target;
             return body == null ? new Nothing()
-                    : new Symmetric(require(coroutine, body, TwinRunnable.class), runMethod(body));
+                    : new Symmetric(require(coroutine, body, TwinRunnable.class, SYMMETRIC_RUN), runMethod(body, SYMMETRIC_RUN));
         }
-        if (overridesRun(coroutine, AsymCoroutine.class, Object.class)) {
-            return new OwnBody(require(coroutine, coroutine, TwinAsymBody.class, Object.class),
-                    runMethod(coroutine, Object.class));
+        if (overridesRun(coroutine, AsymCoroutine.class, OWN_RUN)) {
+            return new OwnBody(require(coroutine, coroutine, TwinAsymBody.class, OWN_RUN), runMethod(coroutine, OWN_RUN));
         }
-        Class<?>[] parameters = {AsymCoroutine.class, Object.class};
         return target == null ? new Nothing()
-                : new Target(require(coroutine, target, TwinAsymRunnable.class, parameters), runMethod(target, parameters));
+                : new Target(require(coroutine, target, TwinAsymRunnable.class, TARGET_RUN), runMethod(target, TARGET_RUN));
     }
 
     /**
      * Whether {@code coroutine}'s class overrides {@code run} of {@code base} (its body is then
      * itself rather than its target).
      */
-    private static boolean overridesRun(CoroutineBase coroutine, Class<?> base, Class<?>... parameters) {
-        Method run = Twins.implementation(coroutine.getClass(), "run", parameters);
+    private static boolean overridesRun(CoroutineBase coroutine, Class<?> base, RunMethods runs) {
+        Method run = runs.get(coroutine.getClass()).method();
         return run != null && run.getDeclaringClass() != base;
     }
 
     /**
      * {@code body} as the woven twin interface {@code entry}, after checking that the {@code run}
-     * method it runs (with these parameters) has a twin: an override that is not woven must not
-     * be skipped.
+     * method it runs has a twin: an override that is not woven must not be skipped.
      */
-    private static <T> T require(CoroutineBase coroutine, Object body, Class<T> entry, Class<?>... parameters) {
+    private static <T> T require(CoroutineBase coroutine, Object body, Class<T> entry, RunMethods runs) {
         Class<?> type = body.getClass();
-        Method run = Twins.implementation(type, "run", parameters);
-        if (run != null && Twins.twinOf(run) != null && entry.isInstance(body)) {
+        Run run = runs.get(type);
+        if (run.woven() && entry.isInstance(body)) {
             return entry.cast(body);
         }
+        Method method = run.method();
         String why = type.isHidden()
                 ? "its body is a lambda or a method reference (" + type.getName() + "), whose class the weaver never sees;"
                         + " make the body a named class"
-                : "its body's run method (" + (run == null ? type.getName() + ".run" : run.toString()) + ") is not woven;"
-                        + " weave " + (run == null ? type : run.getDeclaringClass()).getName() + " with weft-weaver";
+                : "its body's run method (" + (method == null ? type.getName() + ".run" : method.toString()) + ") is not woven;"
+                        + " weave " + (method == null ? type : method.getDeclaringClass()).getName() + " with weft-weaver";
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why
                 + ", or run it on Engine.NATIVE");
     }
 
-    /** The {@code run} method (with these parameters) that {@code body} runs. */
-    private static Method runMethod(Object body, Class<?>... parameters) {
-        return Twins.implementation(body.getClass(), "run", parameters);
+    /** The {@code run} method that {@code body} runs. */
+    private static Method runMethod(Object body, RunMethods runs) {
+        return runs.get(body.getClass()).method();
     }
 }
