@@ -8,19 +8,21 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs one JMH benchmark method with fixed parameters through JMH's Java API, in forked JVMs of
  * the running JDK, and reduces its result to the median of the per-iteration scores of all
- * forks. JMH's own output for the run goes to a log file of its own.
+ * forks, as JMH's own statistics give it. JMH's output for the run goes to a log file of its
+ * own, and its result, in JMH's JSON format, to a file beside it.
  */
 final class JmhRunner {
 
@@ -61,7 +63,8 @@ final class JmhRunner {
     }
 
     Outcome run(Spec spec) {
-        Path log = logDir.resolve(spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_") + ".jmh.log");
+        String name = spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_");
+        Path log = logDir.resolve(name + ".jmh.log");
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(spec.benchmark().getName() + "." + spec.method()) + "$")
                 .forks(Math.min(settings.forks(), spec.maxForks()))
@@ -71,7 +74,9 @@ final class JmhRunner {
                 .operationsPerInvocation(spec.opsPerInvocation())
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .shouldFailOnError(true)
-                .output(log.toString());
+                .output(log.toString())
+                .resultFormat(ResultFormatType.JSON)
+                .result(logDir.resolve(name + ".jmh.json").toString());
         spec.params().forEach(options::param);
         if (spec.singleShot()) {
             options.mode(Mode.SingleShotTime)
@@ -106,18 +111,17 @@ final class JmhRunner {
         return args;
     }
 
-    /** The median of the per-iteration scores, over every fork. */
+    /** The median of the per-iteration scores, over every fork: JMH's statistics of the primary result. */
     static Outcome median(RunResult result) {
-        List<Double> scores = new ArrayList<>();
-        for (BenchmarkResult fork : result.getBenchmarkResults()) {
-            for (IterationResult iteration : fork.getIterationResults()) {
-                scores.add(iteration.getPrimaryResult().getScore());
-            }
-        }
-        if (scores.isEmpty()) {
+        Result<?> primary = result.getPrimaryResult();
+        return median(primary.getStatistics(), primary.getScoreUnit());
+    }
+
+    static Outcome median(Statistics iterations, String unit) {
+        if (iterations.getN() == 0) {
             return Outcome.failed("no measured iterations");
         }
-        return Outcome.measured(Stats.median(scores), result.getPrimaryResult().getScoreUnit(), scores.size());
+        return Outcome.measured(iterations.getPercentile(50), unit, (int) iterations.getN());
     }
 
     private static String rootMessage(Throwable t) {

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * <p>Full mode writes {@code BENCHMARKS.md} at the root, and its plots, the raw
  * {@code results.tsv} and the peers' {@code peers.tsv} under {@code bench-results/}; quick mode
  * writes the same under {@code weft-bench/target/bench-quick/} and never touches the committed
- * files. JMH's and the probes' own logs go to {@code weft-bench/target/bench-logs/}, the peers'
+ * files. JMH's and the probes' own logs go to {@code weft-bench/target/bench-logs/} (with JMH's
+ * JSON result of each run), the peers'
  * to {@code weft-bench/target/bench-peers/logs/}. The exit code is 1 when any
  * measurement failed (the report is written all the same), 2 for bad arguments.
  */
