@@ -27,6 +27,14 @@ final class PeerResults {
     static final String HEADER = "peer\tworkload\tparameter\tmetric\tvalue\tunit\tnote";
     static final String UNAVAILABLE = "unavailable";
 
+    /**
+     * The one "peer" that is Weft itself: JRuby running the peers' Ruby program on Weft's fibers
+     * ({@code weft-jruby}). Its rows are Weft's, never a competitor a target holds Weft against.
+     */
+    static final String JRUBY_WEFT = "jruby-weft";
+    /** How the report names {@link #JRUBY_WEFT}'s rows. */
+    static final String JRUBY_WEFT_LABEL = "JRuby with Weft fibers";
+
     /** One row of the file. {@code value} is NaN for an unavailable peer. */
     record Row(String peer, String workload, String parameter, String metric, double value, String unit, String note) {
         boolean unavailable() {
@@ -191,6 +199,35 @@ final class PeerResults {
             }
         }
         return null;
+    }
+
+    /** Whether {@code peer}'s rows are Weft's own ({@link #JRUBY_WEFT}) rather than a competitor's. */
+    static boolean isWeft(String peer) {
+        return peer.equals(JRUBY_WEFT);
+    }
+
+    /** The name of {@code peer}'s row in a table: {@code go-goroutines (peer)}, or Weft's own label. */
+    static String rowLabel(String peer) {
+        return isWeft(peer) ? JRUBY_WEFT_LABEL : peer + " (peer)";
+    }
+
+    /** {@code peer}'s value at {@code parameter} divided by {@code scale}, or why it has none, for a table cell. */
+    String cell(String peer, String workload, String metric, int parameter, double scale) {
+        Row r = value(peer, workload, metric, "" + parameter);
+        if (r != null) {
+            return Format.number(r.value() / scale);
+        }
+        String why = unavailable(peer, workload);
+        return why != null ? "unavailable: " + why : Format.NONE;
+    }
+
+    /** A parameter as a count ({@code 5000}, {@code 5,000}, {@code 5_000}), or -1 if it is none. */
+    static int count(String parameter) {
+        try {
+            return (int) Double.parseDouble(parameter.replace(",", "").replace("_", ""));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Parameters compare as numbers when both are numbers ({@code 5000} and {@code 5,000}). */
