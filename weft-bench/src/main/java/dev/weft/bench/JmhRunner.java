@@ -14,6 +14,7 @@ import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.util.Statistics;
@@ -65,6 +66,19 @@ final class JmhRunner {
     Outcome run(Spec spec) {
         String name = spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_");
         Path log = logDir.resolve(name + ".jmh.log");
+        try {
+            Collection<RunResult> results = new Runner(options(spec, log, logDir.resolve(name + ".jmh.json"))).run();
+            if (results.size() != 1) {
+                return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
+            }
+            return median(results.iterator().next());
+        } catch (RunnerException | RuntimeException e) {
+            return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
+        }
+    }
+
+    /** JMH's options for {@code spec}: its output to {@code log}, its result as JSON to {@code json}. */
+    private Options options(Spec spec, Path log, Path json) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(spec.benchmark().getName() + "." + spec.method()) + "$")
                 .forks(Math.min(settings.forks(), spec.maxForks()))
@@ -76,30 +90,25 @@ final class JmhRunner {
                 .shouldFailOnError(true)
                 .output(log.toString())
                 .resultFormat(ResultFormatType.JSON)
-                .result(logDir.resolve(name + ".jmh.json").toString());
+                .result(json.toString());
         spec.params().forEach(options::param);
-        if (spec.singleShot()) {
-            options.mode(Mode.SingleShotTime)
-                    .warmupIterations(settings.singleShotWarmups())
-                    .measurementIterations(settings.singleShotMeasurements())
-                    .warmupBatchSize(1)
-                    .measurementBatchSize(1);
-        } else {
-            options.mode(Mode.AverageTime)
-                    .warmupIterations(settings.warmupIterations())
-                    .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
-                    .measurementIterations(settings.measurementIterations())
-                    .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));
-        }
-        try {
-            Collection<RunResult> results = new Runner(options.build()).run();
-            if (results.size() != 1) {
-                return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
-            }
-            return median(results.iterator().next());
-        } catch (RunnerException | RuntimeException e) {
-            return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
-        }
+        return spec.singleShot() ? singleShot(options).build() : averageTime(options).build();
+    }
+
+    private ChainedOptionsBuilder singleShot(ChainedOptionsBuilder options) {
+        return options.mode(Mode.SingleShotTime)
+                .warmupIterations(settings.singleShotWarmups())
+                .measurementIterations(settings.singleShotMeasurements())
+                .warmupBatchSize(1)
+                .measurementBatchSize(1);
+    }
+
+    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options) {
+        return options.mode(Mode.AverageTime)
+                .warmupIterations(settings.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
+                .measurementIterations(settings.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));
     }
 
     /** The options every benchmark JVM gets: Weft's export, and quiet about JMH's own use of Unsafe. */

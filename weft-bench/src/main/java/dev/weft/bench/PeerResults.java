@@ -103,39 +103,45 @@ final class PeerResults {
         if (!Files.isRegularFile(script)) {
             return notRun(shown + " does not exist");
         }
+        String logShown = " (log: " + root.relativize(log) + ")";
         try {
-            Files.createDirectories(outDir);
-            List<String> command = new ArrayList<>(List.of("bash", script.toString()));
-            if (quick) {
-                command.add("--quick");
-            }
-            command.add(outDir.toAbsolutePath().toString());
-            Process process = new ProcessBuilder(command).directory(script.getParent().toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = start(script, quick, outDir, log);
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 stop(process);
-                return notRun(shown + " did not finish within " + timeout.toSeconds() + " s (log: " + root.relativize(log) + ")");
+                return notRun(shown + " did not finish within " + timeout.toSeconds() + " s" + logShown);
             }
             Path tsv = outDir.resolve("peers.tsv");
-            if (process.exitValue() != 0 && !Files.isRegularFile(tsv)) {
-                return notRun(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
-            }
             if (!Files.isRegularFile(tsv)) {
-                return notRun(shown + " wrote no " + root.relativize(tsv));
+                return notRun(shown + (process.exitValue() != 0 ? " exited with " + process.exitValue() + logShown
+                        : " wrote no " + root.relativize(tsv)));
             }
             PeerResults results = parse(Files.readAllLines(tsv, StandardCharsets.UTF_8));
-            if (process.exitValue() != 0) {
-                List<String> problems = new ArrayList<>(results.problems);
-                problems.add(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
-                return new PeerResults(results.rows, problems, null);
-            }
-            return results;
+            return process.exitValue() == 0 ? results
+                    : results.withProblem(shown + " exited with " + process.exitValue() + logShown);
         } catch (IOException e) {
             return notRun("could not run " + shown + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return notRun("interrupted while running " + shown);
         }
+    }
+
+    /** Starts {@code script [--quick] OUTDIR} in its own folder, its output to {@code log}. */
+    private static Process start(Path script, boolean quick, Path outDir, Path log) throws IOException {
+        Files.createDirectories(outDir);
+        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+        if (quick) {
+            command.add("--quick");
+        }
+        command.add(outDir.toAbsolutePath().toString());
+        return new ProcessBuilder(command).directory(script.getParent().toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private PeerResults withProblem(String problem) {
+        List<String> more = new ArrayList<>(problems);
+        more.add(problem);
+        return new PeerResults(rows, more, null);
     }
 
     /**

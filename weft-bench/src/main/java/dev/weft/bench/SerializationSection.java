@@ -111,40 +111,49 @@ final class SerializationSection extends Section {
                 .explainedIfMissed(Format.ratio(worst) + " the budget at " + worstAt + "." + profile);
     }
 
+    private static final String DESCRIPTION = """
+            A woven coroutine (`dev.weft.bench.woven.DeepSuspension`, woven at build time by \
+            `weft-maven-plugin`) is suspended `frames` woven frames deep, each frame holding an int, a long \
+            and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
+            `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
+            **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
+            `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
+            `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
+            the measured ones subtract the resume.""";
+
+    private static final String WOVEN_DESCRIPTION = """
+            The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
+            at every suspension: **serialize** reads them without resuming anything, and the `call()` after \
+            it is an ordinary resume; **deserialize** validates the frames as on the native engine and \
+            writes them into the fiber, and the `call()` rebuilds them as every resume does. While it runs, \
+            a woven coroutine's frames are on the thread's own stack, as any call chain's: these forks run \
+            with `-Xss64m`, since rebuilding a thousand frames while the code is still interpreted takes \
+            more than the default stack.""";
+
     @Override
     void write(Page page) {
         page.heading(2, title());
-        page.paragraph("""
-                A woven coroutine (`dev.weft.bench.woven.DeepSuspension`, woven at build time by \
-                `weft-maven-plugin`) is suspended `frames` woven frames deep, each frame holding an int, a long \
-                and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
-                `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
-                **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
-                `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
-                `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
-                the measured ones subtract the resume.""");
+        page.paragraph(DESCRIPTION);
         page.table(table(results));
         if (!wovenResults.isEmpty()) {
-            page.paragraph("""
-                    The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
-                    at every suspension: **serialize** reads them without resuming anything, and the `call()` after \
-                    it is an ordinary resume; **deserialize** validates the frames as on the native engine and \
-                    writes them into the fiber, and the `call()` rebuilds them as every resume does. While it runs, \
-                    a woven coroutine's frames are on the thread's own stack, as any call chain's: these forks run \
-                    with `-Xss64m`, since rebuilding a thousand frames while the code is still interpreted takes \
-                    more than the default stack.""");
+            page.paragraph(WOVEN_DESCRIPTION);
             page.table(table(wovenResults));
         }
         if (results.size() >= 2) {
-            double[] serialize = line(extra("serialize"));
-            double[] deserialize = line(extra("deserialize"));
-            page.paragraph(String.format("Fitted: serialize and restore %s + %s per frame; deserialize and restore %s + %s"
-                            + " per frame (the thesis: 17 µs + 1.3 µs per frame to serialize, 3.5 µs + 0.25 µs to deserialize).",
-                    Format.nanos(serialize[0]), Format.nanos(serialize[1]), Format.nanos(deserialize[0]),
-                    Format.nanos(deserialize[1])));
+            page.paragraph(fittedLines());
         }
         page.plot(figure(), "fig-6.5-serialization-vs-frames.png", "Serialization and deserialization time against frames");
         writeOverhead(page);
+    }
+
+    /** The fixed and per-frame costs fitted to the native engine's measurements, beside the thesis's. */
+    private String fittedLines() {
+        double[] serialize = line(extra("serialize"));
+        double[] deserialize = line(extra("deserialize"));
+        return String.format("Fitted: serialize and restore %s + %s per frame; deserialize and restore %s + %s"
+                        + " per frame (the thesis: 17 µs + 1.3 µs per frame to serialize, 3.5 µs + 0.25 µs to deserialize).",
+                Format.nanos(serialize[0]), Format.nanos(serialize[1]), Format.nanos(deserialize[0]),
+                Format.nanos(deserialize[1]));
     }
 
     private static Table table(Map<Integer, Map<String, Outcome>> results) {
