@@ -53,8 +53,9 @@ final class FiberChainSection extends Section {
             Threads: one per member plus a driver of the \
             same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
             the two Weft variants, not peers. Non-JVM and other JVM peers come from \
-            `weft-bench/peers/run-peers.sh`. The ratio is the row's time over the fastest Weft variant's: \
-            above 1, Weft is faster.""";
+            `weft-bench/peers/run-peers.sh`, and so does JRuby with Weft fibers: the Ruby program of the \
+            JRuby and MRI rows on JRuby with `-r weft/fiber` (`weft-jruby`), Weft rather than a peer. The \
+            ratio is the row's time over the fastest Weft variant's: above 1, Weft is faster.""";
 
     private final Results results = new Results();
 
@@ -66,11 +67,6 @@ final class FiberChainSection extends Section {
     @Override
     int plannedSteps(Settings s) {
         return s.chainLengths().size() * VARIANTS.size();
-    }
-
-    @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
     }
 
     @Override

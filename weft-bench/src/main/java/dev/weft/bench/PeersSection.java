@@ -19,11 +19,6 @@ final class PeersSection extends Section {
     }
 
     @Override
-    double estimatedSeconds(Settings settings) {
-        return 0;
-    }
-
-    @Override
     void measure(Bench bench) {
         // the report runs the peers' script itself, after every JVM workload, so they never overlap
     }

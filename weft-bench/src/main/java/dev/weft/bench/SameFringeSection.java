@@ -29,7 +29,9 @@ final class SameFringeSection extends Section {
             pulls from both in turn (the walkers are created anew for each comparison). Flattening: both \
             fringes copied into `ArrayList`s, then compared with `equals`. Hand-written iterators keep an \
             explicit stack of pending subtrees. Time in ns per leaf position compared; the ratio is against \
-            flattening in the same run (below 1, the row is faster).""";
+            flattening in the same run (below 1, the row is faster). Peers come from \
+            `weft-bench/peers/run-peers.sh`; JRuby with Weft fibers runs the Ruby program of the JRuby and \
+            MRI rows on Weft's fibers (`-r weft/fiber`).""";
 
     private final Results results = new Results();
 
@@ -41,11 +43,6 @@ final class SameFringeSection extends Section {
     @Override
     int plannedSteps(Settings s) {
         return s.fringeLeaves().size() * VARIANTS.size();
-    }
-
-    @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
     }
 
     @Override

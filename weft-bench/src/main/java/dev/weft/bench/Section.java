@@ -15,8 +15,13 @@ abstract class Section {
     /** How many console progress steps (JMH runs and probe JVMs) {@link #measure} makes. */
     abstract int plannedSteps(Settings settings);
 
-    /** A rough estimate of how long {@link #measure} takes. */
-    abstract double estimatedSeconds(Settings settings);
+    /**
+     * A rough estimate of how long {@link #measure} takes. By default, one average-time JMH run
+     * per planned step; sections that run otherwise (single-shot, probes, large counts) say so.
+     */
+    double estimatedSeconds(Settings settings) {
+        return plannedSteps(settings) * settings.averageTimeRunSeconds();
+    }
 
     abstract void measure(Bench bench);
 
