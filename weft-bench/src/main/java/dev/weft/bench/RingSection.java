@@ -223,7 +223,7 @@ final class RingSection extends Section {
             List<LinePlot.Point> pts = peers.rows().stream()
                     .filter(r -> r.peer().equals(p) && r.workload().equals(WORKLOAD) && r.metric().equals(PEER_SWITCH_METRIC))
                     .map(r -> new LinePlot.Point(PeerResults.count(r.parameter()), r.value() / 1000)).toList();
-            plot.series(p + " (peer)", pts, true);
+            plot.series(PeerResults.rowLabel(p), pts, true);
         }
         return plot;
     }
