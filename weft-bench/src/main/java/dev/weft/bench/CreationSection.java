@@ -46,11 +46,6 @@ final class CreationSection extends Section {
     }
 
     @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
-    }
-
-    @Override
     void measure(Bench bench) {
         for (String m : methods()) {
             results.put(m, bench.jmh(WORKLOAD, m, "", JmhRunner.Spec.of(CreationBenchmark.class, m, Map.of(), 1)));

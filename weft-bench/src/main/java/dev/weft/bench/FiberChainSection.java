@@ -1,15 +1,17 @@
 package dev.weft.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Workload 6: the fiber chain of thesis section 6.3, Weft against threads, raw continuations and peers. */
+/**
+ * Workload 6: the fiber chain of thesis section 6.3, Weft against threads, raw continuations and
+ * peers, with JRuby on Weft's fibers beside JRuby's own and MRI (issue 14).
+ */
 final class FiberChainSection extends Section {
 
-    private static final String WORKLOAD = "fiber-chain";
-    private static final String PEER_METRIC = "ns-per-hop";
+    static final String WORKLOAD = "fiber-chain";
+    static final String PEER_METRIC = "ns-per-hop";
 
     /** A variant: its benchmark method, its name in the table, and whether it is a peer the target counts. */
     private record Variant(String method, String name, boolean peer) {
@@ -27,8 +29,35 @@ final class FiberChainSection extends Section {
             new Variant("virtualThreadsQueue", "virtual threads, SynchronousQueue", true),
             new Variant("virtualThreadsExchanger", "virtual threads, Exchanger", true));
 
-    /** length -> method -> outcome */
-    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+    /** The Weft variants, native and woven; the ratios and the target count the fastest. */
+    private static final List<String> WEFT = List.of("weftSymmetric", "weftAsymmetric", "wovenSymmetric", "wovenAsymmetric");
+    /** A Weft variant that has a raw floor, and that floor. */
+    private record Floor(String weft, String raw) {
+    }
+
+    private static final List<Floor> FLOORS = List.of(
+            new Floor("weftSymmetric", "rawTrampoline"), new Floor("weftAsymmetric", "rawNested"));
+    /** The lengths of the target, thesis figures 6.2 and 6.3. */
+    static final List<Integer> GOAL_LENGTHS = List.of(5, 5_000);
+
+    private static final String DESCRIPTION = """
+            A message goes through a chain of `length` members; each receives a value (a boxed `Integer`), \
+            increments it and passes it to the next, and the last passes it back to the driver. A hop is \
+            one handoff of the message, `length + 1` per message (driver to first, between members, last \
+            to driver), as the peers count it; times are ns per hop (%s messages per JMH invocation at \
+            length 5, one at 5,000). Weft symmetric: `Coroutine`s passing control with `yieldTo`, the value \
+            in a field. Weft asymmetric: each `AsymCoroutine` `call`s the next and `ret`urns the answer, so \
+            the chain nests on the driver's stack (`-Xss64m`). The same two on the woven engine \
+            (`Engine.WOVEN`): members are woven classes whose frames save themselves and return on each \
+            switch, and rebuild themselves on resume, instead of HotSpot freezing and thawing them. \
+            Threads: one per member plus a driver of the \
+            same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
+            the two Weft variants, not peers. Non-JVM and other JVM peers come from \
+            `weft-bench/peers/run-peers.sh`, and so does JRuby with Weft fibers: the Ruby program of the \
+            JRuby and MRI rows on JRuby with `-r weft/fiber` (`weft-jruby`), Weft rather than a peer. The \
+            ratio is the row's time over the fastest Weft variant's: above 1, Weft is faster.""";
+
+    private final Results results = new Results();
 
     @Override
     String title() {
@@ -41,86 +70,66 @@ final class FiberChainSection extends Section {
     }
 
     @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
-    }
-
-    @Override
     void measure(Bench bench) {
         for (int length : bench.settings().chainLengths()) {
-            int ops = FiberChainBenchmark.hopsPerInvocation(length);
             for (Variant v : VARIANTS) {
-                JmhRunner.Spec spec = JmhRunner.Spec.of(FiberChainBenchmark.class, v.method(), Map.of("length", "" + length), ops);
-                if (v.method().endsWith("Asymmetric") || v.method().equals("rawNested")) {
-                    spec = spec.withJvmArgs(FiberChainBenchmark.STACK); // every member's frames nest on one thread
-                }
-                add(length, v.method(), bench.jmh(WORKLOAD, v.method(), "length=" + length, spec));
+                add(length, v.method(), bench.jmh(WORKLOAD, v.method(), "length=" + length, spec(v, length)));
             }
         }
     }
 
+    private static JmhRunner.Spec spec(Variant v, int length) {
+        JmhRunner.Spec spec = JmhRunner.Spec.of(FiberChainBenchmark.class, v.method(), Map.of("length", "" + length),
+                FiberChainBenchmark.hopsPerInvocation(length));
+        boolean nested = v.method().endsWith("Asymmetric") || v.method().equals("rawNested");
+        return nested ? spec.withJvmArgs(FiberChainBenchmark.STACK) : spec; // every member's frames nest on one thread
+    }
+
     /** Records the outcome of one variant (a benchmark method) at one chain length. */
     void add(int length, String method, Outcome outcome) {
-        results.computeIfAbsent(length, l -> new LinkedHashMap<>()).put(method, outcome);
+        results.add(length, method, outcome);
     }
 
     @Override
     void write(Page page) {
-        PeerResults peers = page.peers();
         page.heading(2, title());
-        page.paragraph("""
-                A message goes through a chain of `length` members; each receives a value (a boxed `Integer`), \
-                increments it and passes it to the next, and the last passes it back to the driver. A hop is \
-                one handoff of the message, `length + 1` per message (driver to first, between members, last \
-                to driver), as the peers count it; times are ns per hop (%s messages per JMH invocation at \
-                length 5, one at 5,000). Weft symmetric: `Coroutine`s passing control with `yieldTo`, the value \
-                in a field. Weft asymmetric: each `AsymCoroutine` `call`s the next and `ret`urns the answer, so \
-                the chain nests on the driver's stack (`-Xss64m`). The same two on the woven engine \
-                (`Engine.WOVEN`): members are woven classes whose frames save themselves and return on each \
-                switch, and rebuild themselves on resume, instead of HotSpot freezing and thawing them. \
-                Threads: one per member plus a driver of the \
-                same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
-                the two Weft variants, not peers. Non-JVM and other JVM peers come from \
-                `weft-bench/peers/run-peers.sh`. The ratio is the row's time over the fastest Weft variant's: \
-                above 1, Weft is faster.""".formatted(Format.count(FiberChainBenchmark.messagesPerInvocation(5))));
-        List<Integer> lengths = new ArrayList<>(results.keySet());
+        page.paragraph(DESCRIPTION.formatted(Format.count(FiberChainBenchmark.messagesPerInvocation(5))));
+        page.table(table(page.peers()));
+        page.plot(figure(page.peers()), "fig-6.2-6.3-fiber-chain.png", "Time per hop against chain length, every variant and peer");
+    }
+
+    /** Every variant, each Weft variant over its raw floor, then the peers (JRuby with Weft fibers among them). */
+    private Table table(PeerResults peers) {
+        List<Integer> lengths = results.parameters();
         List<String> header = new ArrayList<>(List.of("variant"));
         for (int length : lengths) {
             header.add("length " + Format.count(length) + " (ns/hop)");
             header.add("÷ Weft");
         }
         Table t = new Table(header.toArray(String[]::new));
-        for (Variant v : VARIANTS) {
-            List<String> row = new ArrayList<>(List.of(v.name()));
-            for (int length : lengths) {
-                Outcome o = results.get(length).get(v.method());
-                row.add(Format.outcome(o));
-                row.add(Format.ratio(o.value() / bestWeft(length).value()));
-            }
-            t.row(row.toArray(String[]::new));
+        VARIANTS.forEach(v -> t.row(variantRow(v, lengths)));
+        FLOORS.forEach(f -> t.row(floorRow(f, lengths)));
+        PeerRows.add(t, peers, WORKLOAD, PEER_METRIC, lengths, this::bestWeft);
+        return t;
+    }
+
+    private List<String> variantRow(Variant v, List<Integer> lengths) {
+        List<String> row = new ArrayList<>(List.of(v.name()));
+        for (int length : lengths) {
+            Outcome o = results.get(length, v.method());
+            row.add(Format.outcome(o));
+            row.add(Format.ratio(o.ratioTo(bestWeft(length))));
         }
-        for (String[] pair : new String[][] {{"weftSymmetric", "rawTrampoline"}, {"weftAsymmetric", "rawNested"}}) {
-            List<String> row = new ArrayList<>(List.of("*" + name(pair[0]) + " ÷ its raw floor*"));
-            for (int length : lengths) {
-                row.add(Format.ratio(results.get(length).get(pair[0]).ratioTo(results.get(length).get(pair[1]))));
-                row.add("");
-            }
-            t.row(row.toArray(String[]::new));
+        return row;
+    }
+
+    private List<String> floorRow(Floor floor, List<Integer> lengths) {
+        List<String> row = new ArrayList<>(List.of("*" + name(floor.weft()) + " ÷ its raw floor*"));
+        for (int length : lengths) {
+            row.add(Format.ratio(results.ratio(length, floor.weft(), floor.raw())));
+            row.add("");
         }
-        for (String peer : peers.peersOf(WORKLOAD)) {
-            List<String> row = new ArrayList<>(List.of(peer + " (peer)"));
-            for (int length : lengths) {
-                PeerResults.Row r = peers.value(peer, WORKLOAD, PEER_METRIC, "" + length);
-                row.add(RingSection.peerCell(peers, peer, WORKLOAD, PEER_METRIC, length, 1));
-                row.add(r == null ? Format.NONE : Format.ratio(r.value() / bestWeft(length).value()));
-            }
-            t.row(row.toArray(String[]::new));
-        }
-        if (peers.notRun() != null) {
-            t.row("peers", "not run: " + peers.notRun());
-        }
-        page.table(t);
-        page.plot(figure(peers), "fig-6.2-6.3-fiber-chain.png", "Time per hop against chain length, every variant and peer");
+        return row;
     }
 
     /**
@@ -131,20 +140,10 @@ final class FiberChainSection extends Section {
     private LinePlot figure(PeerResults peers) {
         LinePlot plot = new LinePlot("Fiber chain: time per hop (cf. thesis figs. 6.2 and 6.3)", "members in the chain",
                 "ns per hop (median)", true, true);
-        for (Variant v : VARIANTS) {
-            if (!v.method().endsWith("Exchanger")) {
-                List<LinePlot.Point> points = new ArrayList<>();
-                results.forEach((length, row) -> points.add(new LinePlot.Point(length, row.get(v.method()).value())));
-                plot.series(v.name().replace("`", ""), points);
-            }
-        }
+        VARIANTS.stream().filter(v -> !v.method().endsWith("Exchanger"))
+                .forEach(v -> plot.series(v.name().replace("`", ""), results.points(v.method())));
         for (String peer : peers.peersOf(WORKLOAD)) {
-            List<LinePlot.Point> points = new ArrayList<>();
-            for (int length : results.keySet()) {
-                PeerResults.Row r = peers.value(peer, WORKLOAD, PEER_METRIC, "" + length);
-                points.add(new LinePlot.Point(length, r == null ? Double.NaN : r.value()));
-            }
-            plot.series(peer, points, true);
+            plot.series(PeerRows.seriesName(peer), PeerRows.points(peers, peer, WORKLOAD, PEER_METRIC, results.parameters()), true);
         }
         return plot;
     }
@@ -153,61 +152,72 @@ final class FiberChainSection extends Section {
         return VARIANTS.stream().filter(v -> v.method().equals(method)).findFirst().orElseThrow().name();
     }
 
-    /** The Weft variants, native and woven; the target counts the fastest. */
-    private static final List<String> WEFT = List.of("weftSymmetric", "weftAsymmetric", "wovenSymmetric", "wovenAsymmetric");
-
     private Outcome bestWeft(int length) {
         Outcome best = null;
         for (String method : WEFT) {
-            Outcome o = results.get(length).get(method);
+            Outcome o = results.get(length, method);
             if (o != null && o.ok() && (best == null || o.value() < best.value())) {
                 best = o;
             }
         }
-        return best != null ? best : results.get(length).get(WEFT.get(0));
+        return best != null ? best : results.get(length, WEFT.get(0));
     }
 
     private String bestWeftName(int length) {
         Outcome best = bestWeft(length);
-        return WEFT.stream().filter(m -> results.get(length).get(m) == best).findFirst().map(FiberChainSection::name)
+        return WEFT.stream().filter(m -> results.get(length, m) == best).findFirst().map(FiberChainSection::name)
                 .orElse("Weft").replace("`", "");
     }
 
+    /** Weft against every peer (not against JRuby with Weft fibers, which is Weft), then issue 14's JRuby goal. */
     @Override
     List<Target> targets(PeerResults peers) {
+        List<Target> targets = new ArrayList<>(List.of(fasterThanEveryPeer(peers)));
+        targets.addAll(JRubyFiberGoal.targets(peers));
+        return targets;
+    }
+
+    private Target fasterThanEveryPeer(PeerResults peers) {
         String goal = "fiber chain faster per hop than every peer at 5 and 5,000";
         List<String> measured = new ArrayList<>();
         boolean met = true;
-        for (int length : List.of(5, 5_000)) {
-            if (!results.containsKey(length)) {
-                return List.of(Target.notMeasured(goal, "length " + Format.count(length) + " not run in this mode"));
+        for (int length : GOAL_LENGTHS) {
+            if (!results.has(length)) {
+                return Target.notMeasured(goal, "length " + Format.count(length) + " not run in this mode");
             }
             Outcome weft = bestWeft(length);
             if (!weft.ok()) {
-                return List.of(Target.notMeasured(goal, "Weft failed at length " + length));
+                return Target.notMeasured(goal, "Weft failed at length " + length);
             }
-            String fastest = null;
-            double fastestValue = Double.POSITIVE_INFINITY;
-            for (Variant v : VARIANTS) {
-                Outcome o = results.get(length).get(v.method());
-                if (v.peer() && o.ok() && o.value() < fastestValue) {
-                    fastestValue = o.value();
-                    fastest = v.name();
-                }
-            }
-            for (PeerResults.Row r : peers.rows()) {
-                if (r.workload().equals(WORKLOAD) && r.metric().equals(PEER_METRIC)
-                        && RingSection.parseCount(r.parameter()) == length && r.value() < fastestValue) {
-                    fastestValue = r.value();
-                    fastest = r.peer();
-                }
-            }
-            met &= weft.value() < fastestValue;
+            Rival fastest = fastestRival(length, peers);
+            met &= weft.value() < fastest.value();
             measured.add(Format.count(length) + ": " + bestWeftName(length) + " " + Format.number(weft.value())
-                    + " ns vs fastest peer " + (fastest == null ? "none" : fastest + " " + Format.number(fastestValue)
-                    + " ns (" + Format.ratio(fastestValue / weft.value()) + ")"));
+                    + " ns vs fastest peer " + (fastest.name() == null ? "none" : fastest.name() + " "
+                    + Format.number(fastest.value()) + " ns (" + Format.ratio(fastest.value() / weft.value()) + ")"));
         }
-        return List.of(Target.of(goal, String.join("; ", measured), met).explainedIfMissed(FIBER_CHAIN_PROFILE));
+        return Target.of(goal, String.join("; ", measured), met).explainedIfMissed(FIBER_CHAIN_PROFILE);
+    }
+
+    /** The fastest competitor at one length; a null name and an infinite time if there is none. */
+    private record Rival(String name, double value) {
+    }
+
+    /** The thread variants and the peers, leaving out the raw floors and Weft's own row among the peers. */
+    private Rival fastestRival(int length, PeerResults peers) {
+        Rival fastest = new Rival(null, Double.POSITIVE_INFINITY);
+        for (Variant v : VARIANTS) {
+            Outcome o = results.get(length, v.method());
+            if (v.peer() && o != null && o.ok() && o.value() < fastest.value()) {
+                fastest = new Rival(v.name(), o.value());
+            }
+        }
+        for (PeerResults.Row r : peers.rows()) {
+            if (!PeerResults.isWeft(r.peer()) && r.workload().equals(WORKLOAD) && r.metric().equals(PEER_METRIC)
+                    && PeerResults.count(r.parameter()) == length && r.value() < fastest.value()) {
+                fastest = new Rival(r.peer(), r.value());
+            }
+        }
+        return fastest;
     }
 
     private static final String FIBER_CHAIN_PROFILE = "by the ratios above. On the native engine each hop is a "

@@ -8,19 +8,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs one JMH benchmark method with fixed parameters through JMH's Java API, in forked JVMs of
  * the running JDK, and reduces its result to the median of the per-iteration scores of all
- * forks. JMH's own output for the run goes to a log file of its own.
+ * forks, as JMH's own statistics give it. JMH's output for the run goes to a log file of its
+ * own, and its result, in JMH's JSON format, to a file beside it.
  */
 final class JmhRunner {
 
@@ -61,7 +64,21 @@ final class JmhRunner {
     }
 
     Outcome run(Spec spec) {
-        Path log = logDir.resolve(spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_") + ".jmh.log");
+        String name = spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_");
+        Path log = logDir.resolve(name + ".jmh.log");
+        try {
+            Collection<RunResult> results = new Runner(options(spec, log, logDir.resolve(name + ".jmh.json"))).run();
+            if (results.size() != 1) {
+                return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
+            }
+            return median(results.iterator().next());
+        } catch (RunnerException | RuntimeException e) {
+            return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
+        }
+    }
+
+    /** JMH's options for {@code spec}: its output to {@code log}, its result as JSON to {@code json}. */
+    private Options options(Spec spec, Path log, Path json) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(spec.benchmark().getName() + "." + spec.method()) + "$")
                 .forks(Math.min(settings.forks(), spec.maxForks()))
@@ -71,30 +88,27 @@ final class JmhRunner {
                 .operationsPerInvocation(spec.opsPerInvocation())
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .shouldFailOnError(true)
-                .output(log.toString());
+                .output(log.toString())
+                .resultFormat(ResultFormatType.JSON)
+                .result(json.toString());
         spec.params().forEach(options::param);
-        if (spec.singleShot()) {
-            options.mode(Mode.SingleShotTime)
-                    .warmupIterations(settings.singleShotWarmups())
-                    .measurementIterations(settings.singleShotMeasurements())
-                    .warmupBatchSize(1)
-                    .measurementBatchSize(1);
-        } else {
-            options.mode(Mode.AverageTime)
-                    .warmupIterations(settings.warmupIterations())
-                    .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
-                    .measurementIterations(settings.measurementIterations())
-                    .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));
-        }
-        try {
-            Collection<RunResult> results = new Runner(options.build()).run();
-            if (results.size() != 1) {
-                return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
-            }
-            return median(results.iterator().next());
-        } catch (RunnerException | RuntimeException e) {
-            return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
-        }
+        return spec.singleShot() ? singleShot(options).build() : averageTime(options).build();
+    }
+
+    private ChainedOptionsBuilder singleShot(ChainedOptionsBuilder options) {
+        return options.mode(Mode.SingleShotTime)
+                .warmupIterations(settings.singleShotWarmups())
+                .measurementIterations(settings.singleShotMeasurements())
+                .warmupBatchSize(1)
+                .measurementBatchSize(1);
+    }
+
+    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options) {
+        return options.mode(Mode.AverageTime)
+                .warmupIterations(settings.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
+                .measurementIterations(settings.measurementIterations())
+                .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));
     }
 
     /** The options every benchmark JVM gets: Weft's export, and quiet about JMH's own use of Unsafe. */
@@ -106,18 +120,17 @@ final class JmhRunner {
         return args;
     }
 
-    /** The median of the per-iteration scores, over every fork. */
+    /** The median of the per-iteration scores, over every fork: JMH's statistics of the primary result. */
     static Outcome median(RunResult result) {
-        List<Double> scores = new ArrayList<>();
-        for (BenchmarkResult fork : result.getBenchmarkResults()) {
-            for (IterationResult iteration : fork.getIterationResults()) {
-                scores.add(iteration.getPrimaryResult().getScore());
-            }
-        }
-        if (scores.isEmpty()) {
+        Result<?> primary = result.getPrimaryResult();
+        return median(primary.getStatistics(), primary.getScoreUnit());
+    }
+
+    static Outcome median(Statistics iterations, String unit) {
+        if (iterations.getN() == 0) {
             return Outcome.failed("no measured iterations");
         }
-        return Outcome.measured(Stats.median(scores), result.getPrimaryResult().getScoreUnit(), scores.size());
+        return Outcome.measured(iterations.getPercentile(50), unit, (int) iterations.getN());
     }
 
     private static String rootMessage(Throwable t) {

@@ -129,20 +129,22 @@ final class MemorySection extends Section {
         }
     }
 
+    private static final String DESCRIPTION = """
+            Each kind and count runs in a fresh JVM (default heap settings, G1). The probe first makes one \
+            of the kind (so that loading the classes is not counted), collects garbage until the heap \
+            stops shrinking, and reads the live heap (`MemoryMXBean`) and the resident set \
+            (`VmRSS` in `/proc/self/status`); it then makes `count` coroutines suspended directly in their \
+            body (or threads blocked in `SynchronousQueue.take()`), collects again and reads again. The \
+            tables give the growth divided by the count, in bytes per coroutine. The resident set counts \
+            heap and native memory alike, but also heap the collector keeps committed and free, so it is \
+            noisy at small counts; the heap column is the precise one for coroutines, whose frames live \
+            in heap stack chunks. Platform threads are capped at %s (this machine's `pid_max` shares \
+            thread ids among all processes).""";
+
     @Override
     void write(Page page) {
         page.heading(2, title());
-        page.paragraph("""
-                Each kind and count runs in a fresh JVM (default heap settings, G1). The probe first makes one \
-                of the kind (so that loading the classes is not counted), collects garbage until the heap \
-                stops shrinking, and reads the live heap (`MemoryMXBean`) and the resident set \
-                (`VmRSS` in `/proc/self/status`); it then makes `count` coroutines suspended directly in their \
-                body (or threads blocked in `SynchronousQueue.take()`), collects again and reads again. The \
-                tables give the growth divided by the count, in bytes per coroutine. The resident set counts \
-                heap and native memory alike, but also heap the collector keeps committed and free, so it is \
-                noisy at small counts; the heap column is the precise one for coroutines, whose frames live \
-                in heap stack chunks. Platform threads are capped at %s (this machine's `pid_max` shares \
-                thread ids among all processes).""".formatted(Format.count(platformCap)));
+        page.paragraph(DESCRIPTION.formatted(Format.count(platformCap)));
         page.paragraph("**Live heap growth per coroutine (bytes)**");
         page.table(table(PerCoroutine::heap, false));
         page.paragraph("**Resident-set growth per coroutine (bytes)** (\"below noise\": the whole growth was under "
@@ -151,24 +153,26 @@ final class MemorySection extends Section {
         page.paragraph("**Resident-set growth outside the heap's committed size, per coroutine (bytes)** "
                 + "(thread stacks and other native memory; negative where the heap committed more than it touched)");
         page.table(table(PerCoroutine::nonHeap, true));
-        LinePlot heap = new LinePlot("Memory per suspended coroutine: live heap", "coroutines (or blocked threads)",
-                "bytes per coroutine", true, true);
-        LinePlot rss = new LinePlot("Memory per suspended coroutine: resident set", "coroutines (or blocked threads)",
+        page.plot(figure("live heap", PerCoroutine::heap, false), "memory-heap.png",
+                "Live heap per suspended coroutine against count");
+        page.plot(figure("resident set", PerCoroutine::rss, true), "memory-rss.png",
+                "Resident set per suspended coroutine against count");
+    }
+
+    /** One column of the results against the count, a series per kind; resident-set values under the noise are left out. */
+    private LinePlot figure(String what, Function<PerCoroutine, Outcome> column, boolean residentSet) {
+        LinePlot plot = new LinePlot("Memory per suspended coroutine: " + what, "coroutines (or blocked threads)",
                 "bytes per coroutine", true, true);
         results.forEach((kind, byCount) -> {
-            List<LinePlot.Point> h = new ArrayList<>();
-            List<LinePlot.Point> r = new ArrayList<>();
+            List<LinePlot.Point> points = new ArrayList<>();
             byCount.forEach((count, p) -> {
-                h.add(new LinePlot.Point(count, p.heap().value()));
-                if (!p.rssBelowNoise()) {
-                    r.add(new LinePlot.Point(count, p.rss().value()));
+                if (!residentSet || !p.rssBelowNoise()) {
+                    points.add(new LinePlot.Point(count, column.apply(p).value()));
                 }
             });
-            heap.series(KINDS.get(kind).replace("`", ""), h);
-            rss.series(KINDS.get(kind).replace("`", ""), r);
+            plot.series(KINDS.get(kind).replace("`", ""), points);
         });
-        page.plot(heap, "memory-heap.png", "Live heap per suspended coroutine against count");
-        page.plot(rss, "memory-rss.png", "Resident set per suspended coroutine against count");
+        return plot;
     }
 
     /** A table of one column of the results; resident-set values under the noise are not shown. */
@@ -188,7 +192,7 @@ final class MemorySection extends Section {
             Outcome raw = valueAt("raw-continuation", count, column, residentSet);
             row.add(Format.ratio(valueAt("weft-symmetric", count, column, residentSet).ratioTo(raw)));
             row.add(Format.ratio(valueAt("weft-asymmetric", count, column, residentSet).ratioTo(raw)));
-            t.row(row.toArray(String[]::new));
+            t.row(row);
         }
         return t;
     }

@@ -27,6 +27,14 @@ final class PeerResults {
     static final String HEADER = "peer\tworkload\tparameter\tmetric\tvalue\tunit\tnote";
     static final String UNAVAILABLE = "unavailable";
 
+    /**
+     * The one "peer" that is Weft itself: JRuby running the peers' Ruby program on Weft's fibers
+     * ({@code weft-jruby}). Its rows are Weft's, never a competitor a target holds Weft against.
+     */
+    static final String JRUBY_WEFT = "jruby-weft";
+    /** How the report names {@link #JRUBY_WEFT}'s rows. */
+    static final String JRUBY_WEFT_LABEL = "JRuby with Weft fibers";
+
     /** One row of the file. {@code value} is NaN for an unavailable peer. */
     record Row(String peer, String workload, String parameter, String metric, double value, String unit, String note) {
         boolean unavailable() {
@@ -95,39 +103,45 @@ final class PeerResults {
         if (!Files.isRegularFile(script)) {
             return notRun(shown + " does not exist");
         }
+        String logShown = " (log: " + root.relativize(log) + ")";
         try {
-            Files.createDirectories(outDir);
-            List<String> command = new ArrayList<>(List.of("bash", script.toString()));
-            if (quick) {
-                command.add("--quick");
-            }
-            command.add(outDir.toAbsolutePath().toString());
-            Process process = new ProcessBuilder(command).directory(script.getParent().toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = start(script, quick, outDir, log);
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 stop(process);
-                return notRun(shown + " did not finish within " + timeout.toSeconds() + " s (log: " + root.relativize(log) + ")");
+                return notRun(shown + " did not finish within " + timeout.toSeconds() + " s" + logShown);
             }
             Path tsv = outDir.resolve("peers.tsv");
-            if (process.exitValue() != 0 && !Files.isRegularFile(tsv)) {
-                return notRun(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
-            }
             if (!Files.isRegularFile(tsv)) {
-                return notRun(shown + " wrote no " + root.relativize(tsv));
+                return notRun(shown + (process.exitValue() != 0 ? " exited with " + process.exitValue() + logShown
+                        : " wrote no " + root.relativize(tsv)));
             }
             PeerResults results = parse(Files.readAllLines(tsv, StandardCharsets.UTF_8));
-            if (process.exitValue() != 0) {
-                List<String> problems = new ArrayList<>(results.problems);
-                problems.add(shown + " exited with " + process.exitValue() + " (log: " + root.relativize(log) + ")");
-                return new PeerResults(results.rows, problems, null);
-            }
-            return results;
+            return process.exitValue() == 0 ? results
+                    : results.withProblem(shown + " exited with " + process.exitValue() + logShown);
         } catch (IOException e) {
             return notRun("could not run " + shown + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return notRun("interrupted while running " + shown);
         }
+    }
+
+    /** Starts {@code script [--quick] OUTDIR} in its own folder, its output to {@code log}. */
+    private static Process start(Path script, boolean quick, Path outDir, Path log) throws IOException {
+        Files.createDirectories(outDir);
+        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+        if (quick) {
+            command.add("--quick");
+        }
+        command.add(outDir.toAbsolutePath().toString());
+        return new ProcessBuilder(command).directory(script.getParent().toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private PeerResults withProblem(String problem) {
+        List<String> more = new ArrayList<>(problems);
+        more.add(problem);
+        return new PeerResults(rows, more, null);
     }
 
     /**
@@ -191,6 +205,35 @@ final class PeerResults {
             }
         }
         return null;
+    }
+
+    /** Whether {@code peer}'s rows are Weft's own ({@link #JRUBY_WEFT}) rather than a competitor's. */
+    static boolean isWeft(String peer) {
+        return peer.equals(JRUBY_WEFT);
+    }
+
+    /** The name of {@code peer}'s row in a table: {@code go-goroutines (peer)}, or Weft's own label. */
+    static String rowLabel(String peer) {
+        return isWeft(peer) ? JRUBY_WEFT_LABEL : peer + " (peer)";
+    }
+
+    /** {@code peer}'s value at {@code parameter} divided by {@code scale}, or why it has none, for a table cell. */
+    String cell(String peer, String workload, String metric, int parameter, double scale) {
+        Row r = value(peer, workload, metric, "" + parameter);
+        if (r != null) {
+            return Format.number(r.value() / scale);
+        }
+        String why = unavailable(peer, workload);
+        return why != null ? "unavailable: " + why : Format.NONE;
+    }
+
+    /** A parameter as a count ({@code 5000}, {@code 5,000}, {@code 5_000}), or -1 if it is none. */
+    static int count(String parameter) {
+        try {
+            return (int) Double.parseDouble(parameter.replace(",", "").replace("_", ""));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Parameters compare as numbers when both are numbers ({@code 5000} and {@code 5,000}). */

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * <p>Full mode writes {@code BENCHMARKS.md} at the root, and its plots, the raw
  * {@code results.tsv} and the peers' {@code peers.tsv} under {@code bench-results/}; quick mode
  * writes the same under {@code weft-bench/target/bench-quick/} and never touches the committed
- * files. JMH's and the probes' own logs go to {@code weft-bench/target/bench-logs/}, the peers'
+ * files. JMH's and the probes' own logs go to {@code weft-bench/target/bench-logs/} (with JMH's
+ * JSON result of each run), the peers'
  * to {@code weft-bench/target/bench-peers/logs/}. The exit code is 1 when any
  * measurement failed (the report is written all the same), 2 for bad arguments.
  */
@@ -45,17 +46,26 @@ public final class Report {
         System.exit(new Report().run(quick, root.toAbsolutePath().normalize()));
     }
 
+    /** Where a run writes: the page and its results (plots, raw results), the logs, the peers' output. */
+    private record Places(Path root, Path page, Path results, Path logs, Path peers) {
+
+        /** The places of a run; the logs and the peers' output of a previous run are dropped. */
+        static Places prepare(Path root, boolean quick) throws IOException {
+            Path page = quick ? root.resolve("weft-bench/target/bench-quick") : root;
+            Places places = new Places(root, page, page.resolve("bench-results"),
+                    root.resolve("weft-bench/target/bench-logs"), root.resolve("weft-bench/target/bench-peers"));
+            recreate(places.logs());
+            recreate(places.peers());
+            Files.createDirectories(places.results());
+            Files.deleteIfExists(places.results().resolve("peers.tsv"));
+            return places;
+        }
+    }
+
     private int run(boolean quick, Path root) throws IOException {
-        // 1. where everything goes; the logs and the peers' output of a previous run are dropped
+        // 1. where everything goes
         Settings settings = quick ? Settings.quickRun() : Settings.fullRun();
-        Path pageDir = quick ? root.resolve("weft-bench/target/bench-quick") : root;
-        Path resultsDir = pageDir.resolve("bench-results");
-        Path logDir = root.resolve("weft-bench/target/bench-logs");
-        Path peersDir = root.resolve("weft-bench/target/bench-peers");
-        recreate(logDir);
-        recreate(peersDir);
-        Files.createDirectories(resultsDir);
-        Files.deleteIfExists(resultsDir.resolve("peers.tsv"));
+        Places places = Places.prepare(root, quick);
 
         // 2. what will run, and for how long
         Machine machine = Machine.describe();
@@ -65,42 +75,59 @@ public final class Report {
 
         // 3. the JVM workloads, one after another
         Progress progress = new Progress(steps);
-        Bench bench = new Bench(settings, machine, new JmhRunner(settings, logDir), new ProbeRunner(logDir), progress);
-        for (Section s : sections) {
-            s.measure(bench);
-        }
+        Bench bench = new Bench(settings, machine, new JmhRunner(settings, places.logs()), new ProbeRunner(places.logs()),
+                progress);
+        sections.forEach(s -> s.measure(bench));
 
         // 4. the peers, after them, so that nothing else runs meanwhile
+        PeerResults peers = runPeers(places, quick, settings, progress);
+
+        // 5. the page, its plots and the raw results
+        Page page = new Page(places.page(), places.results(), settings, peers);
+        List<Target> targets = write(page, sections, machine, bench, quick);
+        Path markdown = places.page().resolve("BENCHMARKS.md");
+        Files.writeString(markdown, page.text());
+        ResultsFile.write(places.results().resolve("results.tsv"), bench.recorded());
+
+        // 6. the summary on the console; failed measurements fail the run
+        summarize(targets, bench, places, markdown, progress);
+        return bench.failures().isEmpty() ? 0 : 1;
+    }
+
+    /** Runs the peers' script; their results are kept with the page's, their logs stay in target/. */
+    private static PeerResults runPeers(Places places, boolean quick, Settings settings, Progress progress)
+            throws IOException {
         progress.note("running the peers: weft-bench/peers/run-peers.sh" + (quick ? " --quick" : ""));
-        PeerResults peers = PeerResults.run(root, root.resolve("weft-bench/peers/run-peers.sh"), quick,
-                peersDir, logDir.resolve("run-peers.log"), settings.peersTimeout());
-        if (Files.isRegularFile(peersDir.resolve("peers.tsv"))) { // kept with the results; the peers' logs stay in target/
-            Files.copy(peersDir.resolve("peers.tsv"), resultsDir.resolve("peers.tsv"), StandardCopyOption.REPLACE_EXISTING);
+        PeerResults peers = PeerResults.run(places.root(), places.root().resolve("weft-bench/peers/run-peers.sh"), quick,
+                places.peers(), places.logs().resolve("run-peers.log"), settings.peersTimeout());
+        if (Files.isRegularFile(places.peers().resolve("peers.tsv"))) {
+            Files.copy(places.peers().resolve("peers.tsv"), places.results().resolve("peers.tsv"),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
         progress.note(peers.notRun() != null ? "peers not run: " + peers.notRun()
                 : "peers: " + peers.rows().size() + " rows from " + peers.peers().size() + " peers");
+        return peers;
+    }
 
-        // 5. the page, its plots and the raw results
-        Page page = new Page(pageDir, resultsDir, settings, peers);
+    /** Writes the page: header, targets, every section, footer. Returns the targets. */
+    private static List<Target> write(Page page, List<Section> sections, Machine machine, Bench bench, boolean quick) {
         List<Target> targets = new ArrayList<>();
-        sections.forEach(s -> targets.addAll(s.targets(peers)));
-        ReportText.header(page, machine, settings, quick);
+        sections.forEach(s -> targets.addAll(s.targets(page.peers())));
+        ReportText.header(page, machine, page.settings(), quick);
         ReportText.targets(page, targets);
         sections.forEach(s -> s.write(page));
         ReportText.footer(page, bench.failures(), page.problems());
-        Path markdown = pageDir.resolve("BENCHMARKS.md");
-        Files.writeString(markdown, page.text());
-        ResultsFile.write(resultsDir.resolve("results.tsv"), bench.recorded());
+        return targets;
+    }
 
-        // 6. the summary on the console; failed measurements fail the run
+    private static void summarize(List<Target> targets, Bench bench, Places places, Path markdown, Progress progress) {
         System.out.println();
         System.out.println("Targets:");
         targets.forEach(t -> System.out.println("  " + t.statusText() + "  " + t.goal() + ": " + t.measured()));
-        System.out.printf("Wrote %s and %s in %s%n", root.relativize(markdown), root.relativize(resultsDir),
-                minutes(progress.elapsedSeconds()));
+        System.out.printf("Wrote %s and %s in %s%n", places.root().relativize(markdown),
+                places.root().relativize(places.results()), minutes(progress.elapsedSeconds()));
         bench.failures().forEach(f -> System.out.println("FAILED " + f.workload() + " " + f.variant() + " "
                 + f.parameter() + ": " + f.outcome().failure()));
-        return bench.failures().isEmpty() ? 0 : 1;
     }
 
     private static void announce(boolean quick, Settings settings, List<Section> sections, int steps) {

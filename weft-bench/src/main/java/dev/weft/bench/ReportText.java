@@ -19,7 +19,13 @@ final class ReportText {
                     + "runs. The numbers are noise, not results.");
         }
         page.heading(2, "Machine");
-        page.table(new Table("", "").textColumns()
+        page.table(machine(m));
+        page.heading(2, "Method");
+        page.bullets(method(s));
+    }
+
+    private static Table machine(Machine m) {
+        return new Table("", "").textColumns()
                 .row("CPU", m.cpu())
                 .row("cores", m.cores() + " (as the JVM sees them)")
                 .row("memory", String.format(Locale.ROOT, "%.1f GiB", m.memoryBytes() / (1024.0 * 1024 * 1024)))
@@ -27,9 +33,11 @@ final class ReportText {
                 .row("JDK", m.jdk())
                 .row("date", m.date())
                 .row("kernel pid_max", Format.count(m.pidMax()) + " (caps platform threads at "
-                        + Format.count(m.platformThreadCap()) + ")"));
-        page.heading(2, "Method");
-        page.bullets(List.of(
+                        + Format.count(m.platformThreadCap()) + ")");
+    }
+
+    private static List<String> method(Settings s) {
+        return List.of(
                 "Microbenchmarks run under JMH 1.37 through its Java API, each benchmark method and parameter in "
                         + "forked JVMs of the JDK above with `" + String.join(" ", JmhRunner.baseJvmArgs()) + "`: "
                         + s.describeJmh() + ".",
@@ -42,7 +50,7 @@ final class ReportText {
                 "Memory and the ring-of-N tables are measured by plain programs, one fresh JVM per kind and "
                         + "count, reading `VmRSS` from `/proc/self/status` and the heap after `System.gc()`.",
                 "The machine is shared and noisy; nothing here is asserted in a test. Peers outside this JVM are "
-                        + "run afterwards by `weft-bench/peers/run-peers.sh`, never at the same time."));
+                        + "run afterwards by `weft-bench/peers/run-peers.sh`, never at the same time.");
     }
 
     static void targets(Page page, List<Target> targets) {

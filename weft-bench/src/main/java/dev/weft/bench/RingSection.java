@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Workload 8: switches per second and resident memory with 100 ... 50,000 coroutines in a ring,
@@ -101,82 +102,116 @@ final class RingSection extends Section {
         }
     }
 
+    private static final String DESCRIPTION = """
+            One JVM per kind and count. One token goes round a ring of `count` members, each passing it \
+            to the next; a switch is one member receiving it and passing it on. Weft: a ring of \
+            `Coroutine`s looping on `Coroutine.yield()`. Threads: each parks (`LockSupport.park`) until \
+            its token flag is set, then sets the next one's and unparks it. The rate is measured over \
+            %d ms after %d ms of warm-up. Resident memory is `VmRSS` of the whole JVM (as in table 4.4), \
+            read after the window and a full collection, with every member suspended or parked. The growth \
+            per coroutine comes from the memory probes of section 3 at these counts (suspended coroutines \
+            or blocked threads, after a full collection), which is how the peers measure theirs. Platform \
+            threads are capped at %s here and at %s in section 3 (this machine's `pid_max` is shared by \
+            all processes' threads). Peers come from `weft-bench/peers/run-peers.sh`.""";
+
     @Override
     void write(Page page) {
-        page.heading(2, title());
-        page.paragraph("""
-                One JVM per kind and count. One token goes round a ring of `count` members, each passing it \
-                to the next; a switch is one member receiving it and passing it on. Weft: a ring of \
-                `Coroutine`s looping on `Coroutine.yield()`. Threads: each parks (`LockSupport.park`) until \
-                its token flag is set, then sets the next one's and unparks it. The rate is measured over \
-                %d ms after %d ms of warm-up. Resident memory is `VmRSS` of the whole JVM (as in table 4.4), \
-                read after the window and a full collection, with every member suspended or parked. The growth \
-                per coroutine comes from the memory probes of section 3 at these counts (suspended coroutines \
-                or blocked threads, after a full collection), which is how the peers measure theirs. Platform \
-                threads are capped at %s here and at %s in section 3 (this machine's `pid_max` is shared by \
-                all processes' threads). Peers come from `weft-bench/peers/run-peers.sh`."""
-                .formatted(page.settings().ringMeasure().toMillis(), page.settings().ringWarmup().toMillis(),
-                        Format.count(platformCap), Format.count(memory.platformCap())));
         PeerResults peers = page.peers();
-        List<String> switchPeers = peers.peersOf(WORKLOAD);
-        List<String> memoryPeers = peers.peersOf(PEER_MEMORY_WORKLOAD);
-        List<Integer> counts = results.values().stream().flatMap(m -> m.keySet().stream()).distinct().sorted().toList();
-
+        page.heading(2, title());
+        page.paragraph(DESCRIPTION.formatted(page.settings().ringMeasure().toMillis(),
+                page.settings().ringWarmup().toMillis(), Format.count(platformCap), Format.count(memory.platformCap())));
         page.paragraph("**Switches per second, thousands (cf. table 4.1)**");
-        List<String> header = new ArrayList<>(List.of("count"));
-        ORDER.forEach(k -> header.add(KINDS.get(k)));
-        header.add("Weft / virtual");
-        header.addAll(switchPeers);
-        Table rate = new Table(header.toArray(String[]::new));
-        for (int count : counts) {
-            List<String> row = new ArrayList<>(List.of(Format.count(count)));
-            ORDER.forEach(k -> row.add(cell(k, count, r -> r.switchesPerSecond().map(x -> x / 1000, "k/s"))));
-            row.add(Format.ratio(get("weft", count).switchesPerSecond().ratioTo(get("virtual-thread", count).switchesPerSecond())));
-            switchPeers.forEach(p -> row.add(peerCell(peers, p, WORKLOAD, PEER_SWITCH_METRIC, count, 1000)));
-            rate.row(row.toArray(String[]::new));
-        }
-        page.table(rate);
+        page.table(rateTable(peers));
         notRunLine(page, peers);
-
         page.paragraph("**Resident memory of the whole JVM, MiB (cf. table 4.4)**");
-        Table total = new Table("count", KINDS.get("weft"), KINDS.get("virtual-thread"), KINDS.get("platform-thread"));
-        for (int count : counts) {
-            List<String> row = new ArrayList<>(List.of(Format.count(count)));
-            ORDER.forEach(k -> {
-                Ring r = results.get(k).get(count);
-                row.add(r == null ? "not run (cap)" : r.rssTotal().ok() ? Format.mebibytes(r.rssTotal().value())
-                        : Format.outcome(r.rssTotal()));
-            });
-            total.row(row.toArray(String[]::new));
-        }
-        page.table(total);
-
+        page.table(residentTable());
         page.paragraph("**Resident-set growth per suspended coroutine, bytes** (JVM kinds: section 3's probes; peers: their `"
                 + PEER_MEMORY_METRIC + "`; \"below noise\": the JVM grew by less than "
                 + Format.mebibytes(MemorySection.RSS_NOISE_BYTES) + " MiB in all)");
-        List<String> memHeader = new ArrayList<>(List.of("count"));
-        ORDER.forEach(k -> memHeader.add(KINDS.get(k)));
-        memHeader.addAll(memoryPeers);
-        Table per = new Table(memHeader.toArray(String[]::new));
-        List<Integer> memCounts = new ArrayList<>(counts);
-        for (String p : memoryPeers) {
-            peers.rows().stream().filter(r -> r.peer().equals(p) && r.workload().equals(PEER_MEMORY_WORKLOAD) && !r.unavailable())
-                    .map(r -> parseCount(r.parameter())).filter(c -> c > 0 && !memCounts.contains(c)).forEach(memCounts::add);
-        }
-        memCounts.sort(null);
-        for (int count : memCounts) {
-            List<String> row = new ArrayList<>(List.of(Format.count(count)));
-            ORDER.forEach(k -> {
-                Outcome o = memory.residentPerCoroutine(MEMORY_KIND.get(k), count);
-                row.add(o == null ? (k.equals("platform-thread") && count > memory.platformCap() ? "not run (cap)" : Format.NONE)
-                        : o.ok() ? Format.number(o.value()) : o.failure().equals("below noise") ? "below noise" : Format.outcome(o));
-            });
-            memoryPeers.forEach(p -> row.add(peerCell(peers, p, PEER_MEMORY_WORKLOAD, PEER_MEMORY_METRIC, count, 1)));
-            per.row(row.toArray(String[]::new));
-        }
-        page.table(per);
+        page.table(perCoroutineTable(peers));
         notRunLine(page, peers);
+        page.plot(figure(peers), "ring-switches-per-second.png", "Switches per second in a ring of N");
+    }
 
+    /** Every count measured, of any kind. */
+    private List<Integer> counts() {
+        return results.values().stream().flatMap(m -> m.keySet().stream()).distinct().sorted().toList();
+    }
+
+    /** A header of {@code first}, the JVM kinds, then {@code more}. */
+    private static String[] header(String first, List<String> more) {
+        List<String> header = new ArrayList<>(List.of(first));
+        ORDER.forEach(k -> header.add(KINDS.get(k)));
+        header.addAll(more);
+        return header.toArray(String[]::new);
+    }
+
+    /** Switches per second: the JVM kinds, Weft over virtual threads, then the peers. */
+    private Table rateTable(PeerResults peers) {
+        List<String> switchPeers = peers.peersOf(WORKLOAD);
+        List<String> more = new ArrayList<>(List.of("Weft / virtual"));
+        more.addAll(switchPeers);
+        Table rate = new Table(header("count", more));
+        for (int count : counts()) {
+            List<String> row = new ArrayList<>(List.of(Format.count(count)));
+            ORDER.forEach(k -> row.add(cell(k, count, r -> r.switchesPerSecond().map(x -> x / 1000, "k/s"))));
+            row.add(Format.ratio(get("weft", count).switchesPerSecond().ratioTo(get("virtual-thread", count).switchesPerSecond())));
+            switchPeers.forEach(p -> row.add(peers.cell(p, WORKLOAD, PEER_SWITCH_METRIC, count, 1000)));
+            rate.row(row);
+        }
+        return rate;
+    }
+
+    /** The resident set of the whole JVM, by kind. */
+    private Table residentTable() {
+        Table total = new Table(header("count", List.of()));
+        for (int count : counts()) {
+            List<String> row = new ArrayList<>(List.of(Format.count(count)));
+            ORDER.forEach(k -> row.add(residentCell(results.get(k).get(count))));
+            total.row(row);
+        }
+        return total;
+    }
+
+    private static String residentCell(Ring r) {
+        if (r == null) {
+            return "not run (cap)";
+        }
+        return r.rssTotal().ok() ? Format.mebibytes(r.rssTotal().value()) : Format.outcome(r.rssTotal());
+    }
+
+    /** Growth per suspended coroutine: section 3's probes for the JVM kinds, then the peers, at every count either has. */
+    private Table perCoroutineTable(PeerResults peers) {
+        List<String> memoryPeers = peers.peersOf(PEER_MEMORY_WORKLOAD);
+        Table per = new Table(header("count", memoryPeers));
+        for (int count : perCoroutineCounts(peers, memoryPeers)) {
+            List<String> row = new ArrayList<>(List.of(Format.count(count)));
+            ORDER.forEach(k -> row.add(perCoroutineCell(k, count)));
+            memoryPeers.forEach(p -> row.add(peers.cell(p, PEER_MEMORY_WORKLOAD, PEER_MEMORY_METRIC, count, 1)));
+            per.row(row);
+        }
+        return per;
+    }
+
+    private List<Integer> perCoroutineCounts(PeerResults peers, List<String> memoryPeers) {
+        List<Integer> counts = new ArrayList<>(counts());
+        peers.rows().stream()
+                .filter(r -> memoryPeers.contains(r.peer()) && r.workload().equals(PEER_MEMORY_WORKLOAD) && !r.unavailable())
+                .map(r -> PeerResults.count(r.parameter())).filter(c -> c > 0 && !counts.contains(c)).forEach(counts::add);
+        counts.sort(null);
+        return counts;
+    }
+
+    private String perCoroutineCell(String kind, int count) {
+        Outcome o = memory.residentPerCoroutine(MEMORY_KIND.get(kind), count);
+        if (o == null) {
+            return kind.equals("platform-thread") && count > memory.platformCap() ? "not run (cap)" : Format.NONE;
+        }
+        return o.ok() ? Format.number(o.value()) : o.failure().equals("below noise") ? "below noise" : Format.outcome(o);
+    }
+
+    /** Switches per second against the ring's size: the JVM kinds, and the peers dashed. */
+    private LinePlot figure(PeerResults peers) {
         LinePlot plot = new LinePlot("Ring of N: switches per second (cf. 004 table 4.1)", "coroutines in the ring",
                 "switches per second (thousands)", true, true);
         for (String k : ORDER) {
@@ -184,17 +219,16 @@ final class RingSection extends Section {
             results.get(k).forEach((c, r) -> pts.add(new LinePlot.Point(c, r.switchesPerSecond().value() / 1000)));
             plot.series(KINDS.get(k).replace("`", ""), pts);
         }
-        for (String p : switchPeers) {
-            List<LinePlot.Point> pts = new ArrayList<>();
-            peers.rows().stream().filter(r -> r.peer().equals(p) && r.workload().equals(WORKLOAD)
-                            && r.metric().equals(PEER_SWITCH_METRIC))
-                    .forEach(r -> pts.add(new LinePlot.Point(parseCount(r.parameter()), r.value() / 1000)));
-            plot.series(p + " (peer)", pts, true);
+        for (String p : peers.peersOf(WORKLOAD)) {
+            List<LinePlot.Point> pts = peers.rows().stream()
+                    .filter(r -> r.peer().equals(p) && r.workload().equals(WORKLOAD) && r.metric().equals(PEER_SWITCH_METRIC))
+                    .map(r -> new LinePlot.Point(PeerResults.count(r.parameter()), r.value() / 1000)).toList();
+            plot.series(PeerResults.rowLabel(p), pts, true);
         }
-        page.plot(plot, "ring-switches-per-second.png", "Switches per second in a ring of N");
+        return plot;
     }
 
-    static void notRunLine(Page page, PeerResults peers) {
+    private static void notRunLine(Page page, PeerResults peers) {
         if (peers.notRun() != null) {
             page.paragraph("*peers not run: " + peers.notRun() + "*");
         }
@@ -205,29 +239,11 @@ final class RingSection extends Section {
         return r == null ? Ring.failed("not run") : r;
     }
 
-    private String cell(String kind, int count, java.util.function.Function<Ring, Outcome> column) {
+    private String cell(String kind, int count, Function<Ring, Outcome> column) {
         Map<Integer, Ring> byCount = results.getOrDefault(kind, Map.of());
         if (!byCount.containsKey(count)) {
             return kind.equals("platform-thread") && count > platformCap ? "not run (cap)" : Format.NONE;
         }
         return Format.outcome(column.apply(byCount.get(count)));
-    }
-
-    /** A peer's value divided by {@code scale}, or why it has none. */
-    static String peerCell(PeerResults peers, String peer, String workload, String metric, int parameter, double scale) {
-        PeerResults.Row r = peers.value(peer, workload, metric, "" + parameter);
-        if (r != null) {
-            return Format.number(r.value() / scale);
-        }
-        String why = peers.unavailable(peer, workload);
-        return why != null ? "unavailable: " + why : Format.NONE;
-    }
-
-    static int parseCount(String parameter) {
-        try {
-            return (int) Double.parseDouble(parameter.replace(",", "").replace("_", ""));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 }

@@ -22,8 +22,18 @@ final class SameFringeSection extends Section {
         return v;
     }
 
-    /** leaves -> method -> outcome */
-    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+    private static final String DESCRIPTION = """
+            Two trees with the same `leaves` leaves but different shapes (one splits every range in halves, \
+            the other at a third, as the peers' trees do) are compared to the end. \
+            Generators: two coroutines walk the trees recursively and pass out each leaf, and the comparer \
+            pulls from both in turn (the walkers are created anew for each comparison). Flattening: both \
+            fringes copied into `ArrayList`s, then compared with `equals`. Hand-written iterators keep an \
+            explicit stack of pending subtrees. Time in ns per leaf position compared; the ratio is against \
+            flattening in the same run (below 1, the row is faster). Peers come from \
+            `weft-bench/peers/run-peers.sh`; JRuby with Weft fibers runs the Ruby program of the JRuby and \
+            MRI rows on Weft's fibers (`-r weft/fiber`).""";
+
+    private final Results results = new Results();
 
     @Override
     String title() {
@@ -36,67 +46,52 @@ final class SameFringeSection extends Section {
     }
 
     @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
-    }
-
-    @Override
     void measure(Bench bench) {
         for (int leaves : bench.settings().fringeLeaves()) {
-            Map<String, Outcome> row = new LinkedHashMap<>();
             for (String m : VARIANTS.keySet()) {
-                row.put(m, bench.jmh(WORKLOAD, m, "leaves=" + leaves,
+                results.add(leaves, m, bench.jmh(WORKLOAD, m, "leaves=" + leaves,
                         JmhRunner.Spec.of(SameFringeBenchmark.class, m, Map.of("leaves", "" + leaves), leaves)));
             }
-            results.put(leaves, row);
         }
     }
 
     @Override
     void write(Page page) {
-        PeerResults peers = page.peers();
         page.heading(2, title());
-        page.paragraph("""
-                Two trees with the same `leaves` leaves but different shapes (one splits every range in halves, \
-                the other at a third, as the peers' trees do) are compared to the end. \
-                Generators: two coroutines walk the trees recursively and pass out each leaf, and the comparer \
-                pulls from both in turn (the walkers are created anew for each comparison). Flattening: both \
-                fringes copied into `ArrayList`s, then compared with `equals`. Hand-written iterators keep an \
-                explicit stack of pending subtrees. Time in ns per leaf position compared; the ratio is against \
-                flattening in the same run (below 1, the row is faster).""");
-        List<Integer> sizes = new ArrayList<>(results.keySet());
+        page.paragraph(DESCRIPTION);
+        page.table(table(page.peers()));
+    }
+
+    /** Every solution, Weft's generators over the raw ones, then the peers (JRuby with Weft fibers among them). */
+    private Table table(PeerResults peers) {
+        List<Integer> sizes = results.parameters();
         List<String> header = new ArrayList<>(List.of("solution"));
         for (int leaves : sizes) {
             header.add(Format.count(leaves) + " leaves (ns/leaf)");
             header.add("÷ flattening");
         }
         Table t = new Table(header.toArray(String[]::new));
-        VARIANTS.forEach((method, name) -> {
-            List<String> row = new ArrayList<>(List.of(name));
-            for (int leaves : sizes) {
-                Outcome o = results.get(leaves).get(method);
-                row.add(Format.outcome(o));
-                row.add(Format.ratio(o.ratioTo(results.get(leaves).get("flattening"))));
-            }
-            t.row(row.toArray(String[]::new));
-        });
-        List<String> ratio = new ArrayList<>(List.of("*Weft generators ÷ raw generators*"));
+        VARIANTS.forEach((method, name) -> t.row(solutionRow(method, name, sizes)));
+        t.row(weftOverRawRow(sizes));
+        PeerRows.add(t, peers, WORKLOAD, PEER_METRIC, sizes, null);
+        return t;
+    }
+
+    private List<String> solutionRow(String method, String name, List<Integer> sizes) {
+        List<String> row = new ArrayList<>(List.of(name));
         for (int leaves : sizes) {
-            ratio.add(Format.ratio(results.get(leaves).get("weftGenerators").ratioTo(results.get(leaves).get("rawGenerators"))));
-            ratio.add("");
+            row.add(Format.outcome(results.get(leaves, method)));
+            row.add(Format.ratio(results.ratio(leaves, method, "flattening")));
         }
-        t.row(ratio.toArray(String[]::new));
-        for (String peer : peers.peersOf(WORKLOAD)) {
-            List<String> row = new ArrayList<>(List.of(peer + " (peer)"));
-            for (int leaves : sizes) {
-                row.add(RingSection.peerCell(peers, peer, WORKLOAD, PEER_METRIC, leaves, 1));
-                row.add("");
-            }
-            t.row(row.toArray(String[]::new));
+        return row;
+    }
+
+    private List<String> weftOverRawRow(List<Integer> sizes) {
+        List<String> row = new ArrayList<>(List.of("*Weft generators ÷ raw generators*"));
+        for (int leaves : sizes) {
+            row.add(Format.ratio(results.ratio(leaves, "weftGenerators", "rawGenerators")));
+            row.add("");
         }
-        if (peers.notRun() != null) {
-            t.row("peers", "not run: " + peers.notRun());
-        }
-        page.table(t);
+        return row;
     }
 }

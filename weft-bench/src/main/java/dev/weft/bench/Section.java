@@ -6,6 +6,11 @@ import java.util.List;
  * One workload of the report: what it measures, how long that takes, and how it is written.
  * {@link #measure} runs first for every section; {@link #write} afterwards, with the peers'
  * results in hand.
+ *
+ * <p>A new section is a subclass listed in {@code Report.sections}, in the page's order. Within
+ * a section, a row is a variant in its list (a benchmark method and its name), its outcomes kept
+ * in {@link Results}; {@code write} is a short sequence of named steps (description, tables,
+ * plot), and {@link PeerRows} adds the peers' rows to a table.
  */
 abstract class Section {
 
@@ -15,8 +20,13 @@ abstract class Section {
     /** How many console progress steps (JMH runs and probe JVMs) {@link #measure} makes. */
     abstract int plannedSteps(Settings settings);
 
-    /** A rough estimate of how long {@link #measure} takes. */
-    abstract double estimatedSeconds(Settings settings);
+    /**
+     * A rough estimate of how long {@link #measure} takes. By default, one average-time JMH run
+     * per planned step; sections that run otherwise (single-shot, probes, large counts) say so.
+     */
+    double estimatedSeconds(Settings settings) {
+        return plannedSteps(settings) * settings.averageTimeRunSeconds();
+    }
 
     abstract void measure(Bench bench);
 

@@ -19,9 +19,9 @@ final class SerializationSection extends Section {
     private static final String WOVEN_STACK = "-Xss64m";
 
     /** frames -> method -> outcome, on the native engine */
-    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+    private final Results results = new Results();
     /** The same on the woven engine. */
-    private final Map<Integer, Map<String, Outcome>> wovenResults = new LinkedHashMap<>();
+    private final Results wovenResults = new Results();
     /** Woven code that is never serialized: "plain" and "woven" -> outcome. */
     private final Map<String, Outcome> overhead = new LinkedHashMap<>();
 
@@ -36,22 +36,16 @@ final class SerializationSection extends Section {
     }
 
     @Override
-    double estimatedSeconds(Settings s) {
-        return plannedSteps(s) * s.averageTimeRunSeconds();
-    }
-
-    @Override
     void measure(Bench bench) {
         for (String engine : List.of("NATIVE", "WOVEN")) {
             for (int frames : bench.settings().migrationFrames()) {
-                Map<String, Outcome> row = new LinkedHashMap<>();
                 for (String method : METHODS) {
                     JmhRunner.Spec spec = JmhRunner.Spec.of(SerializationBenchmark.class, method,
                             Map.of("frames", "" + frames, "engine", engine), 1);
-                    row.put(method, bench.jmh(WORKLOAD, method, "frames=" + frames + ",engine=" + engine,
+                    (engine.equals("WOVEN") ? wovenResults : results).add(frames, method, bench.jmh(WORKLOAD, method,
+                            "frames=" + frames + ",engine=" + engine,
                             engine.equals("WOVEN") ? spec.withJvmArgs(WOVEN_STACK) : spec));
                 }
-                (engine.equals("WOVEN") ? wovenResults : results).put(frames, row);
             }
         }
         for (String method : List.of("plain", "woven")) {
@@ -65,11 +59,9 @@ final class SerializationSection extends Section {
         return extra(results, method);
     }
 
-    private static List<LinePlot.Point> extra(Map<Integer, Map<String, Outcome>> results, String method) {
-        List<LinePlot.Point> points = new ArrayList<>();
-        results.forEach((frames, row) -> points.add(new LinePlot.Point(SerializationBenchmark.framesCaptured(frames),
-                row.get(method).value() - row.get("resume").value())));
-        return points;
+    private static List<LinePlot.Point> extra(Results results, String method) {
+        return results.parameters().stream().map(frames -> new LinePlot.Point(SerializationBenchmark.framesCaptured(frames),
+                results.get(frames, method).value() - results.get(frames, "resume").value())).toList();
     }
 
     /**
@@ -111,50 +103,62 @@ final class SerializationSection extends Section {
                 .explainedIfMissed(Format.ratio(worst) + " the budget at " + worstAt + "." + profile);
     }
 
+    private static final String DESCRIPTION = """
+            A woven coroutine (`dev.weft.bench.woven.DeepSuspension`, woven at build time by \
+            `weft-maven-plugin`) is suspended `frames` woven frames deep, each frame holding an int, a long \
+            and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
+            `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
+            **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
+            `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
+            `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
+            the measured ones subtract the resume.""";
+
+    private static final String WOVEN_DESCRIPTION = """
+            The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
+            at every suspension: **serialize** reads them without resuming anything, and the `call()` after \
+            it is an ordinary resume; **deserialize** validates the frames as on the native engine and \
+            writes them into the fiber, and the `call()` rebuilds them as every resume does. While it runs, \
+            a woven coroutine's frames are on the thread's own stack, as any call chain's: these forks run \
+            with `-Xss64m`, since rebuilding a thousand frames while the code is still interpreted takes \
+            more than the default stack.""";
+
     @Override
     void write(Page page) {
         page.heading(2, title());
-        page.paragraph("""
-                A woven coroutine (`dev.weft.bench.woven.DeepSuspension`, woven at build time by \
-                `weft-maven-plugin`) is suspended `frames` woven frames deep, each frame holding an int, a long \
-                and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
-                `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
-                **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
-                `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
-                `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
-                the measured ones subtract the resume.""");
+        page.paragraph(DESCRIPTION);
         page.table(table(results));
         if (!wovenResults.isEmpty()) {
-            page.paragraph("""
-                    The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
-                    at every suspension: **serialize** reads them without resuming anything, and the `call()` after \
-                    it is an ordinary resume; **deserialize** validates the frames as on the native engine and \
-                    writes them into the fiber, and the `call()` rebuilds them as every resume does. While it runs, \
-                    a woven coroutine's frames are on the thread's own stack, as any call chain's: these forks run \
-                    with `-Xss64m`, since rebuilding a thousand frames while the code is still interpreted takes \
-                    more than the default stack.""");
+            page.paragraph(WOVEN_DESCRIPTION);
             page.table(table(wovenResults));
         }
-        if (results.size() >= 2) {
-            double[] serialize = line(extra("serialize"));
-            double[] deserialize = line(extra("deserialize"));
-            page.paragraph(String.format("Fitted: serialize and restore %s + %s per frame; deserialize and restore %s + %s"
-                            + " per frame (the thesis: 17 µs + 1.3 µs per frame to serialize, 3.5 µs + 0.25 µs to deserialize).",
-                    Format.nanos(serialize[0]), Format.nanos(serialize[1]), Format.nanos(deserialize[0]),
-                    Format.nanos(deserialize[1])));
+        if (results.parameters().size() >= 2) {
+            page.paragraph(fittedLines());
         }
         page.plot(figure(), "fig-6.5-serialization-vs-frames.png", "Serialization and deserialization time against frames");
         writeOverhead(page);
     }
 
-    private static Table table(Map<Integer, Map<String, Outcome>> results) {
+    /** The fixed and per-frame costs fitted to the native engine's measurements, beside the thesis's. */
+    private String fittedLines() {
+        double[] serialize = line(extra("serialize"));
+        double[] deserialize = line(extra("deserialize"));
+        return String.format("Fitted: serialize and restore %s + %s per frame; deserialize and restore %s + %s"
+                        + " per frame (the thesis: 17 µs + 1.3 µs per frame to serialize, 3.5 µs + 0.25 µs to deserialize).",
+                Format.nanos(serialize[0]), Format.nanos(serialize[1]), Format.nanos(deserialize[0]),
+                Format.nanos(deserialize[1]));
+    }
+
+    private static Table table(Results results) {
         Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
                 "bytes and back + resume (ns)", "serialize over resume (ns)", "deserialize over resume (ns)");
-        results.forEach((frames, row) -> t.row(Format.count(frames), Format.outcome(row.get("resume")),
-                Format.outcome(row.get("serialize")), Format.outcome(row.get("deserialize")),
-                Format.outcome(row.get("throughBytes")),
-                Format.nanos(row.get("serialize").value() - row.get("resume").value()),
-                Format.nanos(row.get("deserialize").value() - row.get("resume").value())));
+        for (int frames : results.parameters()) {
+            double resume = results.get(frames, "resume").value();
+            t.row(Format.count(frames), Format.outcome(results.get(frames, "resume")),
+                    Format.outcome(results.get(frames, "serialize")), Format.outcome(results.get(frames, "deserialize")),
+                    Format.outcome(results.get(frames, "throughBytes")),
+                    Format.nanos(results.get(frames, "serialize").value() - resume),
+                    Format.nanos(results.get(frames, "deserialize").value() - resume));
+        }
         return t;
     }
 
@@ -179,7 +183,7 @@ final class SerializationSection extends Section {
 
     /** {@code fixed} + {@code perFrame} × frames captured, in µs, at each measured depth. */
     private List<LinePlot.Point> linearCost(double fixed, double perFrame) {
-        return results.keySet().stream().map(SerializationBenchmark::framesCaptured)
+        return results.parameters().stream().map(SerializationBenchmark::framesCaptured)
                 .map(frames -> new LinePlot.Point(frames, fixed + perFrame * frames)).toList();
     }
 
@@ -203,7 +207,7 @@ final class SerializationSection extends Section {
 
     @Override
     List<Target> targets(PeerResults peers) {
-        if (results.size() < 2) {
+        if (results.parameters().size() < 2) {
             return List.of(Target.notMeasured("serialize under 2 µs + 0.2 µs per frame", "fewer than two frame counts"));
         }
         return List.of(

@@ -1,7 +1,6 @@
 package dev.weft.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +15,7 @@ final class SwitchSection extends Section {
     private static final String WOVEN_ASYM = "wovenAsymmetric";
     private static final List<String> METHODS = List.of(SYM, ASYM, WOVEN_SYM, WOVEN_ASYM, RAW);
 
-    /** count -> method -> outcome */
-    private final Map<Integer, Map<String, Outcome>> results = new LinkedHashMap<>();
+    private final Results results = new Results();
 
     @Override
     String title() {
@@ -45,71 +43,74 @@ final class SwitchSection extends Section {
     @Override
     void measure(Bench bench) {
         for (int count : bench.settings().switchCounts()) {
-            Map<String, Outcome> row = new LinkedHashMap<>();
             for (String method : METHODS) {
                 JmhRunner.Spec spec = JmhRunner.Spec.of(SwitchBenchmark.class, method, Map.of("count", "" + count), count);
-                row.put(method, bench.jmh(WORKLOAD, method, "count=" + count,
+                results.add(count, method, bench.jmh(WORKLOAD, method, "count=" + count,
                         count >= ONE_FORK_FROM ? spec.withMaxForks(1) : spec));
             }
-            results.put(count, row);
         }
     }
+
+    private static final String DESCRIPTION = """
+            `count` coroutines are created and suspended; one JMH invocation resumes each of them once \
+            and lets it suspend again. A *switch* is one coroutine resumed and suspended: one HotSpot \
+            thaw and one freeze. **Weft symmetric**: a ring of `Coroutine`s looping on `Coroutine.yield()` \
+            (the benchmark thread's own `yield()` sends control round the ring). **Weft asymmetric**: \
+            `AsymCoroutine`s looping on `ret`, called in turn (one call + ret round trip per switch). \
+            **Raw**: bare `jdk.internal.vm.Continuation`s looping on `Continuation.yield`, run in turn: \
+            the floor, with the user code at the same depth. **Woven**: the same two Weft loops on the \
+            woven engine (`Engine.WOVEN`), where a switch saves and rebuilds the loop's frame instead of \
+            freezing and thawing it. Time per switch in ns; ratios are Weft / raw \
+            at the same count. From %s coroutines on, each benchmark runs in one fork only (creating and \
+            closing them takes a fork most of its time).""";
 
     @Override
     void write(Page page) {
         page.heading(2, title());
-        page.paragraph("""
-                `count` coroutines are created and suspended; one JMH invocation resumes each of them once \
-                and lets it suspend again. A *switch* is one coroutine resumed and suspended: one HotSpot \
-                thaw and one freeze. **Weft symmetric**: a ring of `Coroutine`s looping on `Coroutine.yield()` \
-                (the benchmark thread's own `yield()` sends control round the ring). **Weft asymmetric**: \
-                `AsymCoroutine`s looping on `ret`, called in turn (one call + ret round trip per switch). \
-                **Raw**: bare `jdk.internal.vm.Continuation`s looping on `Continuation.yield`, run in turn: \
-                the floor, with the user code at the same depth. **Woven**: the same two Weft loops on the \
-                woven engine (`Engine.WOVEN`), where a switch saves and rebuilds the loop's frame instead of \
-                freezing and thawing it. Time per switch in ns; ratios are Weft / raw \
-                at the same count. From %s coroutines on, each benchmark runs in one fork only (creating and \
-                closing them takes a fork most of its time).""".formatted(Format.count(ONE_FORK_FROM)));
+        page.paragraph(DESCRIPTION.formatted(Format.count(ONE_FORK_FROM)));
+        page.table(table());
+        page.plot(figure(), "fig-6.1-switch-time.png", "Switch time against live coroutines");
+    }
+
+    /** Each count: every method's time, and each Weft method's ratio to raw. */
+    private Table table() {
         Table t = new Table("live coroutines", "Weft symmetric yield (ns)", "sym / raw",
                 "Weft asymmetric call+ret (ns)", "asym / raw", "woven symmetric (ns)", "woven sym / raw",
                 "woven asymmetric (ns)", "woven asym / raw", "raw run+yield (ns)");
-        Map<String, List<LinePlot.Point>> series = new LinkedHashMap<>();
-        METHODS.forEach(m -> series.put(m, new ArrayList<>()));
-        results.forEach((count, row) -> {
-            Outcome r = row.get(RAW);
+        for (int count : results.parameters()) {
             List<String> cells = new ArrayList<>(List.of(Format.count(count)));
             for (String method : METHODS) {
-                Outcome o = row.get(method);
-                cells.add(Format.outcome(o));
-                if (o != r) {
-                    cells.add(Format.ratio(o.ratioTo(r)));
+                cells.add(Format.outcome(results.get(count, method)));
+                if (!method.equals(RAW)) {
+                    cells.add(Format.ratio(results.ratio(count, method, RAW)));
                 }
-                series.get(method).add(new LinePlot.Point(count, o.value()));
             }
-            t.row(cells.toArray(String[]::new));
-        });
-        page.table(t);
-        page.plot(new LinePlot("Switch time vs live coroutines (cf. thesis fig. 6.1)", "live coroutines",
-                        "ns per switch (median)", true, true)
-                        .series("Weft symmetric yield", series.get(SYM)).series("Weft asymmetric call+ret", series.get(ASYM))
-                        .series("woven symmetric yield", series.get(WOVEN_SYM))
-                        .series("woven asymmetric call+ret", series.get(WOVEN_ASYM))
-                        .series("raw Continuation run+yield", series.get(RAW)),
-                "fig-6.1-switch-time.png", "Switch time against live coroutines");
+            t.row(cells);
+        }
+        return t;
+    }
+
+    private LinePlot figure() {
+        return new LinePlot("Switch time vs live coroutines (cf. thesis fig. 6.1)", "live coroutines",
+                "ns per switch (median)", true, true)
+                .series("Weft symmetric yield", results.points(SYM))
+                .series("Weft asymmetric call+ret", results.points(ASYM))
+                .series("woven symmetric yield", results.points(WOVEN_SYM))
+                .series("woven asymmetric call+ret", results.points(WOVEN_ASYM))
+                .series("raw Continuation run+yield", results.points(RAW));
     }
 
     @Override
     List<Target> targets(PeerResults peers) {
-        Map<String, Outcome> two = results.get(2);
-        if (two == null) {
+        if (!results.has(2)) {
             return List.of(
                     Target.notMeasured("call+ret round trip within 1.2× of raw run+yield", "count 2 not measured"),
                     Target.notMeasured("symmetric yield between two coroutines within 2.2× of raw", "count 2 not measured"));
         }
         return List.of(ratioTarget("call+ret round trip within 1.2× of raw continuation run+yield (same depth, 2 coroutines)",
-                        two.get(ASYM), two.get(RAW), 1.2),
+                        results.get(2, ASYM), results.get(2, RAW), 1.2),
                 ratioTarget("symmetric yield between two coroutines within 2.2× of raw run+yield",
-                        two.get(SYM), two.get(RAW), 2.2));
+                        results.get(2, SYM), results.get(2, RAW), 2.2));
     }
 
     private static final String SWITCH_PROFILE = "Over raw run+yield, a Weft switch adds finding the running "

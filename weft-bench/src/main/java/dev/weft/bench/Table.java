@@ -38,6 +38,11 @@ final class Table {
         return this;
     }
 
+    /** Adds a row of {@code cells}, as {@link #row(String...)} does. */
+    Table row(List<String> cells) {
+        return row(cells.toArray(String[]::new));
+    }
+
     boolean isEmpty() {
         return rows.isEmpty();
     }

@@ -1,14 +1,18 @@
 package dev.weft.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class FiberChainSectionTest {
 
-    private static final List<String> METHODS = List.of("weftSymmetric", "weftAsymmetric", "rawTrampoline", "rawNested",
+    private static final List<String> METHODS = List.of("weftSymmetric", "weftAsymmetric", "wovenSymmetric",
+            "wovenAsymmetric", "rawTrampoline", "rawNested",
             "platformThreadsQueue", "platformThreadsExchanger", "virtualThreadsQueue", "virtualThreadsExchanger");
 
     /** Weft at {@code weft} ns per hop at both lengths, the raw floors faster, the thread peers slower. */
@@ -16,7 +20,7 @@ class FiberChainSectionTest {
         FiberChainSection section = new FiberChainSection();
         for (int length : List.of(5, 5_000)) {
             for (String m : METHODS) {
-                double v = m.startsWith("weft") ? weft : m.startsWith("raw") ? weft / 2 : 1_000;
+                double v = m.startsWith("weft") || m.startsWith("woven") ? weft : m.startsWith("raw") ? weft / 2 : 1_000;
                 section.add(length, m, Outcome.measured(v, "ns/op", 10));
             }
         }
@@ -52,5 +56,65 @@ class FiberChainSectionTest {
         FiberChainSection section = new FiberChainSection();
         METHODS.forEach(m -> section.add(5, m, Outcome.measured(100, "ns/op", 1)));
         assertEquals(Target.Status.NOT_MEASURED, section.targets(peer(150, 300)).get(0).status());
+    }
+
+    /** The fiber-chain rows of JRuby with Weft fibers, JRuby's own fibers and MRI, at 5 and 5,000. */
+    private static PeerResults ruby(double weftAt5, double weftAt5000, double jruby, double mri) {
+        return PeerResults.parse(List.of(PeerResults.HEADER,
+                "mri-fiber\tfiber-chain\t5\tns-per-hop\t" + mri + "\tns\t",
+                "mri-fiber\tfiber-chain\t5000\tns-per-hop\t" + mri + "\tns\t",
+                "jruby-fiber\tfiber-chain\t5\tns-per-hop\t" + jruby + "\tns\t",
+                "jruby-fiber\tfiber-chain\t5000\tns-per-hop\t" + jruby + "\tns\t",
+                "jruby-weft\tfiber-chain\t5\tns-per-hop\t" + weftAt5 + "\tns\t",
+                "jruby-weft\tfiber-chain\t5000\tns-per-hop\t" + weftAt5000 + "\tns\t",
+                "jruby-weft\tsame-fringe\t1000\tns-per-leaf\t" + weftAt5 + "\tns\t"));
+    }
+
+    private static Target goal(List<Target> targets, String start) {
+        return targets.stream().filter(t -> t.goal().startsWith(start)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void jrubyWithWeftFibersIsWeftNotAPeerToBeat() {
+        Target t = measured(100).targets(ruby(10, 10, 1_000, 500)).get(0);
+        assertEquals(Target.Status.MET, t.status(), t.measured());
+        assertTrue(t.measured().contains("fastest peer mri-fiber 500 ns"), t.measured());
+    }
+
+    @Test
+    void theJRubyGoalIsMetAtSevenTimesJRubysOwnFibersAndFasterThanMri() {
+        List<Target> targets = measured(100).targets(ruby(40, 45, 350, 50));
+        Target overJRuby = goal(targets, "JRuby with Weft fibers at least 7×");
+        assertEquals(Target.Status.MET, overJRuby.status(), overJRuby.measured());
+        assertEquals("5: 40.0 ns vs jruby-fiber 350 ns (8.75×); 5,000: 45.0 ns vs jruby-fiber 350 ns (7.78×)",
+                overJRuby.measured());
+        assertEquals(Target.Status.MET, goal(targets, "JRuby with Weft fibers faster per hop than MRI").status());
+    }
+
+    @Test
+    void theJRubyGoalIsMissedAtOneLengthBelowSevenTimesOrSlowerThanMri() {
+        List<Target> targets = measured(100).targets(ruby(40, 60, 350, 50));
+        assertEquals(Target.Status.MISSED, goal(targets, "JRuby with Weft fibers at least 7×").status());
+        assertEquals(Target.Status.MISSED, goal(targets, "JRuby with Weft fibers faster per hop than MRI").status());
+    }
+
+    @Test
+    void theJRubyGoalIsNotMeasuredWithoutJRubyWithWeftFibers() {
+        List<Target> targets = measured(100).targets(peer(150, 300));
+        Target t = goal(targets, "JRuby with Weft fibers faster per hop than MRI");
+        assertEquals(Target.Status.NOT_MEASURED, t.status());
+        assertEquals("jruby-weft has no time at length 5", t.measured());
+    }
+
+    @Test
+    void theTablesNameJRubyWithWeftFibersForWhatItIs(@TempDir Path dir) {
+        PeerResults peers = ruby(40, 45, 350, 50);
+        Page page = new Page(dir, dir, Settings.quickRun(), peers);
+        measured(100).write(page);
+        new SameFringeSection().write(page);
+        String text = page.text();
+        assertEquals(2, text.lines().filter(l -> l.startsWith("| JRuby with Weft fibers ")).count(), text);
+        assertTrue(text.contains("| mri-fiber (peer) "), text);
+        assertFalse(text.contains("jruby-weft (peer)"), text);
     }
 }

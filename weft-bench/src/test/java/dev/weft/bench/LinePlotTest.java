@@ -58,4 +58,12 @@ class LinePlotTest {
         plot.series("one point", List.of(new LinePlot.Point(10, 5)));
         assertFalse(plot.isEmpty());
     }
+
+    @Test
+    void countsOnTheXAxisAreAbbreviated() {
+        assertEquals("1M", LinePlot.countLabel(1_000_000));
+        assertEquals("50k", LinePlot.countLabel(50_000));
+        assertEquals("5,000", LinePlot.countLabel(5_000));
+        assertEquals("0.500", LinePlot.valueLabel(0.5));
+    }
 }
