@@ -17,6 +17,10 @@ final class CreationSection extends Section {
     private static final List<Kind> KINDS = List.of(
             new Kind("Weft `Coroutine` (create includes close)", "weftSymmetricCreate", null, "weftSymmetricRun"),
             new Kind("Weft `AsymCoroutine`", "weftAsymmetricCreate", "weftAsymmetricFirstRet", "weftAsymmetricRun"),
+            new Kind("Weft `Coroutine`, woven engine (create includes close)", "wovenSymmetricCreate", null,
+                    "wovenSymmetricRun"),
+            new Kind("Weft `AsymCoroutine`, woven engine", "wovenAsymmetricCreate", "wovenAsymmetricFirstRet",
+                    "wovenAsymmetricRun"),
             new Kind("raw `Continuation` (baseline)", "rawCreate", "rawFirstYield", "rawRun"),
             new Kind("virtual thread (unstarted; start + join)", "virtualThreadCreate", null, "virtualThreadStartJoin"),
             new Kind("platform thread (unstarted; start + join)", "platformThreadCreate", null, "platformThreadStartJoin"));
@@ -77,7 +81,10 @@ final class CreationSection extends Section {
                 suspension**: the body suspends at once (`ret`, `Continuation.yield`), which allocates the \
                 first stack chunk; the suspended object is then dropped. **first call** is that minus \
                 *create*. **create + run to completion**: a body that returns at once (threads: start + \
-                join). Ratios in parentheses are against the raw continuation in the same row kind.""");
+                join). The woven engine's rows run the same bodies as named woven classes \
+                (`dev.weft.bench.woven`); a woven coroutine has no stack chunk: its first suspension saves \
+                its frame's live values. Ratios in parentheses are against the raw continuation in the same \
+                row kind.""");
         Kind rawKind = KINDS.get(2);
         Outcome rawCreate = get(rawKind.create());
         Outcome rawFirst = get(rawKind.firstSuspension());

@@ -9,8 +9,11 @@ final class MigrationSection extends Section {
 
     private static final String WORKLOAD = "migration";
 
-    private static final List<String> STEALS = List.of("stealAsymmetric", "stealSymmetric");
-    private static final List<String> PING_PONGS = List.of("weft", "rawContinuation");
+    private static final List<String> STEALS = List.of("stealAsymmetric", "stealSymmetric", "stealWovenAsymmetric");
+    private static final List<String> PING_PONGS = List.of("weft", "woven", "rawContinuation");
+
+    /** A woven coroutine's frames are on the thread's own stack while it runs: a thousand of them need more than the default. */
+    private static final String WOVEN_STACK = "-Xss64m";
 
     private final Results results = new Results();
 
@@ -26,12 +29,13 @@ final class MigrationSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return s.migrationFrames().size() * 4;
+        return s.migrationFrames().size() * (STEALS.size() + PING_PONGS.size());
     }
 
     @Override
     double estimatedSeconds(Settings s) {
-        return s.migrationFrames().size() * (2 * s.singleShotRunSeconds() + 2 * s.averageTimeRunSeconds());
+        return s.migrationFrames().size()
+                * (STEALS.size() * s.singleShotRunSeconds() + PING_PONGS.size() * s.averageTimeRunSeconds());
     }
 
     @Override
@@ -42,13 +46,17 @@ final class MigrationSection extends Section {
             Map<String, String> stealParams = Map.of("frames", "" + frames, "batch", "" + batch);
             for (String m : STEALS) {
                 results.add(frames, m, bench.jmh(WORKLOAD, m, "frames=" + frames,
-                        JmhRunner.Spec.of(StealBenchmark.class, m, stealParams, batch).singleShotMode()));
+                        onItsStack(m, JmhRunner.Spec.of(StealBenchmark.class, m, stealParams, batch).singleShotMode())));
             }
             for (String m : PING_PONGS) {
                 results.add(frames, m, bench.jmh(WORKLOAD, "ping-pong " + m, "frames=" + frames,
-                        JmhRunner.Spec.of(MigrationBenchmark.class, m, Map.of("frames", "" + frames), 2)));
+                        onItsStack(m, JmhRunner.Spec.of(MigrationBenchmark.class, m, Map.of("frames", "" + frames), 2))));
             }
         }
+    }
+
+    private static JmhRunner.Spec onItsStack(String method, JmhRunner.Spec spec) {
+        return method.toLowerCase(java.util.Locale.ROOT).contains("woven") ? spec.withJvmArgs(WOVEN_STACK) : spec;
     }
 
     private static final String DESCRIPTION = """
@@ -59,7 +67,9 @@ final class MigrationSection extends Section {
             between two threads that pass a spin-waited turn; each migration is a `steal` on the new thread, \
             one `call` that resumes it there until its next `ret`, and the handoff. The raw baseline \
             ping-pongs a bare continuation the same way, without a steal (HotSpot lets any thread mount \
-            it). Times in ns per steal or per migration.""";
+            it). The woven engine's rows steal and migrate a woven coroutine (`dev.weft.bench.woven.DeepSuspension`, \
+            3 frames at the least), whose frames are saved values: a steal moves no stack, and each resume \
+            rebuilds only its innermost frame. Times in ns per steal or per migration.""";
 
     @Override
     void write(Page page) {
@@ -71,12 +81,15 @@ final class MigrationSection extends Section {
 
     private Table table() {
         Table t = new Table("frames", "steal() AsymCoroutine (ns)", "steal() Coroutine (ns)",
-                "migration, Weft (ns)", "migration, raw continuation (ns)", "Weft / raw");
+                "steal() AsymCoroutine, woven (ns)", "migration, Weft (ns)", "migration, Weft woven (ns)",
+                "migration, raw continuation (ns)", "Weft / raw", "Weft woven / raw");
         for (int frames : results.parameters()) {
             t.row(Format.count(frames), Format.outcome(results.get(frames, "stealAsymmetric")),
-                    Format.outcome(results.get(frames, "stealSymmetric")), Format.outcome(results.get(frames, "weft")),
-                    Format.outcome(results.get(frames, "rawContinuation")),
-                    Format.ratio(results.ratio(frames, "weft", "rawContinuation")));
+                    Format.outcome(results.get(frames, "stealSymmetric")),
+                    Format.outcome(results.get(frames, "stealWovenAsymmetric")), Format.outcome(results.get(frames, "weft")),
+                    Format.outcome(results.get(frames, "woven")), Format.outcome(results.get(frames, "rawContinuation")),
+                    Format.ratio(results.ratio(frames, "weft", "rawContinuation")),
+                    Format.ratio(results.ratio(frames, "woven", "rawContinuation")));
         }
         return t;
     }
@@ -86,7 +99,9 @@ final class MigrationSection extends Section {
                 "ns (median)", true, true)
                 .series("steal() AsymCoroutine", results.points("stealAsymmetric"))
                 .series("steal() Coroutine", results.points("stealSymmetric"))
+                .series("steal() AsymCoroutine, woven", results.points("stealWovenAsymmetric"))
                 .series("migration round trip, Weft", results.points("weft"))
+                .series("migration round trip, Weft woven", results.points("woven"))
                 .series("migration round trip, raw continuation", results.points("rawContinuation"));
     }
 

@@ -18,9 +18,9 @@ final class RingSection extends Section {
     private static final String PEER_MEMORY_WORKLOAD = "memory";
     private static final String PEER_MEMORY_METRIC = "rss-bytes-per-coroutine";
 
-    private static final Map<String, String> KINDS = Map.of(
-            "weft", "Weft `Coroutine`", "virtual-thread", "virtual threads", "platform-thread", "platform threads");
-    private static final List<String> ORDER = List.of("weft", "virtual-thread", "platform-thread");
+    private static final Map<String, String> KINDS = Map.of("weft", "Weft `Coroutine`", "woven", "Weft `Coroutine`, woven",
+            "virtual-thread", "virtual threads", "platform-thread", "platform threads");
+    private static final List<String> ORDER = List.of("weft", "woven", "virtual-thread", "platform-thread");
 
     /** What one probe measured. */
     private record Ring(Outcome switchesPerSecond, Outcome rssTotal) {
@@ -31,8 +31,8 @@ final class RingSection extends Section {
     }
 
     /** The memory kind of section 3 that each ring kind is. */
-    private static final Map<String, String> MEMORY_KIND = Map.of(
-            "weft", "weft-symmetric", "virtual-thread", "virtual-thread", "platform-thread", "platform-thread");
+    private static final Map<String, String> MEMORY_KIND = Map.of("weft", "weft-symmetric", "woven", "woven-symmetric",
+            "virtual-thread", "virtual-thread", "platform-thread", "platform-thread");
 
     /** kind -> count -> ring */
     private final Map<String, Map<Integer, Ring>> results = new LinkedHashMap<>();
@@ -105,7 +105,8 @@ final class RingSection extends Section {
     private static final String DESCRIPTION = """
             One JVM per kind and count. One token goes round a ring of `count` members, each passing it \
             to the next; a switch is one member receiving it and passing it on. Weft: a ring of \
-            `Coroutine`s looping on `Coroutine.yield()`. Threads: each parks (`LockSupport.park`) until \
+            `Coroutine`s looping on `Coroutine.yield()`, on the native engine and on the woven one \
+            (`dev.weft.bench.woven.SwitchMembers.Yielder`). Threads: each parks (`LockSupport.park`) until \
             its token flag is set, then sets the next one's and unparks it. The rate is measured over \
             %d ms after %d ms of warm-up. Resident memory is `VmRSS` of the whole JVM (as in table 4.4), \
             read after the window and a full collection, with every member suspended or parked. The growth \
@@ -245,5 +246,22 @@ final class RingSection extends Section {
             return kind.equals("platform-thread") && count > platformCap ? "not run (cap)" : Format.NONE;
         }
         return Format.outcome(column.apply(byCount.get(count)));
+    }
+
+    private static final AheadOfPeers AHEAD = new AheadOfPeers(
+            "ring of N: Weft's best engine more switches per second than every peer (Kotlin and MRI included), at every count",
+            WORKLOAD, PEER_SWITCH_METRIC, false, "switches/s");
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        Map<Integer, Double> best = new java.util.TreeMap<>();
+        for (String kind : List.of("weft", "woven")) {
+            results.getOrDefault(kind, Map.of()).forEach((count, ring) -> {
+                if (ring.switchesPerSecond().ok()) {
+                    best.merge(count, ring.switchesPerSecond().value(), Math::max);
+                }
+            });
+        }
+        return List.of(AHEAD.judge(best, peers));
     }
 }

@@ -16,6 +16,7 @@ final class SameFringeSection extends Section {
     private static Map<String, String> variants() {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("weftGenerators", "Weft `AsymCoroutine` generators");
+        v.put("wovenGenerators", "Weft `AsymCoroutine` generators, woven engine");
         v.put("rawGenerators", "raw Continuation generators (floor)");
         v.put("flattening", "flattening into lists");
         v.put("explicitStack", "hand-written iterators (explicit stack)");
@@ -26,7 +27,8 @@ final class SameFringeSection extends Section {
             Two trees with the same `leaves` leaves but different shapes (one splits every range in halves, \
             the other at a third, as the peers' trees do) are compared to the end. \
             Generators: two coroutines walk the trees recursively and pass out each leaf, and the comparer \
-            pulls from both in turn (the walkers are created anew for each comparison). Flattening: both \
+            pulls from both in turn (the walkers are created anew for each comparison); on the woven engine \
+            the walker is a named woven class (`dev.weft.bench.woven.FringeWalker`). Flattening: both \
             fringes copied into `ArrayList`s, then compared with `equals`. Hand-written iterators keep an \
             explicit stack of pending subtrees. Time in ns per leaf position compared; the ratio is against \
             flattening in the same run (below 1, the row is faster). Peers come from \
@@ -93,5 +95,14 @@ final class SameFringeSection extends Section {
             row.add("");
         }
         return row;
+    }
+
+    private static final AheadOfPeers AHEAD = new AheadOfPeers(
+            "same-fringe: Weft's best generators faster per leaf than every peer's (Kotlin `sequence {}` included), at every size",
+            WORKLOAD, PEER_METRIC, true, "ns");
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        return List.of(AHEAD.judge(AheadOfPeers.best(results, List.of("weftGenerators", "wovenGenerators"), true), peers));
     }
 }
