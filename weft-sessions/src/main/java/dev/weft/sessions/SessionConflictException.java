@@ -16,7 +16,8 @@ public final class SessionConflictException extends SessionException {
 
     SessionConflictException(String sessionId, long expectedVersion, long currentVersion, SessionStatus status,
             Object lastOutput) {
-        super(sessionId, (expectedVersion < 0 ? "" : "expected version " + expectedVersion + ", ")
+        super(sessionId, (expectedVersion < 0 ? "" : expectedVersion == 0 ? "a session with this id exists already, "
+                : "expected version " + expectedVersion + ", ")
                 + "the session is " + status.name().toLowerCase(java.util.Locale.ROOT) + " at version " + currentVersion
                 + "; nothing ran", null);
         this.currentVersion = currentVersion;

@@ -235,6 +235,17 @@ public final class SessionStore implements AutoCloseable {
         return false;
     }
 
+    /** Whether {@code e} says that a row with that key exists already. */
+    boolean isDuplicate(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && ("23505".equals(sql.getSQLState())
+                    || dialect == Dialect.SQLITE && (sql.getErrorCode() == 19 || sql.getErrorCode() == 1555))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     String busyReason() {
         return dialect.busy;
     }
@@ -259,6 +270,30 @@ public final class SessionStore implements AutoCloseable {
             select.setString(1, id);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? row(rows) : null;
+            }
+        }
+    }
+
+    /**
+     * Before a new session's first step: holds its id for this transaction, so that two starts
+     * with one id never both run (PostgreSQL: a transaction-scoped advisory lock on the id's
+     * hash, at once or within {@code wait}; SQLite: the transaction's write lock does it already).
+     *
+     * @return false if another transaction holds it (and {@code wait} is zero)
+     */
+    boolean lockNew(Connection connection, String id, Duration wait) throws SQLException {
+        if (dialect == Dialect.SQLITE) {
+            return true;
+        }
+        if (!wait.isZero()) {
+            execute(connection, "SET LOCAL lock_timeout = " + Math.max(1, wait.toMillis()));
+        }
+        try (PreparedStatement lock = connection.prepareStatement(wait.isZero()
+                ? "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
+                : "SELECT true FROM (SELECT pg_advisory_xact_lock(hashtextextended(?, 0))) AS locked")) {
+            lock.setString(1, id);
+            try (ResultSet result = lock.executeQuery()) {
+                return result.next() && result.getBoolean(1);
             }
         }
     }

@@ -209,7 +209,7 @@ public final class Sessions {
      * @throws SessionException       if its state could not be stored (nothing is stored)
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
-        return start(new AsymCoroutine<I, O>(body), first);
+        return start(newId(), new AsymCoroutine<I, O>(body), first);
     }
 
     /**
@@ -217,13 +217,41 @@ public final class Sessions {
      * {@link #start(AsymRunnable, Object)}.
      */
     public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
-        String id = UUID.randomUUID().toString();
+        return start(newId(), coroutine, first);
+    }
+
+    /**
+     * Starts a session under an id the caller chose (at most 64 characters), exactly once: as
+     * {@link #start(AsymRunnable, Object)}, but if a session with that id exists already (a
+     * resent start whose reply was lost, say), nothing runs.
+     *
+     * @throws SessionConflictException if the store holds a session with that id
+     */
+    public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
+        if (id == null || id.isEmpty() || id.length() > 64) {
+            throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
+        }
+        return start(id, new AsymCoroutine<I, O>(body), first);
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private <I, O> SessionStep<O> start(String id, AsymCoroutine<I, O> coroutine, I first) {
         enter(id);
         try {
             Connection connection = begin(id);
             boolean healthy = true;
             boolean committed = false;
             try {
+                if (!store.lockNew(connection, id, busyWait)) {
+                    throw new SessionBusyException(id, "another node is starting a session with this id");
+                }
+                Row existing = store.lock(connection, id, busyWait);
+                if (existing != null) {
+                    throw conflict(existing, 0);
+                }
                 long now = System.currentTimeMillis();
                 StepResult<O> result = run(connection, id, 1, coroutine, first);
                 Row row = result.row(id, 1, now, now, null);
@@ -234,7 +262,18 @@ public final class Sessions {
                 committed = true;
                 return result.reply(id, 1);
             } catch (SQLException e) {
+                if (store.isBusy(e)) {
+                    throw new SessionBusyException(id, store.busyReason());
+                }
                 healthy = false;
+                if (store.isDuplicate(e)) {
+                    store.rollbackQuietly(connection);
+                    healthy = true;
+                    Row existing = existing(id);
+                    if (existing != null) {
+                        throw conflict(existing, 0);
+                    }
+                }
                 throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
             } finally {
                 finish(connection, committed, healthy);
@@ -242,6 +281,25 @@ public final class Sessions {
         } finally {
             running.leave(id);
         }
+    }
+
+    /** The stored row of {@code id}, read without a lock, or null. */
+    private Row existing(String id) {
+        Connection connection = begin(id);
+        boolean healthy = true;
+        try {
+            return store.lock(connection, id, busyWait);
+        } catch (SQLException e) {
+            healthy = false;
+            throw storage(id, "cannot read it from " + store, e);
+        } finally {
+            finish(connection, false, healthy);
+        }
+    }
+
+    private SessionConflictException conflict(Row row, long expectedVersion) {
+        return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
+                readQuietly(row.output()));
     }
 
     /**
@@ -355,8 +413,7 @@ public final class Sessions {
         }
         if (row.status() == SessionStatus.FINISHED
                 || expectedVersion >= 0 && expectedVersion != row.version()) {
-            throw new SessionConflictException(id, expectedVersion, row.version(), row.status(),
-                    readQuietly(row.output()));
+            throw conflict(row, expectedVersion);
         }
         String refusal = builds.refusal(row.manifest());
         if (refusal != null) {

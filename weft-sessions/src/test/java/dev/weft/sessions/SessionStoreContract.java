@@ -253,6 +253,31 @@ abstract class SessionStoreContract {
         assertEquals(List.of("1:a", "2:gate"), ledger(id));
     }
 
+    @Test
+    void aStartUnderAnIdThatIsStartingOrExistsRunsNothing() throws Exception {
+        Sessions node2 = Sessions.builder(store).build();
+        Gate.reset();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<SessionStep<String>> first = other.submit(() -> sessions.start("order-7", new Ledger(3), "gate"));
+            Gate.awaitArrival();
+            assertThrows(SessionBusyException.class, () -> sessions.start("order-7", new Ledger(3), "twin"));
+            if (rowLocks()) {
+                assertThrows(SessionBusyException.class, () -> node2.start("order-7", new Ledger(3), "twin"));
+            }
+            Gate.open();
+            assertEquals(1, first.get().version());
+        } finally {
+            Gate.open();
+            other.shutdown();
+        }
+        SessionConflictException exists = assertThrows(SessionConflictException.class,
+                () -> node2.start("order-7", new Ledger(3), "again"));
+        assertEquals(1, exists.currentVersion());
+        assertEquals("after step 1", exists.lastOutput());
+        assertEquals(List.of("1:gate"), ledger("order-7"));
+    }
+
     // ---------------------------------------------------------------- listing and removing
 
     @Test
