@@ -57,11 +57,6 @@ public final class SessionStore implements AutoCloseable {
     /** One stored session, as a step reads and writes it. */
     record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
             byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
-
-        SessionInfo info() {
-            return new SessionInfo(id, status, version, build, point, failure, Instant.ofEpochMilli(created),
-                    Instant.ofEpochMilli(updated));
-        }
     }
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
@@ -86,8 +81,8 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * The embedded store: a SQLite database in {@code file}, created if missing (with its
-     * parent directory's {@code -wal} and {@code -shm} companions while open). Needs
+     * The embedded store: a SQLite database in {@code file}, created if missing (SQLite keeps
+     * its write-ahead log beside it, in {@code FILE-wal} and {@code FILE-shm}). Needs
      * {@code org.xerial:sqlite-jdbc} at run time.
      */
     public static SessionStore sqlite(Path file) {
@@ -357,6 +352,28 @@ public final class SessionStore implements AutoCloseable {
     /** Every session, oldest first. */
     List<Listed> list() throws SQLException {
         return query("SELECT " + INFO_COLUMNS + " FROM weft_sessions ORDER BY created_at, id", null);
+    }
+
+    /** How many sessions have one build (null: ended sessions), and that build's manifest. */
+    record BuildCount(String build, long sessions, String manifest) {
+    }
+
+    /** The sessions counted by build, most first. */
+    List<BuildCount> builds() throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT build, COUNT(*), MIN(manifest) FROM weft_sessions"
+                        + " GROUP BY build ORDER BY COUNT(*) DESC, build")) {
+            List<BuildCount> counts = new ArrayList<>();
+            while (rows.next()) {
+                counts.add(new BuildCount(rows.getString(1), rows.getLong(2), rows.getString(3)));
+            }
+            healthy = true;
+            return counts;
+        } finally {
+            pool.give(connection, healthy);
+        }
     }
 
     /** A session as listed: what the store says, and the manifest its build was computed from. */

@@ -11,7 +11,6 @@ import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +34,9 @@ import javax.crypto.SecretKey;
  * }</pre>
  *
  * <p><b>Bodies.</b> A body's classes must be woven (see the README: serializing coroutines), and
- * what its frames hold must be serializable. The in-memory coroutine is dropped once a step is
+ * what its frames hold must be serializable. Sessions are resumed on the native engine (which
+ * needs {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}); a coroutine started on
+ * the woven engine is stored the same way. The in-memory coroutine is dropped once a step is
  * stored, not closed: its {@code finally} blocks run when the session really ends.
  *
  * <p><b>Exactly once.</b> A step is one database transaction that holds the session's lock from
@@ -202,7 +203,7 @@ public final class Sessions {
     // ---------------------------------------------------------------- steps
 
     /**
-     * Starts a session running {@code body} (on the native engine): runs it to its first
+     * Starts a session running {@code body} on the native engine: runs it to its first
      * {@code ret} with {@code first} as its input, and stores it under a new id.
      *
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
@@ -506,9 +507,8 @@ public final class Sessions {
             StepContext.restore(previous);
             store.rollbackToSavepoint(connection);
             return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null);
-        } finally {
-            StepContext.restore(previous);
         }
+        StepContext.restore(previous);
         store.releaseSavepoint(connection);
         if (coroutine.isFinished()) {
             return new StepResult<>(output, true, null, null, null, null, null, null);
@@ -593,26 +593,14 @@ public final class Sessions {
      * session is not counted here: see {@link #refusal(String)}).
      */
     public List<BuildSummary> builds() {
-        Map<String, long[]> counts = new LinkedHashMap<>();
-        Map<String, String> manifests = new HashMap<>();
-        List<SessionStore.Listed> listed;
+        List<SessionStore.BuildCount> counts;
         try {
-            listed = store.list();
+            counts = store.builds();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+            throw new IllegalStateException("cannot count the sessions in " + store + " by build: " + e, e);
         }
-        for (SessionStore.Listed one : listed) {
-            String build = one.info().build();
-            counts.computeIfAbsent(build, b -> new long[1])[0]++;
-            if (build != null) {
-                manifests.putIfAbsent(build, one.manifest());
-            }
-        }
-        List<BuildSummary> summaries = new ArrayList<>();
-        counts.forEach((build, count) -> summaries.add(new BuildSummary(build, count[0],
-                build == null ? null : builds.refusal(manifests.get(build)))));
-        summaries.sort((a, b) -> Long.compare(b.sessions(), a.sessions()));
-        return summaries;
+        return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
+                count.build() == null ? null : builds.refusal(count.manifest()))).toList();
     }
 
     /**

@@ -78,9 +78,10 @@ public final class StepContext {
 
     /**
      * Names the point the body suspends at next, with values an {@linkplain Sessions.Builder#upgrade
-     * upgrade} to new code may need there. They are stored beside the frames, as plain values
-     * (Java serialization of JDK types, never of the body's classes), so that a node with other
-     * code can read them. The last call before the suspension counts.
+     * upgrade} to new code may need there. They are stored beside the frames, by Java
+     * serialization; keep them plain JDK values (strings, numbers, lists and maps of them), so
+     * that a node with other code can read them. The last call in a step counts; a step that
+     * makes none leaves the session at no named point.
      *
      * @param name   the point's name, as upgrades know it
      * @param values serializable values by name (copied)
