@@ -349,6 +349,25 @@ public final class SessionStore implements AutoCloseable {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
+    /** The stored output of session {@code id}'s last step; null if none. */
+    byte[] output(String id) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (PreparedStatement select = connection.prepareStatement("SELECT output FROM weft_sessions WHERE id = ?")) {
+            select.setString(1, id);
+            byte[] output = null;
+            try (ResultSet rows = select.executeQuery()) {
+                if (rows.next()) {
+                    output = rows.getBytes(1);
+                }
+            }
+            healthy = true;
+            return output;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
     /** Every session, oldest first. */
     List<Listed> list() throws SQLException {
         return query("SELECT " + INFO_COLUMNS + " FROM weft_sessions ORDER BY created_at, id", null);

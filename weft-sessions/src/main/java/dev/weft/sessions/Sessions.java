@@ -554,6 +554,19 @@ public final class Sessions {
         }
     }
 
+    /**
+     * The output of session {@code id}'s last step, as stored: what a page shows again when the
+     * visitor reloads it. Empty if there is no such session, or the output was null or not
+     * serializable.
+     */
+    public Optional<Object> lastOutput(String id) {
+        try {
+            return Optional.ofNullable(readQuietly(store.output(id)));
+        } catch (SQLException e) {
+            throw storage(id, "cannot read it from " + store, e);
+        }
+    }
+
     /** Every stored session, oldest first. */
     public List<SessionInfo> list() {
         try {

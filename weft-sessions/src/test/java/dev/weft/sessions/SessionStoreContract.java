@@ -72,6 +72,8 @@ abstract class SessionStoreContract {
         assertNotNull(info.build());
         assertNull(info.failure());
         assertEquals(List.of(step.id()), sessions.list().stream().map(SessionInfo::id).toList());
+        assertEquals("What is your name?", sessions.lastOutput(step.id()).orElseThrow());
+        assertTrue(sessions.lastOutput("no-such-id").isEmpty());
     }
 
     @Test
