@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -1,8 +1,14 @@
 package dev.weft.sessions;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
 
 /** The contract on PostgreSQL: a real server that the test starts ({@link PostgresServer}), a database per test. */
 class PostgresSessionStoreTest extends SessionStoreContract {
@@ -23,5 +29,15 @@ class PostgresSessionStoreTest extends SessionStoreContract {
     @Override
     boolean rowLocks() {
         return true;
+    }
+
+    @Test
+    void theStoreIsARealPostgreSQLServer() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet version = statement.executeQuery("SELECT version()")) {
+            assertTrue(version.next());
+            assertTrue(version.getString(1).startsWith("PostgreSQL "), version.getString(1) + " from "
+                    + PostgresServer.shared().binaries());
+        }
     }
 }

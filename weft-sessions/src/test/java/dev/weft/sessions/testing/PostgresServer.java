@@ -1,4 +1,4 @@
-package dev.weft.sessions;
+package dev.weft.sessions.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,9 +30,10 @@ import org.tukaani.xz.XZInputStream;
  * binaries do not run, from Debian's {@code postgresql} package ({@code /usr/lib/postgresql/N/bin}).
  * PostgreSQL refuses to run as root: as root, {@code initdb} and {@code pg_ctl} run as user
  * {@code nobody} (uid 65534) through util-linux's {@code setpriv}. One server per test JVM;
- * each test class asks for a database of its own.
+ * each test class asks for a database of its own. Other modules' tests use it through this
+ * module's test jar.
  */
-final class PostgresServer {
+public final class PostgresServer {
 
     private static final String ARCHIVE = "postgres-linux-x86_64.txz";
     private static final int NOBODY = 65534;
@@ -52,7 +53,7 @@ final class PostgresServer {
     }
 
     /** The JVM's server, started on first use. */
-    static synchronized PostgresServer shared() {
+    public static synchronized PostgresServer shared() {
         if (shared == null) {
             shared = start();
             PostgresServer server = shared;
@@ -62,7 +63,7 @@ final class PostgresServer {
     }
 
     /** A new, empty database on the server; its JDBC URL (user postgres, no password). */
-    String newDatabase(String prefix) {
+    public String newDatabase(String prefix) {
         String name = prefix.toLowerCase(java.util.Locale.ROOT) + "_" + databases.incrementAndGet();
         try (Connection admin = DriverManager.getConnection(url("postgres"), "postgres", null);
                 Statement statement = admin.createStatement()) {
@@ -73,12 +74,12 @@ final class PostgresServer {
         return url(name);
     }
 
-    String url(String database) {
+    public String url(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
     /** Where the binaries came from, for messages. */
-    String binaries() {
+    public String binaries() {
         return bin.toString();
     }
 
@@ -227,7 +228,7 @@ final class PostgresServer {
         }
     }
 
-    static void deleteTree(Path root) {
+    public static void deleteTree(Path root) {
         if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
