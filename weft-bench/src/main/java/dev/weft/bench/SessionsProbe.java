@@ -67,6 +67,7 @@ public final class SessionsProbe {
             });
             print("sessions", steps);
             System.out.println("state-bytes=" + stateBytes);
+            floorTable(target, ids, stateBytes);
             Timing floor = timed(nodes, ids, rounds, (node, slice) -> floor(target, slice, rounds, stateBytes));
             print("floor", floor);
         } finally {
@@ -182,21 +183,27 @@ public final class SessionsProbe {
         return latencies;
     }
 
-    /** The floor: per step, one transaction that updates one row of {@code bytes} bytes. */
-    private static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
+    /** The floor's table: a row of {@code bytes} bytes per session. */
+    private static void floorTable(Target target, List<String> ids, int bytes) throws SQLException {
         try (Connection connection = target.connect()) {
             try (Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE IF NOT EXISTS weft_floor (id VARCHAR(64) PRIMARY KEY, data "
+                statement.execute("CREATE TABLE weft_floor (id VARCHAR(64) PRIMARY KEY, data "
                         + (connection.getMetaData().getDatabaseProductName().contains("SQLite") ? "BLOB" : "BYTEA")
                         + ")");
             }
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_floor VALUES (?, ?)")) {
-                for (String id : slice) {
+                for (String id : ids) {
                     insert.setString(1, id);
                     insert.setBytes(2, new byte[bytes]);
                     insert.executeUpdate();
                 }
             }
+        }
+    }
+
+    /** The floor: per step, one transaction that updates one row of {@code bytes} bytes. */
+    private static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
+        try (Connection connection = target.connect()) {
             Random random = new Random(1);
             byte[] data = new byte[bytes];
             try (PreparedStatement update = connection.prepareStatement("UPDATE weft_floor SET data = ? WHERE id = ?")) {

@@ -1,6 +1,8 @@
 package dev.weft.sessions;
 
 import java.io.Serializable;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,7 +41,26 @@ public final class StepContext {
     StepContext(String sessionId, long step, Connection connection) {
         this.sessionId = sessionId;
         this.step = step;
-        this.connection = connection;
+        this.connection = guarded(connection, sessionId);
+    }
+
+    /** The step's connection, refusing what would end or split the step's transaction. */
+    private static Connection guarded(Connection connection, String sessionId) {
+        return (Connection) Proxy.newProxyInstance(StepContext.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "commit", "rollback", "close", "setAutoCommit", "abort", "releaseSavepoint" ->
+                            throw new IllegalStateException("session " + sessionId + ": a step cannot " + method.getName()
+                                    + " its transaction; it commits with the session's new state");
+                        default -> {
+                            try {
+                                return method.invoke(connection, args);
+                            } catch (InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        }
+                    }
+                });
     }
 
     /**
@@ -70,7 +91,7 @@ public final class StepContext {
      * The step's transaction. What the body writes through it commits together with the
      * session's new state, or not at all (if the body throws, its writes are rolled back and the
      * failure is stored; if the node dies, nothing of the step remains). Do not commit, roll
-     * back or close it.
+     * back or close it: those throw {@link IllegalStateException}.
      */
     public Connection connection() {
         return connection;

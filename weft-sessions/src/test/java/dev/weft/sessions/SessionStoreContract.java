@@ -300,10 +300,13 @@ abstract class SessionStoreContract {
     }
 
     @Test
-    void stepContextExistsOnlyInsideAStep() {
+    void aStepCannotCommitItsOwnTransaction() {
         SessionStep<String> step = sessions.start(new Ledger(5), "a");
         assertThrows(IllegalStateException.class, StepContext::current, "no step runs on the test's thread");
-        assertEquals(1, sessions.status(step.id()).orElseThrow().version());
+        SessionFailedException failed = assertThrows(SessionFailedException.class,
+                () -> sessions.resume(step.id(), "commit"));
+        assertTrue(failed.getMessage().contains("a step cannot commit its transaction"), failed.getMessage());
+        assertEquals(List.of("1:a"), ledger(step.id()), "the step's write did not commit by itself");
     }
 
     /** The ledger rows of session {@code id}, as "step:input", in step order. */

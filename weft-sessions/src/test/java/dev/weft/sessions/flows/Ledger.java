@@ -13,7 +13,7 @@ import java.sql.SQLException;
 /**
  * A workflow of {@code steps} steps (the last one returns), each of which writes one row to the table {@code ledger}
  * through the step's transaction: the row commits with the step, exactly once. Input
- * {@code "boom"} throws; input {@code "hold"} keeps something unserializable across the next
+ * {@code "boom"} throws; input {@code "commit"} tries to commit the step's transaction; input {@code "hold"} keeps something unserializable across the next
  * {@code ret}, so that the step's state cannot be stored; input {@code "gate"} waits at
  * {@link Gate} first.
  */
@@ -35,6 +35,9 @@ public final class Ledger implements AsymRunnable<String, String>, Serializable 
             if ("boom".equals(input)) {
                 throw new IllegalStateException("the body refused input boom at step " + step);
             }
+            if ("commit".equals(input)) {
+                commit();
+            }
             if ("gate".equals(input)) {
                 Gate.pass();
             }
@@ -48,6 +51,15 @@ public final class Ledger implements AsymRunnable<String, String>, Serializable 
             } else {
                 input = self.ret("after step " + step);
             }
+        }
+    }
+
+    /** Tries to commit the step's transaction itself, which a step may not do. */
+    private static void commit() {
+        try {
+            StepContext.current().connection().commit();
+        } catch (SQLException e) {
+            throw new UncheckedIOException(new IOException(e));
         }
     }
 
