@@ -40,26 +40,37 @@ final class SessionsSection extends Section {
         return "9. Durable sessions: a step stored per input (weft-sessions)";
     }
 
+    /** The depths measured: all three, or in a quick run only 10 (each PostgreSQL probe starts a server). */
+    private static List<Integer> frames(Settings settings) {
+        return settings.quick() ? List.of(10) : FRAMES;
+    }
+
+    /** The node counts measured: none in a quick run. */
+    private static List<Integer> nodes(Settings settings) {
+        return settings.quick() ? List.of() : NODES;
+    }
+
     @Override
     int plannedSteps(Settings settings) {
-        return 2 * FRAMES.size() + NODES.size();
+        return 2 * frames(settings).size() + nodes(settings).size();
     }
 
     @Override
     double estimatedSeconds(Settings settings) {
-        return settings.quick() ? 40 : 180;
+        return plannedSteps(settings) * (settings.quick() ? 8 : 25);
     }
 
     @Override
     void measure(Bench bench) {
-        sessions = bench.settings().quick() ? 10 : 100;
-        rounds = bench.settings().quick() ? 3 : 20;
+        Settings settings = bench.settings();
+        sessions = settings.quick() ? 5 : 100;
+        rounds = settings.quick() ? 2 : 20;
         for (String store : List.of("sqlite", "postgres")) {
-            for (int frames : FRAMES) {
+            for (int frames : frames(settings)) {
                 depthRuns.put(store + " " + frames, probe(bench, store, frames, 1));
             }
         }
-        for (int nodes : NODES) {
+        for (int nodes : nodes(settings)) {
             nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes));
         }
     }
@@ -88,7 +99,7 @@ final class SessionsSection extends Section {
         page.paragraph("""
                 A session of `SessionWorkflow` suspended 1, 10 or 100 woven frames deep is resumed with an \
                 input and stored again, one transaction per step, by `Sessions.resume`; %d sessions, %d steps \
-                each, timed one by one, after one untimed step each. The floor is the same store, in the \
+                each, timed one by one, after three untimed steps each. The floor is the same store, in the \
                 same run, doing per step one transaction that `UPDATE`s one row of the stored state's size \
                 (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 from Maven Central's binaries, \
                 default settings, on this machine). The goal is a median step within 1.3x of the floor.\
@@ -103,16 +114,18 @@ final class SessionsSection extends Section {
                     Format.number(run.number("sessions-median-us") / run.number("floor-median-us")));
         });
         page.table(depths);
-        page.paragraph("""
-                Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own `Sessions` \
-                and connections, resuming its share of the sessions (10 frames deep); the floor the same \
-                number of threads doing the single-row updates.\
-                """);
-        Table nodes = new Table("nodes", "steps/s", "median µs", "p99 µs", "floor steps/s", "floor median µs");
-        nodeRuns.forEach((count, run) -> nodes.row("" + count, run.get("sessions-steps-per-second"),
-                run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
-                run.get("floor-median-us")));
-        page.table(nodes);
+        if (!nodeRuns.isEmpty()) {
+            page.paragraph("""
+                    Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own \
+                    `Sessions` and connections, resuming its share of the sessions (10 frames deep); the \
+                    floor the same number of threads doing the single-row updates.\
+                    """);
+            Table nodes = new Table("nodes", "steps/s", "median µs", "p99 µs", "floor steps/s", "floor median µs");
+            nodeRuns.forEach((count, run) -> nodes.row("" + count, run.get("sessions-steps-per-second"),
+                    run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
+                    run.get("floor-median-us")));
+            page.table(nodes);
+        }
         List<String> failures = new ArrayList<>();
         depthRuns.forEach((key, run) -> {
             if (run.failure() != null) {

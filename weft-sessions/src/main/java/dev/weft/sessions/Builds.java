@@ -8,7 +8,10 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,9 +40,25 @@ final class Builds {
 
     /** The manifest of {@code frames}, as written by this node's code. */
     static Manifest of(CoroutineFrame[] frames) {
-        TreeSet<String> lines = new TreeSet<>();
+        List<Method> methods = new ArrayList<>();
         for (CoroutineFrame frame : frames) {
-            lines.add(line(frame.method));
+            methods.add(frame.method);
+        }
+        return of(methods);
+    }
+
+    /**
+     * The manifest of frames of {@code methods}, as written by this node's code. Methods that are
+     * not woven are left out: no frame can be one of theirs (serializing refuses such frames),
+     * so such a method came from a value in a slot, not from a frame.
+     */
+    static Manifest of(Collection<Method> methods) {
+        TreeSet<String> lines = new TreeSet<>();
+        for (Method method : methods) {
+            String line = line(method);
+            if (line != null) {
+                lines.add(line);
+            }
         }
         String text = String.join("\n", lines);
         return new Manifest(text, fingerprint(text));
@@ -49,7 +68,7 @@ final class Builds {
         String key = method.getName() + WovenFrames.descriptorOf(method);
         WovenMethods table = WovenMethods.of(method.getDeclaringClass());
         WovenMethods.WovenMethod woven = table == null ? null : table.method(key);
-        return method.getDeclaringClass().getName() + "\t" + key + "\t" + (woven == null ? "unwoven" : woven.hash());
+        return woven == null ? null : method.getDeclaringClass().getName() + "\t" + key + "\t" + woven.hash();
     }
 
     static String fingerprint(String manifest) {

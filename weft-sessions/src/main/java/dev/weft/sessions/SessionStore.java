@@ -38,7 +38,8 @@ public final class SessionStore implements AutoCloseable {
      * itself, so that an idle pooled connection never holds SQLite's write lock (the driver's
      * own non-autocommit mode begins the next transaction right after each commit). The body's
      * writes are wrapped in a savepoint, so that a body that throws leaves none of them behind
-     * and the failure can still be stored in the same transaction. */
+     * and the failure can still be stored in the same transaction; it is set only when the body
+     * takes the connection, and COMMIT releases it. */
 
     /** The SQL each database needs where they differ. */
     private enum Dialect {
@@ -207,10 +208,6 @@ public final class SessionStore implements AutoCloseable {
 
     void rollbackToSavepoint(Connection connection) throws SQLException {
         execute(connection, "ROLLBACK TO SAVEPOINT weft_step");
-    }
-
-    void releaseSavepoint(Connection connection) throws SQLException {
-        execute(connection, "RELEASE SAVEPOINT weft_step");
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {

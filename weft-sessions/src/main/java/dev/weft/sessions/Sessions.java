@@ -2,7 +2,6 @@ package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
-import dev.weft.CoroutineFrame;
 import dev.weft.sessions.SessionStore.Row;
 
 import java.io.IOException;
@@ -452,18 +451,18 @@ public final class Sessions {
         final boolean finished;
         final String failure;
         final Throwable thrown;
-        final CoroutineFrame[] frames;
+        final Builds.Manifest manifest;
         final byte[] state;
         final String point;
         final Map<String, Object> pointValues;
 
-        StepResult(O output, boolean finished, String failure, Throwable thrown, CoroutineFrame[] frames,
+        StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
                 byte[] state, String point, Map<String, Object> pointValues) {
             this.output = output;
             this.finished = finished;
             this.failure = failure;
             this.thrown = thrown;
-            this.frames = frames;
+            this.manifest = manifest;
             this.state = state;
             this.point = point;
             this.pointValues = pointValues;
@@ -479,7 +478,6 @@ public final class Sessions {
                 return keepFinished ? new Row(id, SessionStatus.FINISHED, step, null, null, null, null, null,
                         StateCodec.value(output), null, created, now) : null;
             }
-            Builds.Manifest manifest = Builds.of(frames);
             return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
                     point == null ? null : StateCodec.value(new LinkedHashMap<>(pointValues)), state,
                     StateCodec.value(output), null, created, now);
@@ -494,35 +492,35 @@ public final class Sessions {
         }
     }
 
-    /** Runs one step of {@code coroutine} inside a savepoint of {@code connection}'s transaction. */
+    /**
+     * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
+     * writes, if it takes the connection, begin at a savepoint.
+     */
     private <I, O> StepResult<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
             I input) throws SQLException {
-        store.savepoint(connection);
-        StepContext context = new StepContext(id, step, connection);
+        StepContext context = new StepContext(id, step, connection, store);
         StepContext previous = context.enter();
         O output;
         try {
             output = coroutine.call(input);
         } catch (RuntimeException | Error e) {
             StepContext.restore(previous);
-            store.rollbackToSavepoint(connection);
+            context.rollBackWrites();
             return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null);
         }
         StepContext.restore(previous);
-        store.releaseSavepoint(connection);
         if (coroutine.isFinished()) {
             return new StepResult<>(output, true, null, null, null, null, null, null);
         }
-        CoroutineFrame[] frames;
-        byte[] state;
+        StateCodec.Written written;
         try {
-            frames = coroutine.serialize();
-            state = codec.write(coroutine);
+            written = codec.write(coroutine);
         } catch (IOException | RuntimeException e) {
             throw new SessionException(id, "step " + step + " ran but its state cannot be stored, so it is not"
                     + " (the session stays at its last stored version): " + e, e);
         }
-        return new StepResult<>(output, false, null, null, frames, state, context.point(), context.pointValues());
+        return new StepResult<>(output, false, null, null, written.manifest(), written.state(), context.point(),
+                context.pointValues());
     }
 
     private static String stackTrace(Throwable e) {

@@ -11,6 +11,9 @@ import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
+import java.lang.reflect.Method;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import javax.crypto.SecretKey;
 
@@ -29,12 +32,23 @@ final class StateCodec {
         this.key = key;
     }
 
-    <I, O> byte[] write(AsymCoroutine<I, O> coroutine) throws IOException {
+    /** A suspended coroutine as bytes, and the manifest of the methods of its frames. */
+    record Written(byte[] state, Builds.Manifest manifest) {
+    }
+
+    /**
+     * Writes {@code coroutine}, capturing its frames once: the methods of its frames are seen on
+     * their way through the stream. A stream that writes methods otherwise (a format of its
+     * own) shows none; then the frames are captured a second time for the manifest.
+     */
+    <I, O> Written write(AsymCoroutine<I, O> coroutine) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (CoroutineOutputStream<I, O> out = output(bytes)) {
+        Set<Method> methods = new HashSet<>();
+        try (CoroutineOutputStream<I, O> out = output(bytes, methods)) {
             out.writeAsymCoroutine(coroutine);
         }
-        return bytes.toByteArray();
+        Builds.Manifest manifest = methods.isEmpty() ? Builds.of(coroutine.serialize()) : Builds.of(methods);
+        return new Written(bytes.toByteArray(), manifest);
     }
 
     <I, O> AsymCoroutine<I, O> read(byte[] state, AsymCoroutine<I, O> target) throws IOException {
@@ -49,9 +63,17 @@ final class StateCodec {
      * this.key to them when it is not null (and the input stream's class loader, as now).
      * Until then Sessions.Builder#sealWith refuses a key, so key is always null here.
      */
-    private <I, O> CoroutineOutputStream<I, O> output(OutputStream out) throws IOException {
+    private <I, O> CoroutineOutputStream<I, O> output(OutputStream out, Set<Method> methods) throws IOException {
         assert key == null : "sealing waits for issue 11's streams";
-        return new CoroutineOutputStream<>(out);
+        return new CoroutineOutputStream<>(out) {
+            @Override
+            protected Object replaceObject(Object obj) throws IOException {
+                if (obj instanceof Method method) {
+                    methods.add(method);
+                }
+                return super.replaceObject(obj);
+            }
+        };
     }
 
     private <I, O> CoroutineInputStream<I, O> input(InputStream in) throws IOException {

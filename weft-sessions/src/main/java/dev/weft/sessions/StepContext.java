@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -35,12 +36,18 @@ public final class StepContext {
     private final String sessionId;
     private final long step;
     private final Connection connection;
+    private final Connection raw;
+    private final SessionStore store;
+    /** Whether the body took the connection, and so a savepoint marks where its writes begin. */
+    private boolean savepoint;
     private String point;
     private Map<String, Object> pointValues;
 
-    StepContext(String sessionId, long step, Connection connection) {
+    StepContext(String sessionId, long step, Connection connection, SessionStore store) {
         this.sessionId = sessionId;
         this.step = step;
+        this.raw = connection;
+        this.store = store;
         this.connection = guarded(connection, sessionId);
     }
 
@@ -94,7 +101,23 @@ public final class StepContext {
      * back or close it: those throw {@link IllegalStateException}.
      */
     public Connection connection() {
+        if (!savepoint) {
+            try {
+                store.savepoint(raw);
+            } catch (SQLException e) {
+                throw new IllegalStateException("session " + sessionId + ": cannot mark where step " + step
+                        + "'s own writes begin: " + e, e);
+            }
+            savepoint = true;
+        }
         return connection;
+    }
+
+    /** Undoes the body's own writes, if it made any. */
+    void rollBackWrites() throws SQLException {
+        if (savepoint) {
+            store.rollbackToSavepoint(raw);
+        }
     }
 
     /**
