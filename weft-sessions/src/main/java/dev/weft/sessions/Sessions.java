@@ -244,6 +244,7 @@ public final class Sessions {
             Connection connection = begin(id);
             boolean healthy = true;
             boolean committed = false;
+            SQLException duplicate;
             try {
                 if (!store.lockNew(connection, id, busyWait)) {
                     throw new SessionBusyException(id, "another node is starting a session with this id");
@@ -265,19 +266,20 @@ public final class Sessions {
                 if (store.isBusy(e)) {
                     throw new SessionBusyException(id, store.busyReason());
                 }
-                healthy = false;
-                if (store.isDuplicate(e)) {
-                    store.rollbackQuietly(connection);
-                    healthy = true;
-                    Row existing = existing(id);
-                    if (existing != null) {
-                        throw conflict(existing, 0);
-                    }
+                if (!store.isDuplicate(e)) {
+                    healthy = false;
+                    throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
                 }
-                throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
+                duplicate = e;
             } finally {
                 finish(connection, committed, healthy);
             }
+            // another start with this id committed first: nothing of this one is stored
+            Row existing = existing(id);
+            if (existing != null) {
+                throw conflict(existing, 0);
+            }
+            throw storage(id, "its first step ran but could not be stored; nothing is stored", duplicate);
         } finally {
             running.leave(id);
         }
@@ -314,18 +316,28 @@ public final class Sessions {
      * @throws SessionException          if its new state could not be stored (it stays as it was)
      */
     public <I, O> SessionStep<O> resume(String id, I input) {
-        return resume(id, -1, input);
+        return step(id, -1, input);
     }
 
     /**
      * Resumes session {@code id} with {@code input} as the answer to the step that left it at
-     * {@code expectedVersion} ({@link SessionStep#version()}), and only then: as
-     * {@link #resume(String, Object)}, and
+     * {@code expectedVersion} ({@link SessionStep#version()}), and only then; otherwise as
+     * {@link #resume(String, Object)}.
      *
      * @throws SessionConflictException if the session is at another version or has finished:
      *                                  that answer was taken already, or another one was
+     * @throws IllegalArgumentException if {@code expectedVersion} is less than 1
      */
     public <I, O> SessionStep<O> resume(String id, long expectedVersion, I input) {
+        if (expectedVersion < 1) {
+            throw new IllegalArgumentException("session " + id + ": versions start at 1 (the start), not "
+                    + expectedVersion);
+        }
+        return step(id, expectedVersion, input);
+    }
+
+    /** One step of session {@code id}; {@code expectedVersion} -1 for any. */
+    private <I, O> SessionStep<O> step(String id, long expectedVersion, I input) {
         enter(id);
         try {
             Connection connection = begin(id);
