@@ -17,12 +17,15 @@ final class ConnectionPool implements AutoCloseable {
 
     private final Opener opener;
     private final int maxIdle;
+    private final java.util.function.Consumer<Connection> onClose;
     private final ArrayDeque<Connection> idle = new ArrayDeque<>();
     private boolean closed;
 
-    ConnectionPool(Opener opener, int maxIdle) {
+    /** A pool that calls {@code onClose} for each connection it closes. */
+    ConnectionPool(Opener opener, int maxIdle, java.util.function.Consumer<Connection> onClose) {
         this.opener = opener;
         this.maxIdle = maxIdle;
+        this.onClose = onClose;
     }
 
     Connection take() throws SQLException {
@@ -55,12 +58,13 @@ final class ConnectionPool implements AutoCloseable {
     public void close() {
         synchronized (this) {
             closed = true;
-            idle.forEach(ConnectionPool::closeQuietly);
+            idle.forEach(this::closeQuietly);
             idle.clear();
         }
     }
 
-    private static void closeQuietly(Connection connection) {
+    private void closeQuietly(Connection connection) {
+        onClose.accept(connection);
         try {
             connection.close();
         } catch (SQLException e) {

@@ -10,7 +10,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -68,10 +72,17 @@ public final class SessionStore implements AutoCloseable {
     private final Dialect dialect;
     private final ConnectionPool pool;
     private final String description;
+    /**
+     * Per pooled connection, its prepared statements of a step, by SQL (SQLite compiles a
+     * statement anew each time one is prepared). A connection is used by one thread at a time;
+     * the pool hands it over under its lock. The pool drops a connection's entry when it closes it.
+     */
+    private final Map<Connection, Map<String, PreparedStatement>> statements =
+            Collections.synchronizedMap(new IdentityHashMap<>());
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
-        this.pool = new ConnectionPool(opener, 16);
+        this.pool = new ConnectionPool(opener, 16, statements::remove);
         this.description = description;
         try {
             createTable();
@@ -244,6 +255,17 @@ public final class SessionStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- rows
 
+    /** {@code sql} prepared on {@code connection}, once per connection; the caller does not close it. */
+    private PreparedStatement prepared(Connection connection, String sql) throws SQLException {
+        Map<String, PreparedStatement> prepared = statements.computeIfAbsent(connection, c -> new HashMap<>());
+        PreparedStatement statement = prepared.get(sql);
+        if (statement == null || statement.isClosed()) {
+            statement = connection.prepareStatement(sql);
+            prepared.put(sql, statement);
+        }
+        return statement;
+    }
+
     /**
      * The session's row, locked for this transaction: waits at most {@code wait} for another
      * transaction's lock (zero: not at all). Null if there is none.
@@ -258,11 +280,10 @@ public final class SessionStore implements AutoCloseable {
                 sql += " FOR UPDATE";
             }
         }
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            select.setString(1, id);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next() ? row(rows) : null;
-            }
+        PreparedStatement select = prepared(connection, sql);
+        select.setString(1, id);
+        try (ResultSet rows = select.executeQuery()) {
+            return rows.next() ? row(rows) : null;
         }
     }
 
@@ -291,30 +312,27 @@ public final class SessionStore implements AutoCloseable {
     }
 
     void insert(Connection connection, Row row) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            bind(insert, row);
-            insert.executeUpdate();
-        }
+        PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        bind(insert, row);
+        insert.executeUpdate();
     }
 
     void update(Connection connection, Row row) throws SQLException {
-        try (PreparedStatement update = connection.prepareStatement("UPDATE weft_sessions SET id = ?, status = ?,"
+        PreparedStatement update = prepared(connection, "UPDATE weft_sessions SET id = ?, status = ?,"
                 + " version = ?, build = ?, manifest = ?, point = ?, point_values = ?, state = ?, output = ?,"
-                + " failure = ?, created_at = ?, updated_at = ? WHERE id = ?")) {
-            bind(update, row);
-            update.setString(13, row.id());
-            if (update.executeUpdate() != 1) {
-                throw new SQLException("session " + row.id() + " vanished while its step held it");
-            }
+                + " failure = ?, created_at = ?, updated_at = ? WHERE id = ?");
+        bind(update, row);
+        update.setString(13, row.id());
+        if (update.executeUpdate() != 1) {
+            throw new SQLException("session " + row.id() + " vanished while its step held it");
         }
     }
 
     void delete(Connection connection, String id) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_sessions WHERE id = ?")) {
-            delete.setString(1, id);
-            delete.executeUpdate();
-        }
+        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?");
+        delete.setString(1, id);
+        delete.executeUpdate();
     }
 
     private static void bind(PreparedStatement statement, Row row) throws SQLException {

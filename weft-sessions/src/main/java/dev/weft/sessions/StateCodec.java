@@ -14,6 +14,7 @@ import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import javax.crypto.SecretKey;
 
@@ -26,6 +27,8 @@ final class StateCodec {
 
     private final ClassLoader loader;
     private final SecretKey key;
+    /** The manifests of the sets of methods seen so far: a node's code has few. */
+    private final Map<Set<Method>, Builds.Manifest> manifests = new ConcurrentHashMap<>();
 
     StateCodec(ClassLoader loader, SecretKey key) {
         this.loader = loader;
@@ -47,7 +50,8 @@ final class StateCodec {
         try (CoroutineOutputStream<I, O> out = output(bytes, methods)) {
             out.writeAsymCoroutine(coroutine);
         }
-        Builds.Manifest manifest = methods.isEmpty() ? Builds.of(coroutine.serialize()) : Builds.of(methods);
+        Builds.Manifest manifest = methods.isEmpty() ? Builds.of(coroutine.serialize())
+                : manifests.computeIfAbsent(methods, Builds::of);
         return new Written(bytes.toByteArray(), manifest);
     }
 

@@ -35,7 +35,8 @@ public final class StepContext {
 
     private final String sessionId;
     private final long step;
-    private final Connection connection;
+    /** The guarded view of {@link #raw}, made when the body first asks for it. */
+    private Connection connection;
     private final Connection raw;
     private final SessionStore store;
     /** Whether the body took the connection, and so a savepoint marks where its writes begin. */
@@ -48,7 +49,6 @@ public final class StepContext {
         this.step = step;
         this.raw = connection;
         this.store = store;
-        this.connection = guarded(connection, sessionId);
     }
 
     /** The step's connection, refusing what would end or split the step's transaction. */
@@ -109,6 +109,7 @@ public final class StepContext {
                         + "'s own writes begin: " + e, e);
             }
             savepoint = true;
+            connection = guarded(raw, sessionId);
         }
         return connection;
     }
