@@ -2,4 +2,7 @@
 module dev.weft.examples {
     requires dev.weft;
     requires java.xml;
+    requires java.net.http;
+    requires dev.weft.sessions;
+    requires org.eclipse.jetty.server;
 }

@@ -145,7 +145,7 @@ public final class Report {
         MemorySection memory = new MemorySection(machine.platformThreadCap());
         return List.of(new SwitchSection(), new CreationSection(), memory, new MigrationSection(),
                 new SerializationSection(), new FiberChainSection(), new SameFringeSection(),
-                new RingSection(machine.platformThreadCap(), memory), new PeersSection());
+                new RingSection(machine.platformThreadCap(), memory), new SessionsSection(), new PeersSection());
     }
 
     private static double estimate(List<Section> sections, Settings settings) {

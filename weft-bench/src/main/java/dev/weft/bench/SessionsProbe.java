@@ -1,0 +1,246 @@
+package dev.weft.bench;
+
+import dev.weft.bench.woven.SessionWorkflow;
+import dev.weft.sessions.SessionStore;
+import dev.weft.sessions.Sessions;
+import dev.weft.sessions.testing.PostgresServer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES}. It
+ * starts {@code SESSIONS} sessions of {@link SessionWorkflow} suspended {@code FRAMES} frames
+ * deep in the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real
+ * server it starts), then resumes each {@code ROUNDS} times, timing every step, spread over
+ * {@code NODES} threads each with a {@link Sessions} and store of its own (as separate nodes
+ * would have). Then the floor: the same number of steps, each one transaction updating one row
+ * of the same size as a stored session, with the same store settings. Prints
+ * {@code key=value} lines: steps per second and median and 99th-percentile latency of both, and
+ * the stored state's size.
+ */
+public final class SessionsProbe {
+
+    private SessionsProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String kind = args[0];
+        int frames = Integer.parseInt(args[1]);
+        int sessions = Integer.parseInt(args[2]);
+        int rounds = Integer.parseInt(args[3]);
+        int nodes = Integer.parseInt(args[4]);
+        Path directory = Files.createTempDirectory("weft-sessions-bench");
+        try {
+            Target target = kind.equals("sqlite") ? sqlite(directory.resolve("sessions.db"))
+                    : postgres(PostgresServer.shared().newDatabase("bench"));
+            List<String> ids = new ArrayList<>();
+            try (SessionStore store = target.store()) {
+                Sessions starter = Sessions.builder(store).build();
+                for (int i = 0; i < sessions; i++) {
+                    ids.add(starter.start(new SessionWorkflow(frames), 0).id());
+                }
+                for (int round = 0; round < 3; round++) {
+                    for (String id : ids) {
+                        starter.resume(id, 1); // warm-up, untimed
+                    }
+                }
+            }
+            int stateBytes = stateBytes(target);
+            Timing steps = timed(nodes, ids, rounds, (node, slice) -> {
+                try (SessionStore store = target.store()) {
+                    Sessions sessionsOfNode = Sessions.builder(store).build();
+                    return run(slice, rounds, id -> sessionsOfNode.resume(id, 2));
+                }
+            });
+            print("sessions", steps);
+            System.out.println("state-bytes=" + stateBytes);
+            floorTable(target, ids, stateBytes);
+            Timing floor = timed(nodes, ids, rounds, (node, slice) -> floor(target, slice, rounds, stateBytes));
+            print("floor", floor);
+        } finally {
+            try (var files = Files.walk(directory)) {
+                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+        }
+    }
+
+    /** A store, and plain connections to its database with the same settings. */
+    private interface Target {
+        SessionStore store();
+
+        Connection connect() throws SQLException;
+
+        void begin(Connection connection) throws SQLException;
+
+        void commit(Connection connection) throws SQLException;
+    }
+
+    private static Target sqlite(Path file) {
+        return new Target() {
+            public SessionStore store() {
+                return SessionStore.sqlite(file);
+            }
+
+            public Connection connect() throws SQLException {
+                Properties properties = new Properties();
+                properties.setProperty("journal_mode", "WAL");
+                properties.setProperty("synchronous", "FULL");
+                properties.setProperty("busy_timeout", "60000");
+                return DriverManager.getConnection("jdbc:sqlite:" + file, properties);
+            }
+
+            public void begin(Connection connection) throws SQLException {
+                execute(connection, "BEGIN IMMEDIATE");
+            }
+
+            public void commit(Connection connection) throws SQLException {
+                execute(connection, "COMMIT");
+            }
+        };
+    }
+
+    private static Target postgres(String url) {
+        return new Target() {
+            public SessionStore store() {
+                return SessionStore.postgres(url, "postgres", null);
+            }
+
+            public Connection connect() throws SQLException {
+                return DriverManager.getConnection(url, "postgres", null);
+            }
+
+            public void begin(Connection connection) throws SQLException {
+                connection.setAutoCommit(false);
+            }
+
+            public void commit(Connection connection) throws SQLException {
+                connection.commit();
+            }
+        };
+    }
+
+    private interface Work {
+        long[] run(int node, List<String> slice) throws Exception;
+    }
+
+    private interface Step {
+        void run(String id) throws Exception;
+    }
+
+    private record Timing(long[] latencies, long wallNanos) {
+    }
+
+    /** Runs {@code work} on {@code nodes} threads, each with its share of {@code ids}. */
+    private static Timing timed(int nodes, List<String> ids, int rounds, Work work) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(nodes);
+        try {
+            List<Future<long[]>> results = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int n = 0; n < nodes; n++) {
+                int node = n;
+                List<String> slice = new ArrayList<>();
+                for (int i = node; i < ids.size(); i += nodes) {
+                    slice.add(ids.get(i));
+                }
+                results.add(threads.submit(() -> work.run(node, slice)));
+            }
+            List<long[]> all = new ArrayList<>();
+            for (Future<long[]> result : results) {
+                all.add(result.get());
+            }
+            long wall = System.nanoTime() - start;
+            return new Timing(all.stream().flatMapToLong(Arrays::stream).toArray(), wall);
+        } finally {
+            threads.shutdown();
+        }
+    }
+
+    private static long[] run(List<String> slice, int rounds, Step step) throws Exception {
+        long[] latencies = new long[slice.size() * rounds];
+        int k = 0;
+        for (int round = 0; round < rounds; round++) {
+            for (String id : slice) {
+                long t0 = System.nanoTime();
+                step.run(id);
+                latencies[k++] = System.nanoTime() - t0;
+            }
+        }
+        return latencies;
+    }
+
+    /** The floor's table: a row of {@code bytes} bytes per session. */
+    private static void floorTable(Target target, List<String> ids, int bytes) throws SQLException {
+        try (Connection connection = target.connect()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE weft_floor (id VARCHAR(64) PRIMARY KEY, data "
+                        + (connection.getMetaData().getDatabaseProductName().contains("SQLite") ? "BLOB" : "BYTEA")
+                        + ")");
+            }
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_floor VALUES (?, ?)")) {
+                for (String id : ids) {
+                    insert.setString(1, id);
+                    insert.setBytes(2, new byte[bytes]);
+                    insert.executeUpdate();
+                }
+            }
+        }
+    }
+
+    /** The floor: per step, one transaction that updates one row of {@code bytes} bytes. */
+    private static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
+        try (Connection connection = target.connect()) {
+            Random random = new Random(1);
+            byte[] data = new byte[bytes];
+            try (PreparedStatement update = connection.prepareStatement("UPDATE weft_floor SET data = ? WHERE id = ?")) {
+                return run(slice, rounds, id -> {
+                    random.nextBytes(data);
+                    target.begin(connection);
+                    update.setBytes(1, data);
+                    update.setString(2, id);
+                    update.executeUpdate();
+                    target.commit(connection);
+                });
+            }
+        }
+    }
+
+    private static int stateBytes(Target target) throws SQLException {
+        try (Connection connection = target.connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT AVG(LENGTH(state)) FROM weft_sessions")) {
+            rows.next();
+            return (int) Math.round(rows.getDouble(1));
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static void print(String prefix, Timing timing) {
+        long[] sorted = timing.latencies().clone();
+        Arrays.sort(sorted);
+        System.out.println(prefix + "-steps=" + sorted.length);
+        System.out.println(prefix + "-steps-per-second=" + sorted.length * 1e9 / timing.wallNanos());
+        System.out.println(prefix + "-median-us=" + sorted[sorted.length / 2] / 1e3);
+        System.out.println(prefix + "-p99-us=" + sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))] / 1e3);
+    }
+}

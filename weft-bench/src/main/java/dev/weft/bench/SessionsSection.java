@@ -1,0 +1,146 @@
+package dev.weft.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Workload 9: durable sessions (weft-sessions, issue 13). Each store and depth runs in a fresh
+ * JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
+ * same store doing one {@code UPDATE} of a row of the same size per step; then throughput on
+ * PostgreSQL with 1, 2 and 4 nodes.
+ */
+final class SessionsSection extends Section {
+
+    private static final String WORKLOAD = "sessions";
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    private static final List<Integer> FRAMES = List.of(1, 10, 100);
+    private static final List<Integer> NODES = List.of(1, 2, 4);
+
+    /** One probe's numbers, or why there are none. */
+    private record Run(Map<String, String> values, String failure) {
+        String get(String key) {
+            return values == null ? Format.NONE : Format.number(Double.parseDouble(values.getOrDefault(key, "NaN")));
+        }
+
+        double number(String key) {
+            return values == null ? Double.NaN : Double.parseDouble(values.getOrDefault(key, "NaN"));
+        }
+    }
+
+    private final Map<String, Run> depthRuns = new LinkedHashMap<>();
+    private final Map<Integer, Run> nodeRuns = new LinkedHashMap<>();
+    private int sessions;
+    private int rounds;
+
+    @Override
+    String title() {
+        return "9. Durable sessions: a step stored per input (weft-sessions)";
+    }
+
+    /** The depths measured: all three, or in a quick run only 10 (each PostgreSQL probe starts a server). */
+    private static List<Integer> frames(Settings settings) {
+        return settings.quick() ? List.of(10) : FRAMES;
+    }
+
+    /** The node counts measured: none in a quick run. */
+    private static List<Integer> nodes(Settings settings) {
+        return settings.quick() ? List.of() : NODES;
+    }
+
+    @Override
+    int plannedSteps(Settings settings) {
+        return 2 * frames(settings).size() + nodes(settings).size();
+    }
+
+    @Override
+    double estimatedSeconds(Settings settings) {
+        return plannedSteps(settings) * (settings.quick() ? 8 : 25);
+    }
+
+    @Override
+    void measure(Bench bench) {
+        Settings settings = bench.settings();
+        sessions = settings.quick() ? 5 : 100;
+        rounds = settings.quick() ? 2 : 20;
+        for (String store : List.of("sqlite", "postgres")) {
+            for (int frames : frames(settings)) {
+                depthRuns.put(store + " " + frames, probe(bench, store, frames, 1));
+            }
+        }
+        for (int nodes : nodes(settings)) {
+            nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes));
+        }
+    }
+
+    private Run probe(Bench bench, String store, int frames, int nodes) {
+        String label = WORKLOAD + ": " + store + " frames=" + frames + " nodes=" + nodes;
+        try {
+            Map<String, String> values = bench.probe(label, SessionsProbe.class, List.of(store, "" + frames,
+                    "" + sessions, "" + rounds, "" + nodes), List.of("--enable-native-access=ALL-UNNAMED"), TIMEOUT);
+            double median = ProbeRunner.number(values, "sessions-median-us");
+            double floor = ProbeRunner.number(values, "floor-median-us");
+            bench.record(WORKLOAD, store + " frames=" + frames + " nodes=" + nodes, "median step",
+                    Outcome.measured(median, "us", (int) ProbeRunner.number(values, "sessions-steps")));
+            bench.probed(label, Format.number(median) + " us a step, floor " + Format.number(floor) + " us");
+            return new Run(values, null);
+        } catch (ProbeRunner.ProbeFailure e) {
+            bench.record(WORKLOAD, store + " frames=" + frames + " nodes=" + nodes, "median step",
+                    Outcome.failed(e.getMessage()));
+            return new Run(null, e.getMessage());
+        }
+    }
+
+    @Override
+    void write(Page page) {
+        page.heading(2, title());
+        page.paragraph("""
+                A session of `SessionWorkflow` suspended 1, 10 or 100 woven frames deep is resumed with an \
+                input and stored again, one transaction per step, by `Sessions.resume`; %d sessions, %d steps \
+                each, timed one by one, after three untimed steps each. The floor is the same store, in the \
+                same run, doing per step one transaction that `UPDATE`s one row of the stored state's size \
+                (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 from Maven Central's binaries, \
+                default settings, on this machine). The goal is a median step within 1.3x of the floor.\
+                """.formatted(sessions, rounds));
+        Table depths = new Table("store", "frames", "state bytes", "steps/s", "median µs", "p99 µs",
+                "floor steps/s", "floor median µs", "floor p99 µs", "median / floor");
+        depthRuns.forEach((key, run) -> {
+            String[] parts = key.split(" ");
+            depths.row(parts[0], parts[1], run.get("state-bytes"), run.get("sessions-steps-per-second"),
+                    run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
+                    run.get("floor-median-us"), run.get("floor-p99-us"),
+                    Format.number(run.number("sessions-median-us") / run.number("floor-median-us")));
+        });
+        page.table(depths);
+        if (!nodeRuns.isEmpty()) {
+            page.paragraph("""
+                    Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own \
+                    `Sessions` and connections, resuming its share of the sessions (10 frames deep); the \
+                    floor the same number of threads doing the single-row updates.\
+                    """);
+            Table nodes = new Table("nodes", "steps/s", "median µs", "p99 µs", "floor steps/s", "floor median µs");
+            nodeRuns.forEach((count, run) -> nodes.row("" + count, run.get("sessions-steps-per-second"),
+                    run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
+                    run.get("floor-median-us")));
+            page.table(nodes);
+        }
+        List<String> failures = new ArrayList<>();
+        depthRuns.forEach((key, run) -> {
+            if (run.failure() != null) {
+                failures.add(key + ": " + run.failure());
+            }
+        });
+        nodeRuns.forEach((count, run) -> {
+            if (run.failure() != null) {
+                failures.add("postgres nodes=" + count + ": " + run.failure());
+            }
+        });
+        if (!failures.isEmpty()) {
+            page.paragraph("Not measured:");
+            page.bullets(failures);
+        }
+        page.paragraph("DBOS Transact for Java (`dev.dbos:transact` on Maven Central) is not yet run side by side.");
+    }
+}

@@ -1,0 +1,34 @@
+package dev.weft.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The durable sessions probe, at a tiny size on the embedded store: it prints every number the section reads. */
+class SessionsProbeTest {
+
+    @Test
+    void printsStepsLatenciesAndTheFloor() throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "1"});
+        } finally {
+            System.setOut(original);
+        }
+        Map<String, String> values = ProbeRunner.parse(List.of(bytes.toString(StandardCharsets.UTF_8).split("\n")));
+        assertEquals("6", values.get("sessions-steps"));
+        assertEquals("6", values.get("floor-steps"));
+        for (String key : List.of("sessions-steps-per-second", "sessions-median-us", "sessions-p99-us",
+                "floor-steps-per-second", "floor-median-us", "floor-p99-us", "state-bytes")) {
+            assertTrue(ProbeRunner.number(values, key) > 0, key + "=" + values.get(key));
+        }
+    }
+}

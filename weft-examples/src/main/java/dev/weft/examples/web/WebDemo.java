@@ -1,0 +1,207 @@
+package dev.weft.examples.web;
+
+import dev.weft.AsymRunnable;
+import dev.weft.examples.session.Interaction;
+import dev.weft.sessions.SessionConflictException;
+import dev.weft.sessions.SessionException;
+import dev.weft.sessions.SessionInfo;
+import dev.weft.sessions.SessionStatus;
+import dev.weft.sessions.SessionStep;
+import dev.weft.sessions.SessionStore;
+import dev.weft.sessions.Sessions;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The web demo of durable sessions: each form is one method ({@link Interaction}, thesis 5.2's
+ * interaction, and {@link Registration}, with a back button and a retry), and each request
+ * resumes the visitor's session from the store (named by a cookie), runs it to its next question
+ * and stores it again. No state is kept in the server's memory, so the server may be restarted
+ * in the middle of a visitor's form, or a second server may serve the next request.
+ *
+ * <pre>
+ * java ... dev.weft.examples.web.WebDemo [--port 8080] [--sqlite sessions.db | --postgres URL [--user U] [--password P]]
+ * </pre>
+ *
+ * <p>Served by Jetty, whose core handler API needs no servlet container. Pages:
+ * {@code /} (the list), {@code /questions}, {@code /register}; {@code ?new} starts a form afresh.
+ */
+public final class WebDemo implements AutoCloseable {
+
+    /** One form: its path, its title, its body, and whether its pages have a back button. */
+    private record Form(String path, String title, Supplier<AsymRunnable<String, String>> body, boolean back) {
+    }
+
+    private static final List<Form> FORMS = List.of(
+            new Form("questions", "Thesis 5.2: the interaction", Interaction::new, false),
+            new Form("register", "A longer form, with a back button and a retry", Registration::new, true));
+
+    private final SessionStore store;
+    private final Sessions sessions;
+    private final Server server;
+
+    private WebDemo(SessionStore store, int port) throws Exception {
+        this.store = store;
+        this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).build();
+        this.server = new Server();
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(port);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                return serve(request, response, callback);
+            }
+        });
+        server.start();
+    }
+
+    /** A server on {@code port} (0: any free one) over {@code store}, which it closes when closed. */
+    public static WebDemo start(SessionStore store, int port) throws Exception {
+        try {
+            return new WebDemo(store, port);
+        } catch (Exception | Error e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The port it listens on, at 127.0.0.1. */
+    public int port() {
+        return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            server.stop();
+        } finally {
+            store.close();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int port = 8080;
+        Path sqlite = Path.of("sessions.db");
+        String postgres = null;
+        String user = null;
+        String password = null;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--sqlite" -> sqlite = Path.of(args[i + 1]);
+                case "--postgres" -> postgres = args[i + 1];
+                case "--user" -> user = args[i + 1];
+                case "--password" -> password = args[i + 1];
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        SessionStore store = postgres != null ? SessionStore.postgres(postgres, user, password) : SessionStore.sqlite(sqlite);
+        WebDemo demo = start(store, port);
+        System.out.println("listening on http://127.0.0.1:" + demo.port() + "/ (sessions in " + store + ")");
+        System.out.flush();
+        demo.server.join();
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    private boolean serve(Request request, Response response, Callback callback) throws Exception {
+        String path = Request.getPathInContext(request);
+        if (path.equals("/")) {
+            StringBuilder links = new StringBuilder("<ul>");
+            for (Form form : FORMS) {
+                links.append("<li><a id=\"").append(form.path()).append("\" href=\"/").append(form.path())
+                        .append("?new\">").append(escape(form.title())).append("</a></li>");
+            }
+            return page(response, callback, 200, "Weft: durable sessions", links + "</ul>");
+        }
+        Form form = FORMS.stream().filter(f -> path.equals("/" + f.path())).findFirst().orElse(null);
+        if (form == null) {
+            return page(response, callback, 404, "Not found", "<p>No page " + escape(path) + ".</p>");
+        }
+        Fields parameters = Request.getParameters(request);
+        String cookie = "weft-" + form.path();
+        String id = Request.getCookies(request).stream().filter(c -> c.getName().equals(cookie))
+                .map(HttpCookie::getValue).findFirst().orElse(null);
+        SessionInfo current = id == null || parameters.get("new") != null ? null
+                : sessions.status(id).filter(info -> info.status() == SessionStatus.SUSPENDED).orElse(null);
+        if (current == null) {
+            SessionStep<String> step = sessions.start(form.body().get(), null);
+            Response.addCookie(response, HttpCookie.build(cookie, step.id()).path("/").httpOnly(true).build());
+            return question(response, callback, form, step.id(), step.version(), step.output());
+        }
+        if (!"POST".equals(request.getMethod()) || parameters.get("version") == null) {
+            return question(response, callback, form, id, current.version(),
+                    (String) sessions.lastOutput(id).orElse(""));
+        }
+        String input = parameters.get("back") != null ? Registration.BACK : parameters.getValue("answer");
+        long version = Long.parseLong(parameters.getValue("version"));
+        try {
+            SessionStep<String> step = sessions.resume(id, version, input == null ? "" : input);
+            if (step.finished()) {
+                Response.addCookie(response, HttpCookie.build(cookie, "").path("/").maxAge(0).build());
+                return page(response, callback, 200, form.title(), "<p id=\"result\">" + escape(step.output())
+                        + "</p><p><a id=\"again\" href=\"/" + form.path() + "?new\">Start again</a></p>");
+            }
+            return question(response, callback, form, id, step.version(), step.output());
+        } catch (SessionConflictException e) {
+            // a form sent twice, or a page from before: show where the session is now
+            return question(response, callback, form, id, e.currentVersion(),
+                    String.valueOf(Optional.ofNullable(e.lastOutput()).orElse("")));
+        } catch (SessionException e) {
+            return page(response, callback, 409, form.title(), "<p id=\"error\">" + escape(e.getMessage())
+                    + "</p><p><a href=\"/" + form.path() + "?new\">Start again</a></p>");
+        }
+    }
+
+    private boolean question(Response response, Callback callback, Form form, String id, long version,
+            String question) {
+        String html = "<form method=\"post\" action=\"/" + form.path() + "\">"
+                + "<p id=\"question\">" + escape(question).replace("\n", "<br>") + "</p>"
+                + "<input id=\"answer\" name=\"answer\" autofocus autocomplete=\"off\">"
+                + "<input type=\"hidden\" name=\"version\" value=\"" + version + "\">"
+                + " <button id=\"next\" type=\"submit\">Next</button>"
+                + (form.back() ? " <button id=\"back\" type=\"submit\" name=\"back\" value=\"1\">Back</button>" : "")
+                + "</form><p id=\"served\">session " + escape(id) + ", step " + version + ", served by process "
+                + ProcessHandle.current().pid() + "</p>";
+        return page(response, callback, 200, form.title(), html);
+    }
+
+    private static boolean page(Response response, Callback callback, int status, String title, String body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        Content.Sink.write(response, true, "<!doctype html><html><head><meta charset=\"utf-8\"><title>"
+                + escape(title) + "</title></head><body><h1>" + escape(title) + "</h1>" + body + "</body></html>",
+                callback);
+        return true;
+    }
+
+    private static String escape(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '<' -> escaped.append("&lt;");
+                case '>' -> escaped.append("&gt;");
+                case '&' -> escaped.append("&amp;");
+                case '"' -> escaped.append("&quot;");
+                default -> escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+}

@@ -1,0 +1,219 @@
+package dev.weft.examples.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The web demo in a real browser: headless Chromium, driven through {@code chromedriver}, fills
+ * in both forms against a server process on the embedded store, and the server is killed
+ * (SIGKILL) and started again in the middle of the longer form, which the visitor finishes on
+ * the new process. Chromium and chromium-driver are Debian's, installed by the build's own
+ * script ({@code src/test/scripts/install-chromium.sh}) where missing; the test is skipped, saying
+ * why, only where they cannot be installed.
+ */
+class WebDemoBrowserTest {
+
+    private static final String BROWSER_MISSING = "chromium and chromium-driver are not installed and cannot be"
+            + " installed here (src/test/scripts/install-chromium.sh needs root and apt-get)";
+
+    @TempDir
+    Path directory;
+
+    private Process server;
+    private Process chromedriver;
+    private WebDriver browser;
+    private int port;
+
+    @BeforeAll
+    static void installChromium() throws Exception {
+        Process script = new ProcessBuilder("sh", "src/test/scripts/install-chromium.sh").inheritIO().start();
+        boolean ended = script.waitFor(15, TimeUnit.MINUTES);
+        if (!ended) {
+            script.destroyForcibly();
+        }
+        Assumptions.assumeTrue(ended && script.exitValue() == 0, BROWSER_MISSING);
+    }
+
+    @BeforeEach
+    void startServerAndBrowser() throws Exception {
+        port = freePort();
+        server = startServer();
+        int driverPort = freePort();
+        chromedriver = new ProcessBuilder("chromedriver", "--port=" + driverPort)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        awaitReady(URI.create("http://127.0.0.1:" + driverPort + "/status"));
+        browser = new WebDriver(driverPort);
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        try {
+            if (browser != null) {
+                browser.close();
+            }
+        } finally {
+            for (Process process : new Process[] {server, chromedriver}) {
+                if (process != null) {
+                    process.destroyForcibly();
+                    process.waitFor(1, TimeUnit.MINUTES);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theThesisInteractionInABrowser() throws Exception {
+        browser.open(url("/"));
+        browser.click("#questions");
+        assertEquals("Please enter your name:", browser.text("#question"));
+        answer("John Doe");
+        answer("Genovia");
+        answer("twenty-eight");
+        assertEquals("Please enter your age:\nPlease enter a valid number!", browser.text("#question"));
+        answer("28");
+        assertEquals("Please enter your email address:", browser.text("#question"));
+        answer("nospam@nospam.at");
+        assertEquals("Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at", browser.text("#result"));
+    }
+
+    @Test
+    void theLongerFormGoesBackRetriesAndSurvivesAServerKilledInItsMiddle() throws Exception {
+        browser.open(url("/register?new"));
+        assertEquals("Your name?", browser.text("#question"));
+        answer("Ada");
+        answer("ada at example.org");
+        assertEquals("\"ada at example.org\" is not an e-mail address. Your e-mail address?",
+                browser.text("#question"));
+        answer("ada@example.org");
+        assertEquals("Your plan: basic or pro?", browser.text("#question"));
+        submit("#back");
+        assertEquals("Your e-mail address? (it was: ada@example.org)", browser.text("#question"));
+        String before = browser.text("#served");
+
+        // the server dies with the visitor's form on the screen, and another process takes over
+        server.destroyForcibly();
+        server.waitFor(1, TimeUnit.MINUTES);
+        server = startServer();
+
+        answer("ada@example.org");
+        assertEquals("Your plan: basic or pro?", browser.text("#question"));
+        String after = browser.text("#served");
+        assertNotEquals(pid(before), pid(after), "a new process serves the form");
+        assertEquals(session(before), session(after), "the same session");
+        answer("pro");
+        assertEquals("Register Ada <ada@example.org>, plan pro? (yes, or back)", browser.text("#question"));
+        answer("yes");
+        assertEquals("Registered Ada <ada@example.org>, plan pro.", browser.text("#result"));
+    }
+
+    private void answer(String text) throws IOException, InterruptedException {
+        browser.type("#answer", text);
+        submit("#next");
+    }
+
+    /** Clicks {@code button} and waits for the next page: one whose step differs, or the result. */
+    private void submit(String button) throws IOException, InterruptedException {
+        String before = browser.text("#served");
+        browser.click(button);
+        for (int attempt = 0; attempt < 600; attempt++) {
+            String now = null;
+            try {
+                now = browser.text("#served");
+            } catch (IOException e) {
+                if (browser.exists("#result")) {
+                    return;
+                }
+            }
+            if (now != null && !now.equals(before)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("no new page after clicking " + button);
+    }
+
+    private static String pid(String served) {
+        return served.substring(served.lastIndexOf(' ') + 1);
+    }
+
+    private static String session(String served) {
+        return served.substring("session ".length(), served.indexOf(','));
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    /** The demo server as a process of its own, on {@link #port}, over a SQLite file in the test's directory. */
+    private Process startServer() throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+                "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), WebDemo.class.getName(),
+                "--port", String.valueOf(port), "--sqlite", directory.resolve("sessions.db").toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8));
+        String line = output.readLine();
+        if (line == null || !line.startsWith("listening on")) {
+            process.destroyForcibly();
+            throw new IOException("the demo server did not start: " + line);
+        }
+        Thread drain = new Thread(() -> {
+            try {
+                while (output.readLine() != null) {
+                    // keeps the pipe from filling
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+        });
+        drain.setDaemon(true);
+        drain.start();
+        assertTrue(Files.exists(directory.resolve("sessions.db")));
+        return process;
+    }
+
+    private static void awaitReady(URI status) throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (int attempt = 0; attempt < 600; attempt++) {
+            try {
+                if (client.send(HttpRequest.newBuilder(status).build(), HttpResponse.BodyHandlers.ofString())
+                        .statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("chromedriver never answered at " + status);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

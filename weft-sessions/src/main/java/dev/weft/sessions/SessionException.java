@@ -1,0 +1,22 @@
+package dev.weft.sessions;
+
+/**
+ * Why a session operation did not happen as asked; its message names the session and the
+ * reason. Subclasses tell the cases apart.
+ */
+public class SessionException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String sessionId;
+
+    SessionException(String sessionId, String message, Throwable cause) {
+        super("session " + sessionId + ": " + message, cause);
+        this.sessionId = sessionId;
+    }
+
+    /** The id of the session concerned. */
+    public String sessionId() {
+        return sessionId;
+    }
+}

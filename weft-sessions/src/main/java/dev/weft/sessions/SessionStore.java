@@ -1,0 +1,439 @@
+package dev.weft.sessions;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Where sessions are kept: one table, {@code weft_sessions}, one row per session, created on
+ * first use. Two kinds:
+ *
+ * <ul>
+ * <li>{@link #sqlite(Path)}: the embedded default, a SQLite database in one file, no server.
+ *     Write-ahead log, {@code synchronous=FULL}: a step's commit is on disk (fsync) before
+ *     {@code resume} returns. Steps of all sessions in one file run one at a time (SQLite has one
+ *     writer), which also makes them exclusive across processes sharing the file.
+ * <li>{@link #postgres(String, String, String)}: PostgreSQL, for several nodes. A step holds its
+ *     session's row lock ({@code SELECT ... FOR UPDATE}) from load to commit; steps of different
+ *     sessions run in parallel.
+ * </ul>
+ *
+ * <p>Thread-safe; close it when done (it closes its idle connections).
+ */
+public final class SessionStore implements AutoCloseable {
+
+    /* Implementation notes: a step is one transaction on one connection. PostgreSQL: autocommit
+     * off, the row locked FOR UPDATE (NOWAIT, or with lock_timeout when the caller waits).
+     * SQLite: the driver stays in autocommit mode and the store says BEGIN IMMEDIATE / COMMIT
+     * itself, so that an idle pooled connection never holds SQLite's write lock (the driver's
+     * own non-autocommit mode begins the next transaction right after each commit). The body's
+     * writes are wrapped in a savepoint, so that a body that throws leaves none of them behind
+     * and the failure can still be stored in the same transaction; it is set only when the body
+     * takes the connection, and COMMIT releases it. */
+
+    /** The SQL each database needs where they differ. */
+    private enum Dialect {
+        SQLITE("BLOB", "SQLITE_BUSY: another connection holds the database's write lock"),
+        POSTGRES("BYTEA", "the session's row is locked by another transaction");
+
+        final String bytes;
+        final String busy;
+
+        Dialect(String bytes, String busy) {
+            this.bytes = bytes;
+            this.busy = busy;
+        }
+    }
+
+    /** One stored session, as a step reads and writes it. */
+    record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
+            byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
+    }
+
+    private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
+            + " failure, created_at, updated_at";
+    private static final String INFO_COLUMNS = "id, status, version, build, manifest, point, failure, created_at,"
+            + " updated_at";
+
+    private final Dialect dialect;
+    private final ConnectionPool pool;
+    private final String description;
+    /**
+     * Per pooled connection, its prepared statements of a step, by SQL (SQLite compiles a
+     * statement anew each time one is prepared). A connection is used by one thread at a time;
+     * the pool hands it over under its lock. The pool drops a connection's entry when it closes it.
+     */
+    private final Map<Connection, Map<String, PreparedStatement>> statements =
+            Collections.synchronizedMap(new IdentityHashMap<>());
+
+    private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
+        this.dialect = dialect;
+        this.pool = new ConnectionPool(opener, 16, statements::remove);
+        this.description = description;
+        try {
+            createTable();
+        } catch (SQLException e) {
+            pool.close();
+            throw new IllegalStateException("cannot create the sessions table in " + description + ": " + e, e);
+        }
+    }
+
+    /**
+     * The embedded store: a SQLite database in {@code file}, created if missing (SQLite keeps
+     * its write-ahead log beside it, in {@code FILE-wal} and {@code FILE-shm}). Needs
+     * {@code org.xerial:sqlite-jdbc} at run time.
+     */
+    public static SessionStore sqlite(Path file) {
+        Path absolute = file.toAbsolutePath();
+        Properties properties = new Properties();
+        properties.setProperty("journal_mode", "WAL");
+        properties.setProperty("synchronous", "FULL");
+        properties.setProperty("busy_timeout", "60000");
+        String url = "jdbc:sqlite:" + absolute;
+        return new SessionStore(Dialect.SQLITE, () -> DriverManager.getConnection(url, properties), "SQLite database "
+                + absolute);
+    }
+
+    /**
+     * A PostgreSQL store at {@code url} ({@code jdbc:postgresql://host:port/database}). Needs
+     * {@code org.postgresql:postgresql} at run time.
+     */
+    public static SessionStore postgres(String url, String user, String password) {
+        Properties properties = new Properties();
+        if (user != null) {
+            properties.setProperty("user", user);
+        }
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        return new SessionStore(Dialect.POSTGRES, () -> DriverManager.getConnection(url, properties), "PostgreSQL at "
+                + url);
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    // ---------------------------------------------------------------- schema
+
+    private void createTable() throws SQLException {
+        String ddl = "CREATE TABLE IF NOT EXISTS weft_sessions (id VARCHAR(64) PRIMARY KEY,"
+                + " status VARCHAR(16) NOT NULL, version BIGINT NOT NULL, build VARCHAR(64), manifest TEXT,"
+                + " point VARCHAR(200), point_values " + dialect.bytes + ", state " + dialect.bytes + ", output "
+                + dialect.bytes + ", failure TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)";
+        Connection connection = begin();
+        boolean healthy = false;
+        try (Statement statement = connection.createStatement()) {
+            if (dialect == Dialect.POSTGRES) {
+                // nodes starting together would race on CREATE TABLE IF NOT EXISTS (a unique
+                // violation in pg_type): one at a time
+                statement.execute("SELECT pg_advisory_xact_lock(7217)");
+            }
+            statement.execute(ddl);
+            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
+            commit(connection);
+            healthy = true;
+        } finally {
+            if (!healthy) {
+                rollbackQuietly(connection);
+            }
+            pool.give(connection, healthy);
+        }
+    }
+
+    // ---------------------------------------------------------------- transactions
+
+    /** A connection in a new transaction; SQLite's waits for the database's write lock. */
+    Connection begin() throws SQLException {
+        Connection connection = pool.take();
+        try {
+            if (dialect == Dialect.SQLITE) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("BEGIN IMMEDIATE");
+                }
+            } else {
+                connection.setAutoCommit(false);
+            }
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            pool.give(connection, false);
+            throw e;
+        }
+    }
+
+    void commit(Connection connection) throws SQLException {
+        if (dialect == Dialect.SQLITE) {
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("COMMIT");
+            }
+        } else {
+            connection.commit();
+            connection.setAutoCommit(true);
+        }
+    }
+
+    /** Rolls back; returns whether the connection is fit to be kept. */
+    boolean rollbackQuietly(Connection connection) {
+        try {
+            if (dialect == Dialect.SQLITE) {
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("ROLLBACK");
+                }
+            } else {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    void release(Connection connection, boolean healthy) {
+        pool.give(connection, healthy);
+    }
+
+    void savepoint(Connection connection) throws SQLException {
+        execute(connection, "SAVEPOINT weft_step");
+    }
+
+    void rollbackToSavepoint(Connection connection) throws SQLException {
+        execute(connection, "ROLLBACK TO SAVEPOINT weft_step");
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** Whether {@code e} says that a lock could not be had in time. */
+    boolean isBusy(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && ("55P03".equals(sql.getSQLState())
+                    || dialect == Dialect.SQLITE && (sql.getErrorCode() == 5 || sql.getErrorCode() == 6))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code e} says that a row with that key exists already. */
+    boolean isDuplicate(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && ("23505".equals(sql.getSQLState())
+                    || dialect == Dialect.SQLITE && (sql.getErrorCode() == 19 || sql.getErrorCode() == 1555))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    String busyReason() {
+        return dialect.busy;
+    }
+
+    // ---------------------------------------------------------------- rows
+
+    /** {@code sql} prepared on {@code connection}, once per connection; the caller does not close it. */
+    private PreparedStatement prepared(Connection connection, String sql) throws SQLException {
+        Map<String, PreparedStatement> prepared = statements.computeIfAbsent(connection, c -> new HashMap<>());
+        PreparedStatement statement = prepared.get(sql);
+        if (statement == null || statement.isClosed()) {
+            statement = connection.prepareStatement(sql);
+            prepared.put(sql, statement);
+        }
+        return statement;
+    }
+
+    /**
+     * The session's row, locked for this transaction: waits at most {@code wait} for another
+     * transaction's lock (zero: not at all). Null if there is none.
+     */
+    Row lock(Connection connection, String id, Duration wait) throws SQLException {
+        String sql = "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ?";
+        if (dialect == Dialect.POSTGRES) {
+            if (wait.isZero()) {
+                sql += " FOR UPDATE NOWAIT";
+            } else {
+                execute(connection, "SET LOCAL lock_timeout = " + Math.max(1, wait.toMillis()));
+                sql += " FOR UPDATE";
+            }
+        }
+        PreparedStatement select = prepared(connection, sql);
+        select.setString(1, id);
+        try (ResultSet rows = select.executeQuery()) {
+            return rows.next() ? row(rows) : null;
+        }
+    }
+
+    /**
+     * Before a new session's first step: holds its id for this transaction, so that two starts
+     * with one id never both run (PostgreSQL: a transaction-scoped advisory lock on the id's
+     * hash, at once or within {@code wait}; SQLite: the transaction's write lock does it already).
+     *
+     * @return false if another transaction holds it (and {@code wait} is zero)
+     */
+    boolean lockNew(Connection connection, String id, Duration wait) throws SQLException {
+        if (dialect == Dialect.SQLITE) {
+            return true;
+        }
+        if (!wait.isZero()) {
+            execute(connection, "SET LOCAL lock_timeout = " + Math.max(1, wait.toMillis()));
+        }
+        try (PreparedStatement lock = connection.prepareStatement(wait.isZero()
+                ? "SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))"
+                : "SELECT true FROM (SELECT pg_advisory_xact_lock(hashtextextended(?, 0))) AS locked")) {
+            lock.setString(1, id);
+            try (ResultSet result = lock.executeQuery()) {
+                return result.next() && result.getBoolean(1);
+            }
+        }
+    }
+
+    void insert(Connection connection, Row row) throws SQLException {
+        PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        bind(insert, row);
+        insert.executeUpdate();
+    }
+
+    void update(Connection connection, Row row) throws SQLException {
+        PreparedStatement update = prepared(connection, "UPDATE weft_sessions SET id = ?, status = ?,"
+                + " version = ?, build = ?, manifest = ?, point = ?, point_values = ?, state = ?, output = ?,"
+                + " failure = ?, created_at = ?, updated_at = ? WHERE id = ?");
+        bind(update, row);
+        update.setString(13, row.id());
+        if (update.executeUpdate() != 1) {
+            throw new SQLException("session " + row.id() + " vanished while its step held it");
+        }
+    }
+
+    void delete(Connection connection, String id) throws SQLException {
+        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?");
+        delete.setString(1, id);
+        delete.executeUpdate();
+    }
+
+    private static void bind(PreparedStatement statement, Row row) throws SQLException {
+        statement.setString(1, row.id());
+        statement.setString(2, row.status().name());
+        statement.setLong(3, row.version());
+        statement.setString(4, row.build());
+        statement.setString(5, row.manifest());
+        statement.setString(6, row.point());
+        statement.setBytes(7, row.pointValues());
+        statement.setBytes(8, row.state());
+        statement.setBytes(9, row.output());
+        statement.setString(10, row.failure());
+        statement.setLong(11, row.created());
+        statement.setLong(12, row.updated());
+    }
+
+    private static Row row(ResultSet rows) throws SQLException {
+        return new Row(rows.getString(1), SessionStatus.valueOf(rows.getString(2)), rows.getLong(3), rows.getString(4),
+                rows.getString(5), rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9),
+                rows.getString(10), rows.getLong(11), rows.getLong(12));
+    }
+
+    // ---------------------------------------------------------------- reading and removing, no lock
+
+    /** A session's info and its frames' manifest, or empty. */
+    Optional<Listed> info(String id) throws SQLException {
+        List<Listed> found = query("SELECT " + INFO_COLUMNS + " FROM weft_sessions WHERE id = ?", id);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /** The stored output of session {@code id}'s last step; null if none. */
+    byte[] output(String id) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (PreparedStatement select = connection.prepareStatement("SELECT output FROM weft_sessions WHERE id = ?")) {
+            select.setString(1, id);
+            byte[] output = null;
+            try (ResultSet rows = select.executeQuery()) {
+                if (rows.next()) {
+                    output = rows.getBytes(1);
+                }
+            }
+            healthy = true;
+            return output;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /** Every session, oldest first. */
+    List<Listed> list() throws SQLException {
+        return query("SELECT " + INFO_COLUMNS + " FROM weft_sessions ORDER BY created_at, id", null);
+    }
+
+    /** How many sessions have one build (null: ended sessions), and that build's manifest. */
+    record BuildCount(String build, long sessions, String manifest) {
+    }
+
+    /** The sessions counted by build, most first. */
+    List<BuildCount> builds() throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT build, COUNT(*), MIN(manifest) FROM weft_sessions"
+                        + " GROUP BY build ORDER BY COUNT(*) DESC, build")) {
+            List<BuildCount> counts = new ArrayList<>();
+            while (rows.next()) {
+                counts.add(new BuildCount(rows.getString(1), rows.getLong(2), rows.getString(3)));
+            }
+            healthy = true;
+            return counts;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /** A session as listed: what the store says, and the manifest its build was computed from. */
+    record Listed(SessionInfo info, String manifest) {
+    }
+
+    private List<Listed> query(String sql, String id) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            if (id != null) {
+                select.setString(1, id);
+            }
+            List<Listed> found = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    SessionInfo info = new SessionInfo(rows.getString(1), SessionStatus.valueOf(rows.getString(2)),
+                            rows.getLong(3), rows.getString(4), rows.getString(6), rows.getString(7),
+                            Instant.ofEpochMilli(rows.getLong(8)), Instant.ofEpochMilli(rows.getLong(9)));
+                    found.add(new Listed(info, rows.getString(5)));
+                }
+            }
+            healthy = true;
+            return found;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+}

@@ -1,0 +1,664 @@
+package dev.weft.sessions;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.sessions.SessionStore.Row;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import javax.crypto.SecretKey;
+
+/**
+ * Durable sessions (thesis 5.2 at scale): a session is an {@link AsymCoroutine} suspended at a
+ * {@code ret} and stored under an id; each input resumes it, on whichever node gets the input,
+ * runs it to its next {@code ret} or its end, and stores it again, in one transaction.
+ *
+ * <pre>{@code
+ * try (SessionStore store = SessionStore.sqlite(Path.of("sessions.db"))) {
+ *     Sessions sessions = Sessions.builder(store).build();
+ *     SessionStep<String> step = sessions.start(new Interaction(), null);   // "Please enter your name:"
+ *     // ... later, in any process using the same store:
+ *     step = sessions.resume(step.id(), step.version(), "John Doe");        // "Please enter your country:"
+ * }
+ * }</pre>
+ *
+ * <p><b>Bodies.</b> A body's classes must be woven (see the README: serializing coroutines), and
+ * what its frames hold must be serializable. Sessions are resumed on the native engine (which
+ * needs {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}); a coroutine started on
+ * the woven engine is stored the same way. The in-memory coroutine is dropped once a step is
+ * stored, not closed: its {@code finally} blocks run when the session really ends.
+ *
+ * <p><b>Exactly once.</b> A step is one database transaction that holds the session's lock from
+ * loading to storing: two resumes of one session, on one node or two, never both run a step; the
+ * second waits, or fails with {@link SessionBusyException} (see {@link Builder#waitWhenBusy}). A
+ * node that dies mid-step commits nothing: the session stays at its last stored suspension, and
+ * any node resumes it. The body's own writes through {@link StepContext#connection()} commit
+ * with the step, exactly once. Any other side effect of a step (a mail sent, a call to another
+ * service) runs at least once: a step that dies before its commit runs again when the input is
+ * resent. To answer a step exactly once when a reply may be lost, pass the version it showed
+ * ({@link #resume(String, long, Object)}): a resend of an answer already taken fails with
+ * {@link SessionConflictException}, which carries the output of the step that took it.
+ *
+ * <p><b>Builds.</b> Each stored session records the fingerprint of the code its frames belong to
+ * ({@link SessionInfo#build()}). A node whose code differs refuses the session with
+ * {@link SessionRefusedException} and leaves it as it was, so nodes still on the old build can
+ * drain it; {@link #refusal} and {@link #builds()} say which sessions this node can take, and an
+ * {@linkplain Builder#upgrade upgrade} moves a session suspended at a named point to new code.
+ *
+ * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling thread.
+ */
+public final class Sessions {
+
+    /* Implementation notes: a step is
+     *   1. this process's mark for the session (RunningSteps: busy or wait),
+     *   2. a transaction that locks the row (PostgreSQL: FOR UPDATE; SQLite: the write lock),
+     *   3. the checks: status, expected version, build (cached per manifest),
+     *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
+     *   5. the new row (or a deletion) written and committed, then the mark released.
+     * Whatever fails before the commit rolls everything back: the stored session is as it was. */
+
+    /**
+     * Moves a session suspended at a named point of old code to new code: given the values the
+     * old code stored at the point ({@link StepContext#suspendingAt}), returns the new code's
+     * body, which is called with the input that answers the point, as its first input.
+     */
+    @FunctionalInterface
+    public interface Upgrade {
+        /**
+         * The new body that carries on from the point.
+         *
+         * @param values the values stored at the point, by name
+         */
+        AsymRunnable<?, ?> resumeAt(Map<String, Object> values);
+    }
+
+    /**
+     * How many sessions of one build the store holds, and whether this node can resume them.
+     *
+     * @param build    the build fingerprint (null for ended sessions)
+     * @param sessions how many sessions have it
+     * @param refusal  why this node refuses them, or null if it accepts them
+     */
+    public record BuildSummary(String build, long sessions, String refusal) {
+    }
+
+    /** How a {@link Sessions} is set up; {@link Sessions#builder(SessionStore)} makes one. */
+    public static final class Builder {
+        private final SessionStore store;
+        private ClassLoader loader;
+        private Duration busyWait = Duration.ZERO;
+        private boolean keepFinished;
+        private final Map<String, Upgrade> upgrades = new HashMap<>();
+
+        private Builder(SessionStore store) {
+            if (store == null) {
+                throw new NullPointerException("store");
+            }
+            this.store = store;
+        }
+
+        /**
+         * The class loader of this node's code, which loads the classes of stored frames and
+         * values. Default: the thread's context class loader when {@link #build()} is called.
+         */
+        public Builder classLoader(ClassLoader loader) {
+            this.loader = loader;
+            return this;
+        }
+
+        /**
+         * How long a resume waits for another step of the same session to end before it throws
+         * {@link SessionBusyException}. Default: zero, it throws at once.
+         */
+        public Builder waitWhenBusy(Duration wait) {
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("a negative wait: " + wait);
+            }
+            this.busyWait = wait;
+            return this;
+        }
+
+        /**
+         * Whether a finished session's row is kept (status {@link SessionStatus#FINISHED}, with
+         * its last output, no frames) until {@link Sessions#remove}. Default: false, it is
+         * deleted. Keeping it lets a resend of the last answer get a
+         * {@link SessionConflictException} with the final output rather than
+         * {@link SessionNotFoundException}.
+         */
+        public Builder keepFinished(boolean keep) {
+            this.keepFinished = keep;
+            return this;
+        }
+
+        /**
+         * Registers how to move sessions suspended at {@code point} whose build this node
+         * refuses to this node's code. Used when such a session is resumed here.
+         */
+        public Builder upgrade(String point, Upgrade upgrade) {
+            if (point == null || upgrade == null) {
+                throw new NullPointerException(point == null ? "point" : "upgrade");
+            }
+            upgrades.put(point, upgrade);
+            return this;
+        }
+
+        /**
+         * Seals stored state with {@code key} (an HMAC checked before a byte is read), once Weft's
+         * coroutine streams take a key (the saved-state issue).
+         *
+         * @throws UnsupportedOperationException always, for now: this Weft's coroutine streams
+         *         cannot seal yet; see {@code StateCodec}, where the key goes
+         */
+        public Builder sealWith(SecretKey key) {
+            throw new UnsupportedOperationException("this Weft's CoroutineOutputStream cannot seal state yet:"
+                    + " sealing arrives with the streams that take a SecretKey");
+        }
+
+        /** The sessions, on this builder's settings. */
+        public Sessions build() {
+            ClassLoader chosen = loader;
+            if (chosen == null) {
+                chosen = Thread.currentThread().getContextClassLoader();
+            }
+            if (chosen == null) {
+                chosen = ClassLoader.getSystemClassLoader();
+            }
+            return new Sessions(this, chosen);
+        }
+    }
+
+    private final SessionStore store;
+    private final Duration busyWait;
+    private final boolean keepFinished;
+    private final Map<String, Upgrade> upgrades;
+    private final StateCodec codec;
+    private final Builds builds;
+    private final RunningSteps running = new RunningSteps();
+
+    private Sessions(Builder builder, ClassLoader loader) {
+        this.store = builder.store;
+        this.busyWait = builder.busyWait;
+        this.keepFinished = builder.keepFinished;
+        this.upgrades = Map.copyOf(builder.upgrades);
+        this.codec = new StateCodec(loader, null);
+        this.builds = new Builds(loader);
+    }
+
+    /** Sessions in {@code store}, to be set up and {@link Builder#build() built}. */
+    public static Builder builder(SessionStore store) {
+        return new Builder(store);
+    }
+
+    // ---------------------------------------------------------------- steps
+
+    /**
+     * Starts a session running {@code body} on the native engine: runs it to its first
+     * {@code ret} with {@code first} as its input, and stores it under a new id.
+     *
+     * @throws SessionFailedException if the body threw (the failure is stored under the new id)
+     * @throws SessionException       if its state could not be stored (nothing is stored)
+     */
+    public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
+        return start(newId(), new AsymCoroutine<I, O>(body), first);
+    }
+
+    /**
+     * Starts a session from {@code coroutine}, which must be new and belong to this thread: as
+     * {@link #start(AsymRunnable, Object)}.
+     */
+    public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
+        return start(newId(), coroutine, first);
+    }
+
+    /**
+     * Starts a session under an id the caller chose (at most 64 characters), exactly once: as
+     * {@link #start(AsymRunnable, Object)}, but if a session with that id exists already (a
+     * resent start whose reply was lost, say), nothing runs.
+     *
+     * @throws SessionConflictException if the store holds a session with that id
+     */
+    public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
+        if (id == null || id.isEmpty() || id.length() > 64) {
+            throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
+        }
+        return start(id, new AsymCoroutine<I, O>(body), first);
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+
+    private <I, O> SessionStep<O> start(String id, AsymCoroutine<I, O> coroutine, I first) {
+        enter(id);
+        try {
+            Connection connection = begin(id);
+            boolean healthy = true;
+            boolean committed = false;
+            SQLException duplicate;
+            try {
+                if (!store.lockNew(connection, id, busyWait)) {
+                    throw new SessionBusyException(id, "another node is starting a session with this id");
+                }
+                Row existing = store.lock(connection, id, busyWait);
+                if (existing != null) {
+                    throw conflict(existing, 0);
+                }
+                long now = System.currentTimeMillis();
+                StepResult<O> result = run(connection, id, 1, coroutine, first);
+                Row row = result.row(id, 1, now, now, null);
+                if (row != null) {
+                    store.insert(connection, row);
+                }
+                store.commit(connection);
+                committed = true;
+                return result.reply(id, 1);
+            } catch (SQLException e) {
+                if (store.isBusy(e)) {
+                    throw new SessionBusyException(id, store.busyReason());
+                }
+                if (!store.isDuplicate(e)) {
+                    healthy = false;
+                    throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
+                }
+                duplicate = e;
+            } finally {
+                finish(connection, committed, healthy);
+            }
+            // another start with this id committed first: nothing of this one is stored
+            Row existing = existing(id);
+            if (existing != null) {
+                throw conflict(existing, 0);
+            }
+            throw storage(id, "its first step ran but could not be stored; nothing is stored", duplicate);
+        } finally {
+            running.leave(id);
+        }
+    }
+
+    /** The stored row of {@code id}, read without a lock, or null. */
+    private Row existing(String id) {
+        Connection connection = begin(id);
+        boolean healthy = true;
+        try {
+            return store.lock(connection, id, busyWait);
+        } catch (SQLException e) {
+            healthy = false;
+            throw storage(id, "cannot read it from " + store, e);
+        } finally {
+            finish(connection, false, healthy);
+        }
+    }
+
+    private SessionConflictException conflict(Row row, long expectedVersion) {
+        return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
+                readQuietly(row.output()));
+    }
+
+    /**
+     * Resumes session {@code id} with {@code input}, whatever step it is at: runs it to its next
+     * {@code ret} or its end, and stores it (or deletes it, if it finished).
+     *
+     * @throws SessionNotFoundException  if there is no such session
+     * @throws SessionBusyException      if another step of it is running (see {@link Builder#waitWhenBusy})
+     * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
+     * @throws SessionFailedException    if its body threw, now or before
+     * @throws SessionConflictException  if it has finished (kept with {@link Builder#keepFinished})
+     * @throws SessionException          if its new state could not be stored (it stays as it was)
+     */
+    public <I, O> SessionStep<O> resume(String id, I input) {
+        return step(id, -1, input);
+    }
+
+    /**
+     * Resumes session {@code id} with {@code input} as the answer to the step that left it at
+     * {@code expectedVersion} ({@link SessionStep#version()}), and only then; otherwise as
+     * {@link #resume(String, Object)}.
+     *
+     * @throws SessionConflictException if the session is at another version or has finished:
+     *                                  that answer was taken already, or another one was
+     * @throws IllegalArgumentException if {@code expectedVersion} is less than 1
+     */
+    public <I, O> SessionStep<O> resume(String id, long expectedVersion, I input) {
+        if (expectedVersion < 1) {
+            throw new IllegalArgumentException("session " + id + ": versions start at 1 (the start), not "
+                    + expectedVersion);
+        }
+        return step(id, expectedVersion, input);
+    }
+
+    /** One step of session {@code id}; {@code expectedVersion} -1 for any. */
+    private <I, O> SessionStep<O> step(String id, long expectedVersion, I input) {
+        enter(id);
+        try {
+            Connection connection = begin(id);
+            boolean healthy = true;
+            boolean committed = false;
+            try {
+                Row row = lock(connection, id);
+                AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
+                long step = row.version() + 1;
+                StepResult<O> result = run(connection, id, step, coroutine, input);
+                Row next = result.row(id, step, row.created(), System.currentTimeMillis(), row);
+                if (next == null) {
+                    store.delete(connection, id);
+                } else {
+                    store.update(connection, next);
+                }
+                store.commit(connection);
+                committed = true;
+                return result.reply(id, step);
+            } catch (SQLException e) {
+                healthy = false;
+                throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
+            } finally {
+                finish(connection, committed, healthy);
+            }
+        } finally {
+            running.leave(id);
+        }
+    }
+
+    private void enter(String id) {
+        boolean entered;
+        try {
+            entered = running.enter(id, busyWait.toNanos());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SessionBusyException(id, "interrupted while waiting for it on this node");
+        }
+        if (!entered) {
+            throw new SessionBusyException(id, "on this node");
+        }
+    }
+
+    private Connection begin(String id) {
+        try {
+            return store.begin();
+        } catch (SQLException e) {
+            if (store.isBusy(e)) {
+                throw new SessionBusyException(id, store.busyReason());
+            }
+            throw storage(id, "cannot begin a transaction in " + store, e);
+        }
+    }
+
+    private Row lock(Connection connection, String id) throws SQLException {
+        Row row;
+        try {
+            row = store.lock(connection, id, busyWait);
+        } catch (SQLException e) {
+            if (store.isBusy(e)) {
+                throw new SessionBusyException(id, store.busyReason());
+            }
+            throw e;
+        }
+        if (row == null) {
+            throw new SessionNotFoundException(id);
+        }
+        return row;
+    }
+
+    /** Commits nothing more: rolls back what is not committed, and gives the connection back. */
+    private void finish(Connection connection, boolean committed, boolean healthy) {
+        boolean keep = healthy;
+        if (!committed) {
+            keep = store.rollbackQuietly(connection) && keep;
+        }
+        store.release(connection, keep);
+    }
+
+    /** The stored session as a coroutine ready to run its next step, or why not. */
+    private <I, O> AsymCoroutine<I, O> restore(Row row, long expectedVersion) {
+        String id = row.id();
+        if (row.status() == SessionStatus.FAILED) {
+            throw new SessionFailedException(id, row.version(), row.failure(), null);
+        }
+        if (row.status() == SessionStatus.FINISHED
+                || expectedVersion >= 0 && expectedVersion != row.version()) {
+            throw conflict(row, expectedVersion);
+        }
+        String refusal = builds.refusal(row.manifest());
+        if (refusal != null) {
+            return upgrade(row, refusal);
+        }
+        try {
+            return codec.read(row.state(), new AsymCoroutine<>());
+        } catch (IOException | RuntimeException e) {
+            throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <I, O> AsymCoroutine<I, O> upgrade(Row row, String refusal) {
+        Upgrade upgrade = row.point() == null ? null : upgrades.get(row.point());
+        if (upgrade == null) {
+            throw new SessionRefusedException(row.id(), row.build(), refusal + (row.point() == null
+                    ? "; it is suspended at no named point, so no upgrade applies"
+                    : "; no upgrade is registered for its point '" + row.point() + "'"), null);
+        }
+        Map<String, Object> values;
+        try {
+            values = codec.readPointValues(row.pointValues());
+        } catch (IOException e) {
+            throw new SessionRefusedException(row.id(), row.build(), refusal + "; the values at its point '"
+                    + row.point() + "' cannot be read here: " + e, e);
+        }
+        AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
+        return new AsymCoroutine<>(body);
+    }
+
+    /** The body's output on the way out of one step, and what to store. */
+    private final class StepResult<O> {
+        final O output;
+        final boolean finished;
+        final String failure;
+        final Throwable thrown;
+        final Builds.Manifest manifest;
+        final byte[] state;
+        final String point;
+        final Map<String, Object> pointValues;
+
+        StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
+                byte[] state, String point, Map<String, Object> pointValues) {
+            this.output = output;
+            this.finished = finished;
+            this.failure = failure;
+            this.thrown = thrown;
+            this.manifest = manifest;
+            this.state = state;
+            this.point = point;
+            this.pointValues = pointValues;
+        }
+
+        /** The row to store after step {@code step}; null to delete it. */
+        Row row(String id, long step, long created, long now, Row previous) {
+            if (failure != null) {
+                return new Row(id, SessionStatus.FAILED, step, null, null, null, null, null, null, failure, created,
+                        now);
+            }
+            if (finished) {
+                return keepFinished ? new Row(id, SessionStatus.FINISHED, step, null, null, null, null, null,
+                        StateCodec.value(output), null, created, now) : null;
+            }
+            return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
+                    point == null ? null : StateCodec.value(new LinkedHashMap<>(pointValues)), state,
+                    StateCodec.value(output), null, created, now);
+        }
+
+        /** What the step returns to its caller, once stored. */
+        SessionStep<O> reply(String id, long step) {
+            if (failure != null) {
+                throw new SessionFailedException(id, step, failure, thrown);
+            }
+            return new SessionStep<>(id, step, finished, output);
+        }
+    }
+
+    /**
+     * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
+     * writes, if it takes the connection, begin at a savepoint.
+     */
+    private <I, O> StepResult<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
+            I input) throws SQLException {
+        StepContext context = new StepContext(id, step, connection, store);
+        StepContext previous = context.enter();
+        O output;
+        try {
+            output = coroutine.call(input);
+        } catch (RuntimeException | Error e) {
+            StepContext.restore(previous);
+            context.rollBackWrites();
+            return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null);
+        }
+        StepContext.restore(previous);
+        if (coroutine.isFinished()) {
+            return new StepResult<>(output, true, null, null, null, null, null, null);
+        }
+        StateCodec.Written written;
+        try {
+            written = codec.write(coroutine);
+        } catch (IOException | RuntimeException e) {
+            throw new SessionException(id, "step " + step + " ran but its state cannot be stored, so it is not"
+                    + " (the session stays at its last stored version): " + e, e);
+        }
+        return new StepResult<>(output, false, null, null, written.manifest(), written.state(), context.point(),
+                context.pointValues());
+    }
+
+    private static String stackTrace(Throwable e) {
+        StringWriter text = new StringWriter();
+        e.printStackTrace(new PrintWriter(text));
+        return text.toString();
+    }
+
+    private Object readQuietly(byte[] bytes) {
+        try {
+            return codec.readValue(bytes);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static SessionException storage(String id, String what, SQLException e) {
+        return new SessionException(id, what + ": " + e, e);
+    }
+
+    // ---------------------------------------------------------------- reading and removing
+
+    /** What the store says about session {@code id}, or empty if there is none. */
+    public Optional<SessionInfo> status(String id) {
+        try {
+            return store.info(id).map(SessionStore.Listed::info);
+        } catch (SQLException e) {
+            throw storage(id, "cannot read it from " + store, e);
+        }
+    }
+
+    /**
+     * The output of session {@code id}'s last step, as stored: what a page shows again when the
+     * visitor reloads it. Empty if there is no such session, or the output was null or not
+     * serializable.
+     */
+    public Optional<Object> lastOutput(String id) {
+        try {
+            return Optional.ofNullable(readQuietly(store.output(id)));
+        } catch (SQLException e) {
+            throw storage(id, "cannot read it from " + store, e);
+        }
+    }
+
+    /** Every stored session, oldest first. */
+    public List<SessionInfo> list() {
+        try {
+            return store.list().stream().map(SessionStore.Listed::info).toList();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+        }
+    }
+
+    /**
+     * Why this node would refuse to resume session {@code id}: its build differs and no upgrade
+     * applies; empty if this node can resume it, or if it has ended or does not exist.
+     */
+    public Optional<String> refusal(String id) {
+        try {
+            return store.info(id).map(this::refusal);
+        } catch (SQLException e) {
+            throw storage(id, "cannot read it from " + store, e);
+        }
+    }
+
+    private String refusal(SessionStore.Listed listed) {
+        SessionInfo info = listed.info();
+        if (info.status() != SessionStatus.SUSPENDED) {
+            return null;
+        }
+        String refusal = builds.refusal(listed.manifest());
+        if (refusal == null || info.point() != null && upgrades.containsKey(info.point())) {
+            return null;
+        }
+        return refusal;
+    }
+
+    /**
+     * The stored sessions by build, most first, each with this node's verdict: the reason it
+     * refuses that build's sessions, or null if it can resume them (an upgrade that applies to a
+     * session is not counted here: see {@link #refusal(String)}).
+     */
+    public List<BuildSummary> builds() {
+        List<SessionStore.BuildCount> counts;
+        try {
+            counts = store.builds();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count the sessions in " + store + " by build: " + e, e);
+        }
+        return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
+                count.build() == null ? null : builds.refusal(count.manifest()))).toList();
+    }
+
+    /**
+     * Removes session {@code id}, whatever its status; waits for (or, see
+     * {@link Builder#waitWhenBusy}, refuses during) a step of it that is running.
+     *
+     * @return whether there was such a session
+     * @throws SessionBusyException if a step of it is running
+     */
+    public boolean remove(String id) {
+        enter(id);
+        try {
+            Connection connection = begin(id);
+            boolean healthy = true;
+            boolean committed = false;
+            try {
+                Row row = store.lock(connection, id, busyWait);
+                if (row == null) {
+                    return false;
+                }
+                store.delete(connection, id);
+                store.commit(connection);
+                committed = true;
+                return true;
+            } catch (SQLException e) {
+                if (store.isBusy(e)) {
+                    throw new SessionBusyException(id, store.busyReason());
+                }
+                healthy = false;
+                throw storage(id, "cannot remove it from " + store, e);
+            } finally {
+                finish(connection, committed, healthy);
+            }
+        } finally {
+            running.leave(id);
+        }
+    }
+}

@@ -1,0 +1,329 @@
+package dev.weft.sessions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.sessions.flows.Gate;
+import dev.weft.sessions.flows.Ledger;
+import dev.weft.sessions.flows.Questionnaire;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every store must do, one subclass per store: sessions start, step, finish, fail and are
+ * listed and removed the same way on each, and a step's own writes commit with it.
+ */
+abstract class SessionStoreContract {
+
+    SessionStore store;
+    Sessions sessions;
+
+    /** A store over an empty database, with a {@code ledger} table. */
+    abstract SessionStore openStore() throws Exception;
+
+    /** A plain connection to the store's database, for checking what the steps wrote. */
+    abstract Connection connect() throws SQLException;
+
+    /** Whether another process's (or another {@link Sessions}') step of a session makes a resume busy rather than wait. */
+    abstract boolean rowLocks();
+
+    @BeforeEach
+    void open() throws Exception {
+        store = openStore();
+        sessions = Sessions.builder(store).build();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE IF NOT EXISTS ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
+        }
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    // ---------------------------------------------------------------- the life of a session
+
+    @Test
+    void startRunsTheBodyToItsFirstRetAndStoresIt() {
+        SessionStep<String> step = sessions.start(new Questionnaire(), null);
+        assertEquals("What is your name?", step.output());
+        assertEquals(1, step.version());
+        assertFalse(step.finished());
+        SessionInfo info = sessions.status(step.id()).orElseThrow();
+        assertEquals(SessionStatus.SUSPENDED, info.status());
+        assertEquals(1, info.version());
+        assertEquals("name", info.point());
+        assertNotNull(info.build());
+        assertNull(info.failure());
+        assertEquals(List.of(step.id()), sessions.list().stream().map(SessionInfo::id).toList());
+        assertEquals("What is your name?", sessions.lastOutput(step.id()).orElseThrow());
+        assertTrue(sessions.lastOutput("no-such-id").isEmpty());
+    }
+
+    @Test
+    void eachResumeRunsOneStepAndAFinishedSessionIsDeleted() {
+        SessionStep<String> step = sessions.start(new Questionnaire(), null);
+        String id = step.id();
+        assertEquals("Where do you live, Ada?", sessions.<String, String>resume(id, "Ada").output());
+        assertEquals("How old are you?", sessions.<String, String>resume(id, "London").output());
+        SessionStep<String> retry = sessions.resume(id, "thirty-six");
+        assertEquals("How old are you? (a number, please)", retry.output());
+        assertEquals(4, retry.version());
+        SessionStep<String> last = sessions.resume(id, "36");
+        assertTrue(last.finished());
+        assertEquals("Ada from London, 36", last.output());
+        assertEquals(5, last.version());
+        assertTrue(sessions.status(id).isEmpty(), "a finished session is deleted");
+        SessionNotFoundException gone = assertThrows(SessionNotFoundException.class, () -> sessions.resume(id, "x"));
+        assertTrue(gone.getMessage().contains(id), gone.getMessage());
+    }
+
+    @Test
+    void aKeptFinishedSessionAnswersAResentLastInputWithItsOutput() {
+        Sessions keeping = Sessions.builder(store).keepFinished(true).build();
+        SessionStep<String> step = keeping.start(new Ledger(2), "a");
+        step = keeping.resume(step.id(), step.version(), "b");
+        assertTrue(step.finished());
+        SessionInfo info = keeping.status(step.id()).orElseThrow();
+        assertEquals(SessionStatus.FINISHED, info.status());
+        assertNull(info.build());
+        long version = step.version();
+        String id = step.id();
+        SessionConflictException resent = assertThrows(SessionConflictException.class,
+                () -> keeping.resume(id, version - 1, "b"));
+        assertEquals("done after 2", resent.lastOutput());
+        assertEquals(SessionStatus.FINISHED, resent.status());
+        assertEquals(2, ledger(id).size(), "the resent input ran nothing");
+        assertTrue(keeping.remove(id));
+        assertTrue(keeping.status(id).isEmpty());
+    }
+
+    @Test
+    void aResumeNamingAnOldVersionRunsNothingAndSaysWhereTheSessionIs() {
+        SessionStep<String> first = sessions.start(new Ledger(5), "a");
+        SessionStep<String> second = sessions.resume(first.id(), first.version(), "b");
+        SessionConflictException stale = assertThrows(SessionConflictException.class,
+                () -> sessions.resume(first.id(), first.version(), "b again"));
+        assertEquals(2, stale.currentVersion());
+        assertEquals(SessionStatus.SUSPENDED, stale.status());
+        assertEquals(second.output(), stale.lastOutput());
+        assertTrue(stale.getMessage().contains(first.id()), stale.getMessage());
+        assertEquals(List.of("1:a", "2:b"), ledger(first.id()));
+    }
+
+    @Test
+    void aResumeOfAnUnknownSessionSaysSo() {
+        SessionNotFoundException missing = assertThrows(SessionNotFoundException.class,
+                () -> sessions.resume("no-such-id", "x"));
+        assertEquals("no-such-id", missing.sessionId());
+        assertTrue(missing.getMessage().contains("no-such-id"), missing.getMessage());
+        assertTrue(sessions.status("no-such-id").isEmpty());
+        assertFalse(sessions.remove("no-such-id"));
+    }
+
+    // ---------------------------------------------------------------- failures
+
+    @Test
+    void aBodysExceptionIsStoredAsTheSessionsFailureAndItsWritesAreUndone() {
+        SessionStep<String> step = sessions.start(new Ledger(5), "a");
+        String id = step.id();
+        SessionFailedException failed = assertThrows(SessionFailedException.class, () -> sessions.resume(id, "boom"));
+        assertTrue(failed.getCause() instanceof IllegalStateException, String.valueOf(failed.getCause()));
+        assertTrue(failed.getMessage().contains(id) && failed.getMessage().contains("boom"), failed.getMessage());
+        SessionInfo info = sessions.status(id).orElseThrow();
+        assertEquals(SessionStatus.FAILED, info.status());
+        assertEquals(2, info.version());
+        assertTrue(info.failure().contains("the body refused input boom at step 2"), info.failure());
+        assertTrue(info.failure().contains("at dev.weft.sessions.flows.Ledger.run"), info.failure());
+        assertEquals(List.of("1:a"), ledger(id), "the failed step's own write was rolled back");
+        SessionFailedException again = assertThrows(SessionFailedException.class, () -> sessions.resume(id, "c"));
+        assertEquals(info.failure(), again.failure());
+    }
+
+    @Test
+    void aBodyThatThrowsInItsFirstStepIsStoredAsFailedToo() {
+        SessionFailedException failed = assertThrows(SessionFailedException.class,
+                () -> sessions.start(new Ledger(3), "boom"));
+        SessionInfo info = sessions.status(failed.sessionId()).orElseThrow();
+        assertEquals(SessionStatus.FAILED, info.status());
+        assertTrue(info.failure().contains("boom"), info.failure());
+    }
+
+    @Test
+    void aStateThatCannotBeStoredLeavesTheSessionAndItsWritesAsTheyWere() {
+        SessionStep<String> step = sessions.start(new Ledger(5), "a");
+        String id = step.id();
+        SessionException refused = assertThrows(SessionException.class, () -> sessions.resume(id, "hold"));
+        assertTrue(refused.getMessage().contains(id) && refused.getMessage().contains("cannot be stored"),
+                refused.getMessage());
+        SessionInfo info = sessions.status(id).orElseThrow();
+        assertEquals(SessionStatus.SUSPENDED, info.status());
+        assertEquals(1, info.version());
+        assertEquals(List.of("1:a"), ledger(id));
+        assertEquals("after step 2", sessions.<String, String>resume(id, 1, "b").output());
+        assertEquals(List.of("1:a", "2:b"), ledger(id));
+    }
+
+    // ---------------------------------------------------------------- one step at a time
+
+    @Test
+    void aSecondResumeOfARunningSessionIsBusyAndRunsNothing() throws Exception {
+        SessionStep<String> step = sessions.start(new Ledger(5), "a");
+        String id = step.id();
+        Gate.reset();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<SessionStep<String>> held = other.submit(() -> sessions.resume(id, "gate"));
+            Gate.awaitArrival();
+            SessionBusyException busy = assertThrows(SessionBusyException.class, () -> sessions.resume(id, "b"));
+            assertTrue(busy.getMessage().contains(id) && busy.getMessage().contains("busy"), busy.getMessage());
+            Gate.open();
+            assertEquals("after step 2", held.get().output());
+        } finally {
+            Gate.open();
+            other.shutdown();
+        }
+        assertEquals(List.of("1:a", "2:gate"), ledger(id));
+    }
+
+    @Test
+    void aResumeThatWaitsRunsTheNextStepOnceTheRunningOneIsStored() throws Exception {
+        Sessions waiting = Sessions.builder(store).waitWhenBusy(Duration.ofMinutes(1)).build();
+        SessionStep<String> step = waiting.start(new Ledger(5), "a");
+        String id = step.id();
+        Gate.reset();
+        ExecutorService others = Executors.newFixedThreadPool(2);
+        try {
+            Future<SessionStep<String>> held = others.submit(() -> waiting.resume(id, "gate"));
+            Gate.awaitArrival();
+            Future<SessionStep<String>> next = others.submit(() -> waiting.resume(id, "b"));
+            Gate.open();
+            assertEquals(2, held.get().version());
+            assertEquals(3, next.get().version());
+            assertEquals("after step 3", next.get().output());
+        } finally {
+            Gate.open();
+            others.shutdown();
+        }
+        assertEquals(List.of("1:a", "2:gate", "3:b"), ledger(id));
+    }
+
+    @Test
+    void anotherNodesResumeOfARunningSessionNeverRunsTheSameStep() throws Exception {
+        Sessions node1 = sessions;
+        Sessions node2 = Sessions.builder(store).build();
+        SessionStep<String> step = node1.start(new Ledger(5), "a");
+        String id = step.id();
+        Gate.reset();
+        ExecutorService others = Executors.newFixedThreadPool(2);
+        try {
+            Future<SessionStep<String>> held = others.submit(() -> node1.resume(id, 1, "gate"));
+            Gate.awaitArrival();
+            if (rowLocks()) {
+                SessionBusyException busy = assertThrows(SessionBusyException.class, () -> node2.resume(id, 1, "b"));
+                assertTrue(busy.getMessage().contains(id), busy.getMessage());
+                Gate.open();
+            } else {
+                // one writer at a time: node2 waits for the database's lock, then finds the step taken
+                Future<SessionStep<String>> second = others.submit(() -> node2.resume(id, 1, "b"));
+                Gate.open();
+                java.util.concurrent.ExecutionException conflict = assertThrows(
+                        java.util.concurrent.ExecutionException.class, second::get);
+                assertTrue(conflict.getCause() instanceof SessionConflictException, String.valueOf(conflict.getCause()));
+            }
+            assertEquals(2, held.get().version());
+        } finally {
+            Gate.open();
+            others.shutdown();
+        }
+        assertEquals(List.of("1:a", "2:gate"), ledger(id));
+    }
+
+    @Test
+    void aStartUnderAnIdThatIsStartingOrExistsRunsNothing() throws Exception {
+        Sessions node2 = Sessions.builder(store).build();
+        Gate.reset();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<SessionStep<String>> first = other.submit(() -> sessions.start("order-7", new Ledger(3), "gate"));
+            Gate.awaitArrival();
+            assertThrows(SessionBusyException.class, () -> sessions.start("order-7", new Ledger(3), "twin"));
+            if (rowLocks()) {
+                assertThrows(SessionBusyException.class, () -> node2.start("order-7", new Ledger(3), "twin"));
+            }
+            Gate.open();
+            assertEquals(1, first.get().version());
+        } finally {
+            Gate.open();
+            other.shutdown();
+        }
+        SessionConflictException exists = assertThrows(SessionConflictException.class,
+                () -> node2.start("order-7", new Ledger(3), "again"));
+        assertEquals(1, exists.currentVersion());
+        assertEquals("after step 1", exists.lastOutput());
+        assertEquals(List.of("1:gate"), ledger("order-7"));
+    }
+
+    // ---------------------------------------------------------------- listing and removing
+
+    @Test
+    void sessionsAreListedOldestFirstAndRemoved() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(sessions.start(new Ledger(3), "s" + i).id());
+        }
+        assertEquals(ids.stream().sorted().toList(), sessions.list().stream().map(SessionInfo::id).sorted().toList());
+        assertTrue(sessions.remove(ids.get(1)));
+        assertFalse(sessions.remove(ids.get(1)));
+        assertEquals(2, sessions.list().size());
+        assertThrows(SessionNotFoundException.class, () -> sessions.resume(ids.get(1), "x"));
+        List<Sessions.BuildSummary> builds = sessions.builds();
+        assertEquals(1, builds.size());
+        assertEquals(2, builds.get(0).sessions());
+        assertNull(builds.get(0).refusal(), "this node wrote them, so it accepts them");
+    }
+
+    @Test
+    void aStepCannotCommitItsOwnTransaction() {
+        SessionStep<String> step = sessions.start(new Ledger(5), "a");
+        assertThrows(IllegalStateException.class, StepContext::current, "no step runs on the test's thread");
+        SessionFailedException failed = assertThrows(SessionFailedException.class,
+                () -> sessions.resume(step.id(), "commit"));
+        assertTrue(failed.getMessage().contains("a step cannot commit its transaction"), failed.getMessage());
+        assertEquals(List.of("1:a"), ledger(step.id()), "the step's write did not commit by itself");
+    }
+
+    /** The ledger rows of session {@code id}, as "step:input", in step order. */
+    List<String> ledger(String id) {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT step, input FROM ledger WHERE session = ? ORDER BY step")) {
+            select.setString(1, id);
+            List<String> rows = new ArrayList<>();
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    rows.add(result.getInt(1) + ":" + result.getString(2));
+                }
+            }
+            return rows;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
