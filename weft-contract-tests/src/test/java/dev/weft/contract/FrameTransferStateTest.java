@@ -58,14 +58,7 @@ class FrameTransferStateTest {
         original.call(2);
         CoroutineFrame[] frames = original.serialize();
         Totals copy = new Totals(engine);
-        for (CoroutineFrame frame : frames) {
-            for (int i = 0; i < frame.objectValues.length; i++) {
-                if (frame.objectValues[i] == original) {
-                    frame.objectValues[i] = copy;
-                }
-            }
-        }
-        copy.deserialize(frames);
+        copy.deserialize(rehome(frames, original, copy));
         original.close();
         return copy;
     }
@@ -107,18 +100,72 @@ class FrameTransferStateTest {
         assertEquals(before, FrameTransfer.activeCount());
     }
 
+    /** Recurses {@code depth} calls deep, then rets. */
+    static final class Deep extends AsymCoroutine<Integer, Integer> {
+        Deep(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected Integer run(Integer depth) {
+            return down(depth);
+        }
+
+        private int down(int n) {
+            return n == 0 ? ret(0) : down(n - 1) + 1;
+        }
+    }
+
+    private static final int DEPTH = 3_000;
+
+    /** Runs {@code task} on a new thread with a stack of {@code stackSize} bytes; returns what it returned. */
+    private static <T> T onThread(long stackSize, java.util.concurrent.Callable<T> task) throws Throwable {
+        java.util.concurrent.FutureTask<T> future = new java.util.concurrent.FutureTask<>(task);
+        Thread thread = new Thread(null, future, "stack-" + stackSize, stackSize);
+        thread.start();
+        thread.join();
+        try {
+            return future.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * A restore that throws while it rebuilds the frames: a deep recursion, captured on a
+     * thread with a large stack, restored on one whose stack cannot hold it.
+     */
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void aRestoreThatFailsLeavesNothingRaised(Engine engine) {
-        Totals copy = restoredCopy(engine);
-        Totals other = new Totals(engine);
-        other.call(0);
-        CoroutineFrame[] frames = copy.serialize();
-        frames[frames.length - 1].objectValues[0] = other; // its ret is then made on a coroutine that is not running
-        copy.deserialize(frames);
-        IllegalStateException failed = assertThrows(IllegalStateException.class, () -> copy.call(1));
-        assertTrue(failed.getMessage().contains("is not the coroutine running"), failed.getMessage());
-        assertTrue(copy.isFinished());
+    void aRestoreThatFailsLeavesNothingRaised(Engine engine) throws Throwable {
+        Deep[] original = new Deep[1];
+        CoroutineFrame[] frames = onThread(64L << 20, () -> {
+            original[0] = new Deep(engine);
+            assertEquals(0, original[0].call(DEPTH));
+            CoroutineFrame[] captured = original[0].serialize();
+            original[0].close();
+            return captured;
+        });
+        int after = onThread(160L << 10, () -> {
+            Deep copy = new Deep(engine);
+            copy.deserialize(rehome(frames, original[0], copy));
+            assertThrows(StackOverflowError.class, () -> copy.call(1));
+            assertTrue(copy.isFinished());
+            return FrameTransfer.activeCount();
+        });
+        assertEquals(before, after, "on the restoring thread");
         assertEquals(before, FrameTransfer.activeCount());
+    }
+
+    /** {@code frames}, with every reference to {@code from} replaced by {@code to}. */
+    private static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
+        for (CoroutineFrame frame : frames) {
+            for (int i = 0; i < frame.objectValues.length; i++) {
+                if (frame.objectValues[i] == from) {
+                    frame.objectValues[i] = to;
+                }
+            }
+        }
+        return frames;
     }
 }

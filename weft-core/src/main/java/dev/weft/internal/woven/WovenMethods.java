@@ -19,16 +19,27 @@ import java.util.Map;
  * ({@link WeavingContract#FORMAT_VERSION}), then one line per method: {@code name+descriptor TAB hash TAB sites [TAB reason]}, the
  * reason saying why a method was left unwoven (constructors that call what may suspend are
  * listed so too); sites separated by
- * spaces, each {@code bci|target|locals|stack|monitors}: {@code target} is the called
+ * spaces, each {@code bci|target|locals|stack|monitors|opcode}: {@code target} is the called
  * method's owner, name and descriptor; {@code locals} and {@code stack} list one code per slot,
  * separated by {@code ,} ({@code _} dead, {@code -} second half of a long or double, a type
- * descriptor otherwise, {@code I} for every int-like type); {@code monitors} is how many
- * monitors the method holds there.
+ * descriptor otherwise; an int-like slot has the narrowest of {@code Z}, {@code B}, {@code C},
+ * {@code S} and {@code I} that holds every value it can have there); {@code monitors} is how
+ * many monitors the method holds there; {@code opcode} is the call's (JVM specification 6.5).
  */
 public final class WovenMethods {
 
     /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
-    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors) {
+    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode) {
+
+        /** The JVM's {@code invokestatic} opcode. */
+        public static final int INVOKESTATIC = 184;
+        /** The JVM's {@code invokespecial} opcode. */
+        public static final int INVOKESPECIAL = 183;
+
+        /** Whether the call selects its method by its receiver's class ({@code invokevirtual}, {@code invokeinterface}). */
+        public boolean isVirtual() {
+            return opcode != INVOKESTATIC && opcode != INVOKESPECIAL;
+        }
 
         /** The owner's internal name of the called method. */
         public String targetOwner() {
@@ -194,10 +205,14 @@ public final class WovenMethods {
         holder[0] = new WovenMethods(methods);
     }
 
-    /** The table of {@code type}, initializing it if need be, or null if it is not woven. */
+    /**
+     * The table of {@code type}, initializing it if need be, or null if it is not woven. A class
+     * that does not carry the weaver's marker field is never initialized here: a name read from
+     * untrusted bytes must not run a static initializer before it is known to be woven code.
+     */
     public static WovenMethods of(Class<?> type) {
         WovenMethods[] holder = TABLES.get(type);
-        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray()) {
+        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray() && isMarked(type)) {
             try {
                 Class.forName(type.getName(), true, type.getClassLoader());
             } catch (ClassNotFoundException | LinkageError e) {
@@ -205,6 +220,16 @@ public final class WovenMethods {
             }
         }
         return holder[0];
+    }
+
+    /** Whether {@code type} declares the field the weaver marks woven classes with; looked up without initializing it. */
+    public static boolean isMarked(Class<?> type) {
+        try {
+            type.getDeclaredField(WeavingContract.MARKER);
+            return true;
+        } catch (NoSuchFieldException | LinkageError e) {
+            return false;
+        }
     }
 
     /** The method {@code key} (name then descriptor), or null if the weaver did not weave it. */
@@ -278,7 +303,8 @@ public final class WovenMethods {
 
     private static Site parseSite(String site) {
         String[] f = site.split("\\|", -1);
-        return new Site(Integer.parseInt(f[0]), f[1], slots(f[2]), slots(f[3]), Integer.parseInt(f[4]));
+        return new Site(Integer.parseInt(f[0]), f[1], slots(f[2]), slots(f[3]), Integer.parseInt(f[4]),
+                Integer.parseInt(f[5]));
     }
 
     private static List<String> slots(String codes) {

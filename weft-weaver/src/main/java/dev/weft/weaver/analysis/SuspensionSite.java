@@ -29,14 +29,17 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
         return slots;
     }
 
-    /** The type codes of the frame's slots for the class's site table, locals then stack. */
+    /**
+     * This site's entry in the class's site table: {@code bci|target|locals|stack|monitors|opcode},
+     * the type codes of the frame's slots, locals then stack, and the call's opcode.
+     */
     public String tableEntry() {
         StringBuilder entry = new StringBuilder().append(bci).append('|').append(call.owner).append('.')
                 .append(call.name).append(call.desc).append('|');
         appendLocals(entry);
         entry.append('|');
         appendStack(entry);
-        return entry.append('|').append(monitors).toString();
+        return entry.append('|').append(monitors).append('|').append(call.getOpcode()).toString();
     }
 
     private void appendLocals(StringBuilder entry) {

@@ -60,6 +60,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             return new SuspensionSites(method, hash, List.of(), "its code does not type-check: " + e.getMessage());
         }
         Liveness liveness = Liveness.compute(method);
+        IntWidths widths = IntWidths.compute(owner, method);
         MonitorDepth monitors = MonitorDepth.compute(method);
         List<SuspensionSite> sites = new ArrayList<>();
         InsnList insns = method.instructions;
@@ -67,7 +68,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
                 continue;
             }
-            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, i, monitors.before(i));
+            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, i, monitors.before(i));
             String refused = site == null ? "is inside the arguments of a constructor call" : unresolved(site);
             if (refused != null) {
                 return new SuspensionSites(method, hash, List.of(), "the call of " + call.owner + "." + call.name
@@ -114,19 +115,19 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
      * outermost frame's method on it.
      */
     private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
-            int index, int monitors) {
+            IntWidths widths, int index, int monitors) {
         int arguments = Type.getArgumentTypes(call.desc).length;
         boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
         int below = frame.getStackSize() - arguments - (hasReceiver ? 1 : 0);
         List<SlotType> stack = new ArrayList<>();
         for (int i = 0; i < below; i++) {
-            stack.add(frame.getStack(i));
+            stack.add(widths.stack(index, i, frame.getStack(i)));
         }
         SlotType receiver = hasReceiver ? frame.getStack(below) : null;
         List<SlotType> locals = new ArrayList<>();
         BitSet live = new BitSet();
         for (int slot = 0; slot < frame.getLocals(); slot++) {
-            SlotType type = frame.getLocal(slot);
+            SlotType type = widths.local(index, slot, frame.getLocal(slot));
             locals.add(type);
             boolean receiverOfInstanceMethod = slot == 0 && type.kind() == SlotType.Kind.REFERENCE;
             if ((liveness.isLive(index, slot) || receiverOfInstanceMethod)

@@ -204,17 +204,22 @@ final class NativeStack implements ExecutionStack {
         }
     }
 
+    /*
+     * The flag is written after the count changes: a StackOverflowError thrown on the way into
+     * begin() or end() (a restore that ends at the very edge of the stack) leaves the two in
+     * step, and resume()'s finally block, back at the bottom of the stack, retries.
+     */
     private void count() {
         if (!counted) {
-            counted = true;
             FrameTransfer.begin();
+            counted = true;
         }
     }
 
     private void uncount() {
         if (counted) {
-            counted = false;
             FrameTransfer.end();
+            counted = false;
         }
     }
 
