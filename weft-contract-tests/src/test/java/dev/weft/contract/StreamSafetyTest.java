@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFiles;
 import dev.weft.CoroutineInputStream;
 import dev.weft.CoroutineOutputStream;
 import dev.weft.Engine;
@@ -19,6 +20,8 @@ import java.io.NotSerializableException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.io.StreamCorruptedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -262,6 +266,43 @@ class StreamSafetyTest {
         }
         assertTrue(co.call("next") instanceof Object, "it goes on as it was");
         assertEquals("next", co.call(null));
+    }
+
+    // ------------------------------------------------------------ files
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aFileIsReplacedWholeAndStaleTemporaryFilesAreRemoved(Engine engine, @TempDir Path directory) throws IOException {
+        Path file = directory.resolve("state.bin");
+        Path stale = directory.resolve(".state.bin.12345.weft-tmp"); // what a crash mid-write leaves
+        Files.write(stale, new byte[] {1, 2, 3});
+        Files.write(directory.resolve(".other.bin.1.weft-tmp"), new byte[] {1}); // another file's: kept
+        CoroutineFiles.write(file, holding(engine, "first"), KEY);
+        assertFalse(Files.exists(stale));
+        assertEquals(List.of(".other.bin.1.weft-tmp", "state.bin"), list(directory));
+        CoroutineFiles.write(file, holding(engine, "second"), KEY);
+        assertEquals("second", read(Files.readAllBytes(file), engine, List.of(KEY)).call(null));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aFailedWriteLeavesTheFileAsItWasAndNoTemporaryFile(Engine engine, @TempDir Path directory) throws IOException {
+        Path file = directory.resolve("state.bin");
+        CoroutineFiles.write(file, holding(engine, "first"), null);
+        byte[] before = Files.readAllBytes(file);
+        Holder unwritable = holding(engine, new Object());
+        NotSerializableException e = assertThrows(NotSerializableException.class,
+                () -> CoroutineFiles.write(file, unwritable, null));
+        assertTrue(e.getMessage().contains("holds a java.lang.Object, which is not Serializable"), e.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(file));
+        assertEquals(List.of("state.bin"), list(directory));
+        assertEquals("next", unwritable.call("next"), "the coroutine goes on");
+    }
+
+    private static List<String> list(Path directory) throws IOException {
+        try (var files = Files.list(directory)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
     }
 
     // ------------------------------------------------------------ helpers
