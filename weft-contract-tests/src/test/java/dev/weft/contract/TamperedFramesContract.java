@@ -210,7 +210,7 @@ abstract class TamperedFramesContract extends EngineContract {
         throw new AssertionError("no local holds " + value + " in " + frame);
     }
 
-    /** Cause d: a null this and a null receiver. */
+    /** Cause d: a null this and a null receiver; and a null where the code never has one (a new array, say). */
     @Test
     void nullReceiversAreRefused() {
         Stepper original = stepperAfterOneCall(new Up());
@@ -222,7 +222,8 @@ abstract class TamperedFramesContract extends EngineContract {
         frames = rehome(original.serialize(), original, copy);
         CoroutineFrame run = frames[apply - 1];
         run.objectValues[run.objectValues.length - 1] = null;
-        assertRefused(copy, frames, "frame " + (apply - 1) + " of", "has a null receiver");
+        assertRefused(copy, frames, "frame " + (apply - 1) + " of", "holds null, which the code never leaves there",
+                "the receiver of its call of");
     }
 
     /** The innermost ret made on another coroutine than the one deserialized into. */

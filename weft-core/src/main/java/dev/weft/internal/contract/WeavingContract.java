@@ -18,6 +18,7 @@ public final class WeavingContract {
      * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
      * {@code Lookup}, and the table starts with a version line. 3: a site records its call's
      * opcode, int slots their width ({@code Z}, {@code B}, {@code C}, {@code S} or {@code I}),
+     * references that are never null a leading {@code !},
      * and a method's fingerprint covers its {@code invokedynamic} bootstrap arguments and
      * behavioural access flags.
      */

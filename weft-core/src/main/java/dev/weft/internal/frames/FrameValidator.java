@@ -145,6 +145,14 @@ public final class FrameValidator {
             throw refuse(i, "slot " + slot + " holds the number " + scalar + " where its method has a reference");
         }
         if (object == null) {
+            if (slot == 0 && !Modifier.isStatic(frame.method.getModifiers())) {
+                throw refuse(i, "has a null this (slot 0)");
+            }
+            if (site.isNonNull(slot)) {
+                throw refuse(i, "slot " + slot + " holds null, which the code never leaves there at bci " + frame.bci
+                        + (slot == site.codes.length - 1 && site.hasReceiver ? " (the receiver of its call of "
+                        + site.target + ")" : ""));
+            }
             return;
         }
         Class<?> type = site.typeAt(slot, frame.method.getDeclaringClass());

@@ -26,6 +26,8 @@ final class SiteCheck {
     final String targetOwner;
     private final Class<?>[] types;
     private Class<?> targetClass;
+    /** The slots whose reference the code never leaves null at this site. */
+    private final java.util.Set<Integer> nonNull;
 
     SiteCheck(WovenMethods.Site site) {
         this.localCount = site.locals().size();
@@ -43,6 +45,12 @@ final class SiteCheck {
         this.virtual = site.isVirtual();
         this.hasReceiver = site.opcode() != WovenMethods.Site.INVOKESTATIC;
         this.targetOwner = site.targetOwner().replace('/', '.');
+        this.nonNull = site.nonNull();
+    }
+
+    /** Whether the code never has null in slot {@code index} here. */
+    boolean isNonNull(int index) {
+        return nonNull.contains(index);
     }
 
     /**

@@ -4,9 +4,12 @@ import dev.weft.internal.contract.WeavingContract;
 
 import java.lang.invoke.MethodHandles;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the weaver recorded about the methods of one woven class: for each method, the hash of
@@ -23,13 +26,15 @@ import java.util.Map;
  * method's owner, name and descriptor; {@code locals} and {@code stack} list one code per slot,
  * separated by {@code ,} ({@code _} dead, {@code -} second half of a long or double, a type
  * descriptor otherwise; an int-like slot has the narrowest of {@code Z}, {@code B}, {@code C},
- * {@code S} and {@code I} that holds every value it can have there); {@code monitors} is how
+ * {@code S} and {@code I} that holds every value it can have there; a reference that is never
+ * null there is marked with a leading {@code !}); {@code monitors} is how
  * many monitors the method holds there; {@code opcode} is the call's (JVM specification 6.5).
  */
 public final class WovenMethods {
 
     /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
-    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode) {
+    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
+            Set<Integer> nonNull) {
 
         /** The JVM's {@code invokestatic} opcode. */
         public static final int INVOKESTATIC = 184;
@@ -303,11 +308,28 @@ public final class WovenMethods {
 
     private static Site parseSite(String site) {
         String[] f = site.split("\\|", -1);
-        return new Site(Integer.parseInt(f[0]), f[1], slots(f[2]), slots(f[3]), Integer.parseInt(f[4]),
-                Integer.parseInt(f[5]));
+        List<String> locals = slots(f[2]);
+        List<String> stack = slots(f[3]);
+        Set<Integer> nonNull = new HashSet<>();
+        List<String> all = new ArrayList<>(locals);
+        all.addAll(stack);
+        for (int slot = 0; slot < all.size(); slot++) {
+            if (all.get(slot).startsWith(NON_NULL)) {
+                nonNull.add(slot);
+            }
+        }
+        return new Site(Integer.parseInt(f[0]), f[1], unmarked(locals), unmarked(stack), Integer.parseInt(f[4]),
+                Integer.parseInt(f[5]), Set.copyOf(nonNull));
     }
+
+    /** The mark of a reference slot that is never null at its site. */
+    private static final String NON_NULL = "!";
 
     private static List<String> slots(String codes) {
         return codes.isEmpty() ? List.of() : List.of(codes.split(","));
+    }
+
+    private static List<String> unmarked(List<String> codes) {
+        return codes.stream().map(c -> c.startsWith(NON_NULL) ? c.substring(1) : c).toList();
     }
 }

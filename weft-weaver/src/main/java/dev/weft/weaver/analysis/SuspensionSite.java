@@ -16,9 +16,11 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * @param stackBelow the operand stack under the call's receiver and arguments, bottom first
  * @param receiver the type of the call's receiver, or null for a static call
  * @param monitors how many monitors the method holds at the call
+ * @param nonNull which slots of the table entry, locals then stack, hold a reference that is
+ *        never null there ({@link NonNullValues}; the receiver always is)
  */
 public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals, BitSet live,
-        List<SlotType> stackBelow, SlotType receiver, int monitors) {
+        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull) {
 
     /** How many slots the saved operand stack takes: the stack below, then the receiver. */
     public int expressionSlots() {
@@ -49,21 +51,28 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
                 entry.append(',');
             }
             boolean secondHalf = slot > 0 && locals.get(slot - 1).getSize() == 2 && live.get(slot - 1);
-            entry.append(secondHalf ? "-" : live.get(slot) ? type.code() : "_");
+            entry.append(secondHalf ? "-" : live.get(slot) ? code(type, slot) : "_");
         }
     }
 
     private void appendStack(StringBuilder entry) {
         String separator = "";
+        int slot = locals.size();
         for (SlotType type : stackBelow) {
-            entry.append(separator).append(type.code());
+            entry.append(separator).append(code(type, slot));
             separator = ",";
+            slot += type.getSize();
             if (type.getSize() == 2) {
                 entry.append(",-");
             }
         }
         if (receiver != null) {
-            entry.append(separator).append(receiver.code());
+            entry.append(separator).append("!").append(receiver.code());
         }
+    }
+
+    /** The code of {@code type} in table slot {@code slot}: a reference never null there is marked {@code !}. */
+    private String code(SlotType type, int slot) {
+        return type.isReference() && nonNull.get(slot) ? "!" + type.code() : type.code();
     }
 }

@@ -61,6 +61,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         }
         Liveness liveness = Liveness.compute(method);
         IntWidths widths = IntWidths.compute(owner, method);
+        NonNullValues nonNull = NonNullValues.compute(owner, method);
         MonitorDepth monitors = MonitorDepth.compute(method);
         List<SuspensionSite> sites = new ArrayList<>();
         InsnList insns = method.instructions;
@@ -68,7 +69,8 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
                 continue;
             }
-            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, i, monitors.before(i));
+            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, nonNull, i,
+                    monitors.before(i));
             String refused = site == null ? "is inside the arguments of a constructor call" : unresolved(site);
             if (refused != null) {
                 return new SuspensionSites(method, hash, List.of(), "the call of " + call.owner + "." + call.name
@@ -115,7 +117,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
      * outermost frame's method on it.
      */
     private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
-            IntWidths widths, int index, int monitors) {
+            IntWidths widths, NonNullValues facts, int index, int monitors) {
         int arguments = Type.getArgumentTypes(call.desc).length;
         boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
         int below = frame.getStackSize() - arguments - (hasReceiver ? 1 : 0);
@@ -138,7 +140,18 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         boolean uninitialized = stack.stream().anyMatch(SlotType::isUninitialized)
                 || (receiver != null && receiver.isUninitialized())
                 || locals.stream().anyMatch(SlotType::isUninitialized);
-        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors);
+        BitSet nonNull = new BitSet();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            if (facts.local(index, slot)) {
+                nonNull.set(slot);
+            }
+        }
+        for (int i = 0, slot = locals.size(); i < below; slot += stack.get(i).getSize(), i++) {
+            if (facts.stack(index, i)) {
+                nonNull.set(slot);
+            }
+        }
+        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors, nonNull);
     }
 
     /** This method's line in its class's site table (see {@code WovenMethods}). */
