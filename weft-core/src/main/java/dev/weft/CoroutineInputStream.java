@@ -30,7 +30,8 @@ import javax.crypto.SecretKey;
  * <h2>Sealed streams</h2>
  * Given one or more keys, the reader accepts only a stream sealed with one of them (see
  * {@link CoroutineOutputStream}), and checks the seal over every byte in the constructor,
- * before a single object is read. To rotate keys: write with the new key, read with the new
+ * before a single object is read. A sealed stream is the whole stream: the constructor reads it
+ * to its end, and refuses bytes after the seal. To rotate keys: write with the new key, read with the new
  * and the old ones ({@code new CoroutineInputStream<>(in, List.of(newKey, oldKey))}), and once
  * every state sealed with the old key has been read and written again, or has expired, drop it.
  *

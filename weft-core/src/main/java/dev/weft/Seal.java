@@ -26,6 +26,9 @@ import javax.crypto.SecretKey;
  *   byte  mac[32]        HMAC-SHA256 of the three fields above, under the writer's key
  * </pre>
  *
+ * The record is the whole stream: the writer closes it after the seal, and a reader refuses
+ * anything after it.
+ *
  * Stateless; any thread.
  */
 final class Seal {
@@ -95,6 +98,10 @@ final class Seal {
         }
         byte[] payload = readFully(data, length, "its " + length + " bytes of payload");
         byte[] seal = readFully(data, MAC_LENGTH, "its seal");
+        if (data.read() >= 0) {
+            throw new StreamCorruptedException("cannot read a coroutine: the sealed stream goes on after its seal"
+                    + " (a sealed stream is the whole stream; bytes were added)");
+        }
         for (SecretKey key : keys) {
             Mac mac = mac(key);
             mac.update(header);

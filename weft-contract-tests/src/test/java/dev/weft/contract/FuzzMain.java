@@ -45,12 +45,15 @@ public final class FuzzMain {
     }
 
     /** A real coroutine to mutate: how to make a fresh one on an engine, suspended after some calls, and drive it. */
-    private record Subject(String name, Function<Engine, AsymCoroutine<Integer, String>> factory, int calls) {
+    private record Subject(String name, Function<Engine, AsymCoroutine<Integer, ?>> factory, int calls) {
     }
 
+    /** Locals of every kind; a boolean, char and byte; a call through an interface; a recursion. */
     private static final List<Subject> SUBJECTS = List.of(
             new Subject("accumulating", SerializationContract.Accumulating::new, 2),
-            new Subject("narrow", TamperedFramesContract.Narrow::new, 1));
+            new Subject("narrow", TamperedFramesContract.Narrow::new, 1),
+            new Subject("stepper", e -> new TamperedFramesContract.Stepper(new TamperedFramesContract.Up(), e), 2),
+            new Subject("recursion", FrameTransferStateTest.Deep::new, 1));
 
     public static void main(String[] args) throws Exception {
         int cases = Integer.parseInt(args[0]);
@@ -69,45 +72,50 @@ public final class FuzzMain {
         System.out.println("DONE");
     }
 
+    @SuppressWarnings("unchecked")
+    private static AsymCoroutine<Integer, Object> cast(AsymCoroutine<Integer, ?> co) {
+        return (AsymCoroutine<Integer, Object>) co;
+    }
+
     private static void count(Map<String, Integer> counts, String kind, String outcome) {
         counts.merge(kind + "\t" + outcome, 1, Integer::sum);
     }
 
     /** The outputs of the rest of the calls of a coroutine suspended after {@code from} calls. */
-    private static List<String> drive(AsymCoroutine<Integer, String> co, int from) {
-        List<String> out = new ArrayList<>();
+    private static List<Object> drive(AsymCoroutine<Integer, ?> co, int from) {
+        List<Object> out = new ArrayList<>();
         for (int k = from; k < INPUTS.size() && !co.isFinished(); k++) {
             out.add(co.call(INPUTS.get(k)));
         }
         return out;
     }
 
-    private static AsymCoroutine<Integer, String> suspended(Subject subject, Engine engine) {
-        AsymCoroutine<Integer, String> co = subject.factory().apply(engine);
+    private static AsymCoroutine<Integer, ?> suspended(Subject subject, Engine engine) {
+        AsymCoroutine<Integer, ?> co = subject.factory().apply(engine);
         for (int k = 0; k < subject.calls(); k++) {
             co.call(INPUTS.get(k));
         }
         return co;
     }
 
-    private static List<String> expected(Subject subject, Engine engine) {
+    private static List<Object> expected(Subject subject, Engine engine) {
         return drive(suspended(subject, engine), subject.calls());
     }
 
     private static String byteCase(Subject subject, Engine from, Engine to, boolean sealed, SplittableRandom random)
             throws IOException {
-        AsymCoroutine<Integer, String> original = suspended(subject, from);
+        AsymCoroutine<Integer, ?> original = suspended(subject, from);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (CoroutineOutputStream<Integer, String> out = sealed ? new CoroutineOutputStream<>(bytes, KEY)
+        try (CoroutineOutputStream<Integer, Object> out = sealed ? new CoroutineOutputStream<>(bytes, KEY)
                 : new CoroutineOutputStream<>(bytes)) {
-            out.writeAsymCoroutine(original);
+            out.writeAsymCoroutine(cast(original));
         }
         byte[] mutated = mutate(bytes.toByteArray(), random);
-        AsymCoroutine<Integer, String> target = subject.factory().apply(to);
-        try (CoroutineInputStream<Integer, String> in = sealed
+        AsymCoroutine<Integer, ?> target = subject.factory().apply(to);
+        try (CoroutineInputStream<Integer, Object> in = sealed
                 ? new CoroutineInputStream<>(new ByteArrayInputStream(mutated), KEY)
                 : new CoroutineInputStream<>(new ByteArrayInputStream(mutated))) {
-            in.readAsymCoroutine(target);
+            in.readAsymCoroutine(cast(target));
         } catch (StreamCorruptedException | InvalidClassException | InvalidObjectException refused) {
             return "refused " + refused.getClass().getSimpleName();
         } catch (Throwable other) {
@@ -120,8 +128,8 @@ public final class FuzzMain {
     }
 
     private static String frameCase(Subject subject, Engine from, Engine to, SplittableRandom random) {
-        AsymCoroutine<Integer, String> original = suspended(subject, from);
-        AsymCoroutine<Integer, String> target = subject.factory().apply(to);
+        AsymCoroutine<Integer, ?> original = suspended(subject, from);
+        AsymCoroutine<Integer, ?> target = subject.factory().apply(to);
         CoroutineFrame[] frames = original.serialize();
         for (CoroutineFrame f : frames) {
             for (int s = 0; s < f.objectValues.length; s++) {
@@ -141,8 +149,8 @@ public final class FuzzMain {
         return resumed(target, subject, to);
     }
 
-    private static String resumed(AsymCoroutine<Integer, String> copy, Subject subject, Engine to) {
-        List<String> outputs;
+    private static String resumed(AsymCoroutine<Integer, ?> copy, Subject subject, Engine to) {
+        List<Object> outputs;
         try {
             outputs = drive(copy, subject.calls());
         } catch (Throwable t) {
@@ -157,7 +165,7 @@ public final class FuzzMain {
 
     /** One to three random changes: flip a bit, set a byte, cut the end, drop or insert a byte. */
     private static byte[] mutate(byte[] bytes, SplittableRandom random) {
-        byte[] out = bytes;
+        byte[] out = bytes.clone(); // changed in place below: the original stays as it was, to compare with
         int changes = 1 + random.nextInt(3);
         for (int c = 0; c < changes && out.length > 0; c++) {
             int at = random.nextInt(out.length);

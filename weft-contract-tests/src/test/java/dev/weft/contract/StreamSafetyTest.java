@@ -134,6 +134,10 @@ class StreamSafetyTest {
                 assertTrue(e.getMessage().startsWith("cannot read a coroutine: "), e.getMessage());
             }
         }
+        byte[] longer = java.util.Arrays.copyOf(sealed, sealed.length + 1);
+        StreamCorruptedException appended = assertThrows(StreamCorruptedException.class,
+                () -> read(longer, engine, List.of(KEY)));
+        assertTrue(appended.getMessage().contains("goes on after its seal"), appended.getMessage());
         for (int length = 0; length < sealed.length; length += 7) {
             byte[] truncated = java.util.Arrays.copyOf(sealed, length);
             assertThrows(StreamCorruptedException.class, () -> read(truncated, engine, List.of(KEY)), "cut at " + length);

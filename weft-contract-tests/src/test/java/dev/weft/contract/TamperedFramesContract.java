@@ -2,6 +2,7 @@ package dev.weft.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineFrame;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 abstract class TamperedFramesContract extends EngineContract {
 
     /** One step of a computation, behind an interface: which implementation runs is the receiver's. */
-    interface Step {
+    interface Step extends Serializable {
         int apply(AsymCoroutine<Integer, Integer> self, int x);
     }
 
@@ -224,6 +225,37 @@ abstract class TamperedFramesContract extends EngineContract {
         run.objectValues[run.objectValues.length - 1] = null;
         assertRefused(copy, frames, "frame " + (apply - 1) + " of", "holds null, which the code never leaves there",
                 "the receiver of its call of");
+    }
+
+    /**
+     * A state with a null where the code may have one (the step, read from a field) is not
+     * refused; resumed, it throws the JVM's own NullPointerException from the body's frame, on
+     * either engine (the woven engine's call linker included: the JDK's receiver check of the
+     * call's method handle throws it, right above the body's frame).
+     */
+    @Test
+    void aNullTheCodeMayHaveResumesAndFailsAsTheJvmWould() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        int run = innermostOf(frames, "run");
+        int slot = slotOf(frames[run], Up.class);
+        frames[run].objectValues[slot] = null; // its local s; the receiver of the call in progress stays
+        copy.deserialize(frames);
+        // the call in progress completes on its saved receiver; the loop's next call is on s
+        NullPointerException e = assertThrows(NullPointerException.class, () -> copy.call(10));
+        StackTraceElement thrower = Arrays.stream(e.getStackTrace())
+                .filter(f -> !f.getClassName().startsWith("java.lang.invoke.")).findFirst().orElseThrow();
+        assertEquals(Stepper.class.getName(), thrower.getClassName(), Arrays.toString(e.getStackTrace()));
+    }
+
+    private static int slotOf(CoroutineFrame frame, Class<?> type) {
+        for (int slot = 0; slot < frame.localCount; slot++) {
+            if (type.isInstance(frame.objectValues[slot])) {
+                return slot;
+            }
+        }
+        throw new AssertionError("no local holds a " + type.getName() + " in " + frame);
     }
 
     /** The innermost ret made on another coroutine than the one deserialized into. */
