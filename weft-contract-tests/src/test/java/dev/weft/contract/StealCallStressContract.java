@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two threads stealing one asymmetric coroutine from each other, calling it and serializing it,
+ * Two threads stealing one asymmetric coroutine from each other, calling it, serializing it and
+ * deserializing its own frames into it,
  * as fast as they can: every call must return exactly what the body made of that call's own
  * input, and the only refusal a thread may meet is {@link WrongThreadException} (the other
  * thread stole it between this thread's steal and its call or serialize). Bounded by a count
@@ -21,7 +22,7 @@ abstract class StealCallStressContract extends EngineContract {
 
     private static final int THREADS = 2;
     private static final int ROUNDS = 150_000;
-    /** Every this many rounds, a thread serializes the coroutine instead of calling it. */
+    /** Every this many rounds, a thread serializes the coroutine instead of calling it (and half way, round-trips its frames). */
     private static final int SERIALIZE_EVERY = 64;
 
     /** Passes out each input, negated, for ever: a result tells which call it belongs to. */
@@ -80,6 +81,10 @@ abstract class StealCallStressContract extends EngineContract {
             try {
                 if (round % SERIALIZE_EVERY == 0) {
                     shared.serialize();
+                    continue;
+                }
+                if (round % SERIALIZE_EVERY == SERIALIZE_EVERY / 2) {
+                    shared.deserialize(shared.serialize()); // its own current frames: it goes on as it was
                     continue;
                 }
                 Long output = shared.call(input);
