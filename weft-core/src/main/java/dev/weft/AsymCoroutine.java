@@ -178,11 +178,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         checkOwner(support, "call");
         int prior = support.take(this, "call");
         transfer = input;
-        support.runTaken(this, prior);
+        Object output = support.runTaken(this, prior); // taken before a thief can call it again
         if (isFinished()) {
             rethrowFailure();
         }
-        return (O) takeTransfer();
+        return (O) output;
     }
 
     /**

@@ -390,8 +390,12 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * returned them, possibly in another process. The next time it is resumed, it continues
      * where those frames were suspended. Every frame is checked against the weaver's record of
      * its method first: the method must exist and be woven, {@code bci} must be one of its
-     * suspension sites, each slot's kind and type must fit, and each frame must be suspended in
-     * a call of the next one's method. On the {@linkplain Engine#WOVEN woven engine}, the
+     * suspension sites, each slot's kind and type must fit (ints within the width the code gives
+     * them, no null where the code never has one, {@code this} and receivers non-null), each
+     * frame must be suspended in a call that reaches exactly the next one's method on that
+     * frame's {@code this}, as the JVM selects it for the saved receiver (through a lambda: its
+     * implementation method, on the native engine only), and the innermost frame in this
+     * coroutine's own suspension operation. On the {@linkplain Engine#WOVEN woven engine}, the
      * outermost frame must also be an activation of the {@code run} method the engine enters
      * this coroutine's body by. Confined to the owner thread.
      *

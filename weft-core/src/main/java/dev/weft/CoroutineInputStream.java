@@ -1,11 +1,17 @@
 package dev.weft;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InvalidClassException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
+import java.io.ObjectStreamException;
 import java.io.ObjectStreamClass;
 import java.io.StreamCorruptedException;
+import java.lang.reflect.Method;
+import java.util.List;
+import javax.crypto.SecretKey;
 
 /**
  * An object stream that reads a coroutine written by {@link CoroutineOutputStream} and
@@ -15,18 +21,46 @@ import java.io.StreamCorruptedException;
  * fit their methods (see {@code deserialize}).
  *
  * <pre>{@code
- * try (var in = new CoroutineInputStream<String, String>(Files.newInputStream(file))) {
+ * try (var in = new CoroutineInputStream<String, String>(Files.newInputStream(file), key)) {
  *     AsymCoroutine<String, String> session = in.readAsymCoroutine();
  *     session.call(answer);
  * }
  * }</pre>
  *
- * <p>Bytes that are not a coroutine (truncated, corrupted, or something else) are refused with a
- * {@link StreamCorruptedException}; frames that do not fit their methods with an
- * {@link InvalidObjectException}. Java serialization runs whatever classes the bytes name: read
- * only bytes you wrote, or set an {@link java.io.ObjectInputFilter}.
+ * <h2>Sealed streams</h2>
+ * Given one or more keys, the reader accepts only a stream sealed with one of them (see
+ * {@link CoroutineOutputStream}), and checks the seal over every byte in the constructor,
+ * before a single object is read. A sealed stream is the whole stream: the constructor reads it
+ * to its end, and refuses bytes after the seal. To rotate keys: write with the new key, read with the new
+ * and the old ones ({@code new CoroutineInputStream<>(in, List.of(newKey, oldKey))}), and once
+ * every state sealed with the old key has been read and written again, or has expired, drop it.
  *
- * <p>Not thread-safe, like {@link ObjectInputStream}; the coroutine it returns belongs to the reading thread.
+ * <h2>Safe reading</h2>
+ * Sealed or not, a filter refuses any class that is not allowed before it is instantiated or
+ * initialized: allowed are Weft's own stream classes, the classes the weaver recorded for the
+ * slots of the frames' methods (and their subclasses, unless the slot's type is as broad as
+ * {@code Object} or {@code List}), lambdas made by woven code, and the JDK's value classes
+ * (strings, boxed primitives, {@code BigInteger}, {@code BigDecimal}, {@code java.time} values,
+ * {@code UUID}, and {@code ArrayList}, {@code LinkedList}, {@code ArrayDeque}). Others are allowed
+ * with {@link #allow} or {@link #allowPackage}. The graph's depth, arrays' lengths, the number
+ * of objects and of bytes are limited ({@link #limit}). So a stream from elsewhere runs no
+ * code of a class it names, and never makes the reader run out of memory or stack, or hang.
+ *
+ * <h2>Refusals</h2>
+ * Every refusal is an {@link IOException} of one of these types, with a message that names the
+ * coroutine, frame or class and the reason:
+ * <ul>
+ *   <li>{@link StreamCorruptedException}: the bytes are not a coroutine stream (empty, truncated,
+ *       corrupted, something else), a sealed stream read without a key or an unsealed one with
+ *       a key, or a seal that matches none of the keys;</li>
+ *   <li>{@link InvalidClassException}: the filter refused a class or a limit was exceeded;</li>
+ *   <li>{@link InvalidObjectException}: frames that do not fit their methods, or a method that
+ *       no longer exists, is not woven or changed since it was written.</li>
+ * </ul>
+ *
+ * <p>Not thread-safe, like {@link ObjectInputStream}; the coroutine it returns belongs to the
+ * reading thread. The filter is set by the constructor: {@link #setObjectInputFilter} cannot be
+ * called again.
  *
  * @param <I> the input type of the asymmetric coroutines it reads
  * @param <O> their output type
@@ -35,18 +69,80 @@ import java.io.StreamCorruptedException;
 public class CoroutineInputStream<I, O> extends ObjectInputStream {
 
     private final ClassLoader loader;
+    private final ReadFilter filter = new ReadFilter();
     private CoroutineBase reading;
 
-    /** A stream that resolves classes as {@link ObjectInputStream} does. */
+    /** A stream of an unsealed coroutine that resolves classes as {@link ObjectInputStream} does. */
     public CoroutineInputStream(InputStream in) throws IOException {
-        this(in, null);
+        this(in, (ClassLoader) null);
     }
 
-    /** A stream that resolves the classes it reads with {@code loader} (null: as {@link ObjectInputStream} does). */
+    /** A stream of an unsealed coroutine that resolves the classes it reads with {@code loader} (null: as {@link ObjectInputStream} does). */
     public CoroutineInputStream(InputStream in, ClassLoader loader) throws IOException {
-        super(in);
+        this(Seal.unsealed(in), loader, true);
+    }
+
+    /**
+     * A stream of a coroutine sealed with {@code key}, whose seal is checked here, before
+     * anything is read.
+     *
+     * @throws StreamCorruptedException if the stream is not sealed, or its seal does not match
+     */
+    public CoroutineInputStream(InputStream in, SecretKey key) throws IOException {
+        this(in, List.of(key), null);
+    }
+
+    /**
+     * A stream of a coroutine sealed with any one of {@code keys} (for rotation: the current key
+     * and those before it), whose seal is checked here, before anything is read.
+     *
+     * @throws StreamCorruptedException if the stream is not sealed, or its seal matches none of the keys
+     */
+    public CoroutineInputStream(InputStream in, List<SecretKey> keys) throws IOException {
+        this(in, keys, null);
+    }
+
+    /**
+     * A stream of a coroutine sealed with any one of {@code keys} (for rotation: the current key
+     * and those before it), whose seal is checked here; classes are resolved with {@code loader}
+     * (null: as {@link ObjectInputStream} does).
+     *
+     * @throws StreamCorruptedException if the stream is not sealed, or its seal matches none of the keys
+     */
+    public CoroutineInputStream(InputStream in, List<SecretKey> keys, ClassLoader loader) throws IOException {
+        this(new ByteArrayInputStream(Seal.read(in, List.copyOf(keys))), loader, true);
+    }
+
+    private CoroutineInputStream(InputStream checked, ClassLoader loader, boolean unused) throws IOException {
+        super(checked);
         this.loader = loader;
+        setObjectInputFilter(filter);
         enableResolveObject(true);
+    }
+
+    /** Allows the reader to read instances of {@code classes} too (and arrays of them); returns this stream. */
+    public CoroutineInputStream<I, O> allow(Class<?>... classes) {
+        for (Class<?> type : classes) {
+            filter.allow(type.getName());
+        }
+        return this;
+    }
+
+    /** Allows the reader to read instances of every class in the packages named, and their subpackages; returns this stream. */
+    public CoroutineInputStream<I, O> allowPackage(String... packageNames) {
+        for (String name : packageNames) {
+            filter.allowPackage(name);
+        }
+        return this;
+    }
+
+    /**
+     * Sets the limits of what the reader reads: the object graph's depth, an array's length, the
+     * number of objects and of bytes; by default 256, 2^20, 2^20 and 256 MiB. Returns this stream.
+     */
+    public CoroutineInputStream<I, O> limit(long maxDepth, long maxArrayLength, long maxReferences, long maxBytes) {
+        filter.limit(maxDepth, maxArrayLength, maxReferences, maxBytes);
+        return this;
     }
 
     /** Reads a coroutine into a new {@link AsymCoroutine}, which belongs to the current thread. */
@@ -74,11 +170,14 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
 
     private void read(CoroutineBase target) throws IOException {
         reading = target;
+        filter.allow(target.getClass().getName()); // what a reference to itself resolves to, seen again when referred back to
         Object frames;
         try {
             frames = readObject();
         } catch (InvalidObjectException e) {
             throw e;
+        } catch (InvalidClassException e) {
+            throw refused(e);
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             StreamCorruptedException corrupt = new StreamCorruptedException("cannot read a coroutine: " + e);
             corrupt.initCause(e);
@@ -99,10 +198,28 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
         }
     }
 
+    /** {@code e}, or the filter's refusal in its place, naming the class or limit and how to allow it. */
+    private ObjectStreamException refused(InvalidClassException e) {
+        String why = filter.refusal();
+        if (why == null) {
+            return e;
+        }
+        if (filter.refusedNotFrames()) {
+            StreamCorruptedException notFrames = new StreamCorruptedException("cannot read a coroutine: " + why);
+            notFrames.initCause(e);
+            return notFrames;
+        }
+        InvalidClassException refused = new InvalidClassException("cannot read a coroutine: " + why);
+        refused.initCause(e);
+        return refused;
+    }
+
     @Override
     protected Object resolveObject(Object obj) throws IOException {
         if (obj instanceof MethodReference reference) {
-            return reference.resolve(loader != null ? loader : Thread.currentThread().getContextClassLoader());
+            Method method = reference.resolve(loader != null ? loader : Thread.currentThread().getContextClassLoader());
+            filter.allowSlotsOf(method); // the values of its frame, read next, may be of the classes of its slots
+            return method;
         }
         if (obj instanceof CoroutineOutputStream.SelfReference) {
             if (reading == null) {

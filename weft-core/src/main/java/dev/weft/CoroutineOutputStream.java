@@ -1,10 +1,12 @@
 package dev.weft;
 
 import java.io.IOException;
+import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.reflect.Method;
+import javax.crypto.SecretKey;
 
 /**
  * An object stream that writes a suspended coroutine as its {@linkplain CoroutineBase#serialize()
@@ -15,10 +17,17 @@ import java.lang.reflect.Method;
  * a subclass's {@link #replaceObject}.
  *
  * <pre>{@code
- * try (var out = new CoroutineOutputStream<String, String>(Files.newOutputStream(file))) {
+ * try (var out = new CoroutineOutputStream<String, String>(Files.newOutputStream(file), key)) {
  *     out.writeAsymCoroutine(session);
  * }
  * }</pre>
+ *
+ * <h2>Sealing</h2>
+ * Given a {@link SecretKey}, the stream is sealed: everything written is kept in memory and,
+ * when the stream is {@linkplain #close() closed}, written out at once with an HMAC-SHA256 of
+ * all of it (the layout is in {@code Seal}); nothing reaches the underlying stream before that.
+ * A reader given the same key checks the seal before it reads a single object, so a changed
+ * byte is refused, never resumed. Without a key the stream is the plain object stream.
  *
  * <p>Not thread-safe, like {@link ObjectOutputStream}; the coroutine must belong to the writing thread.
  *
@@ -34,10 +43,55 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
     }
 
     private CoroutineBase writing;
+    /** Where a sealed stream goes when closed; null for an unsealed one. */
+    private final OutputStream sealedTarget;
+    private final Seal.Buffer buffer;
+    private final SecretKey key;
+    private boolean closed;
 
+    /** An unsealed stream onto {@code out}. */
     public CoroutineOutputStream(OutputStream out) throws IOException {
         super(out);
+        this.sealedTarget = null;
+        this.buffer = null;
+        this.key = null;
         enableReplaceObject(true);
+    }
+
+    /**
+     * A stream sealed with {@code key} (any {@link SecretKey} that HMAC-SHA256 accepts, such as
+     * {@code new SecretKeySpec(32 random bytes, "HmacSHA256")}): written to {@code out} when closed.
+     */
+    public CoroutineOutputStream(OutputStream out, SecretKey key) throws IOException {
+        this(new Seal.Buffer(), out, key);
+    }
+
+    private CoroutineOutputStream(Seal.Buffer buffer, OutputStream out, SecretKey key) throws IOException {
+        super(buffer);
+        if (out == null || key == null) {
+            throw new NullPointerException(out == null ? "out" : "key");
+        }
+        this.sealedTarget = out;
+        this.buffer = buffer;
+        this.key = key;
+        enableReplaceObject(true);
+    }
+
+    /**
+     * Closes the stream; a sealed one is first written to the underlying stream, sealed, and
+     * that stream is closed.
+     */
+    @Override
+    public void close() throws IOException {
+        if (sealedTarget == null || closed) {
+            super.close();
+            return;
+        }
+        closed = true;
+        super.close(); // flushes the object stream into the buffer
+        try (OutputStream out = sealedTarget) {
+            Seal.write(out, buffer.bytes(), buffer.length(), key);
+        }
     }
 
     /** Writes {@code coroutine}'s frames; it stays as it was, and may be resumed. */
@@ -50,13 +104,36 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
         write(coroutine);
     }
 
+    /**
+     * Writes {@code coroutine}'s frames, once every value they hold directly is known to be
+     * serializable (after {@link #replaceObject}): otherwise nothing of it is written, and the
+     * {@link NotSerializableException} names the frame, the slot and the class.
+     */
     private void write(CoroutineBase coroutine) throws IOException {
         CoroutineFrame[] frames = coroutine.serialize();
+        checkSerializable(coroutine, frames);
         writing = coroutine;
         try {
             writeObject(frames);
         } finally {
             writing = null;
+        }
+    }
+
+    private void checkSerializable(CoroutineBase coroutine, CoroutineFrame[] frames) throws IOException {
+        for (int i = 0; i < frames.length; i++) {
+            CoroutineFrame frame = frames[i];
+            for (int slot = 0; slot < frame.objectValues.length; slot++) {
+                Object value = frame.objectValues[slot];
+                Object written = value == null || value == coroutine ? null : replaceObject(value);
+                if (written != null && !(written instanceof Serializable)) {
+                    throw new NotSerializableException("cannot write " + coroutine + ": frame " + i + " ("
+                            + frame.method.getDeclaringClass().getName() + "." + frame.method.getName() + ", bci "
+                            + frame.bci + ") " + (slot < frame.localCount ? "local " : "stack ") + "slot " + slot
+                            + " holds a " + written.getClass().getName() + ", which is not Serializable;"
+                            + " nothing of the coroutine was written, and it goes on as it was");
+                }
+            }
         }
     }
 

@@ -428,18 +428,25 @@ final class CoroutineSupport {
 
     /**
      * Runs {@code c}, taken from state {@code prior}, on top of the running coroutine until it
-     * suspends or finishes.
+     * suspends or finishes; returns the value it passed out (an asymmetric coroutine's ret or
+     * return value, null for a symmetric one).
+     *
+     * <p>The output is taken before the state is published as suspended: from that write on, a
+     * thief may steal the coroutine and call it, putting its own input where the output was.
      */
-    void runTaken(CoroutineBase c, int prior) {
+    Object runTaken(CoroutineBase c, int prior) {
+        Object output;
         try {
             resumeNested(c);
         } finally {
+            output = c instanceof AsymCoroutine<?, ?> a ? a.takeTransfer() : null;
             if (c.stack.isDone()) {
                 finishNested(c);
             } else {
                 c.setStateBits(SUSPENDED);
             }
         }
+        return output;
     }
 
     /** Runs {@code c}, taken, on top of the running coroutine until it suspends or its stack ends. */
@@ -609,15 +616,23 @@ final class CoroutineSupport {
         c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
     }
 
+    /**
+     * Throws unless {@code c} may be serialized or deserialized into from this thread now. The
+     * state is read before the owner: a thief publishes the owner before the state, so a state
+     * that another thread's run wrote is always seen together with that thread as owner, and
+     * the race is reported as {@link WrongThreadException}, never as "running".
+     */
     private void checkSerializable(CoroutineBase c, String operation) {
         if (c.isInitial()) {
             throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": a thread's initial coroutine is its thread's own stack");
         }
-        if (c.isFinished()) {
+        int bits = c.stateBits();
+        c.checkOwner(this, operation);
+        if (c.isFinished()) { // FINISHED, or new and closed by closeAll
             throw new IllegalStateException("cannot " + operation + " " + c + ": it has finished");
         }
-        switch (c.stateBits()) {
+        switch (bits) {
             case CALLING -> throw new IllegalArgumentException("cannot " + operation + " " + c
                     + ": it is in the middle of calling another coroutine");
             case RUNNING -> throw new IllegalArgumentException("cannot " + operation + " " + c + ": it is running");

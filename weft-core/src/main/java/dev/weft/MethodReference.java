@@ -27,13 +27,23 @@ record MethodReference(String className, String name, String descriptor, String 
                 woven == null ? null : woven.hash());
     }
 
-    /** The method, checked to exist, be woven and have the code it had when it was written. */
+    /**
+     * The method, checked to exist, be woven and have the code it had when it was written. Its
+     * class is loaded without being initialized, and initialized (to read its site table) only
+     * once it is known to carry the weaver's marker.
+     */
     Method resolve(ClassLoader loader) throws InvalidObjectException {
         Class<?> type;
         try {
             type = Class.forName(className, false, loader);
         } catch (ClassNotFoundException e) {
             throw invalid("its class does not exist here", e);
+        }
+        if (hash == null) {
+            throw invalid("the stream gives no fingerprint of its code, so that it cannot be checked", null);
+        }
+        if (!WovenMethods.isMarked(type)) {
+            throw invalid("its class is not woven (it is neither initialized nor looked into further)", null);
         }
         Method method;
         try {
@@ -46,7 +56,7 @@ record MethodReference(String className, String name, String descriptor, String 
         if (woven == null) {
             throw invalid("the method is not woven here", null);
         }
-        if (hash != null && !hash.equals(woven.hash())) {
+        if (!hash.equals(woven.hash())) {
             throw invalid("its code changed since the coroutine was written (fingerprint " + hash + ", now "
                     + woven.hash() + ")", null);
         }

@@ -28,8 +28,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  */
 final class ModulePathLauncher {
 
-    /** The concrete suites: one per contract and engine. */
-    static final String SUITES = "dev\\.weft\\.contract\\.(Native|Woven)\\w+Test";
+    /** The concrete suites: one per contract and engine; stress tests are left to the class-path run. */
+    static final String SUITES = "dev\\.weft\\.contract\\.(Native|Woven)\\w+(?<!Stress)Test";
 
     private ModulePathLauncher() {
     }

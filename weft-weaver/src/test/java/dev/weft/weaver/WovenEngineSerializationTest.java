@@ -164,9 +164,10 @@ class WovenEngineSerializationTest extends WovenFixtureTest {
         @SuppressWarnings("unchecked")
         AsymCoroutine<Object, String> summing = new AsymCoroutine<>((dev.weft.AsymRunnable<Object, String>) target, Engine.WOVEN);
         summing.setName("summing");
+        // Series rets on itself, so its frames cannot fit another coroutine: refused before the engine's entry check
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> summing.deserialize(series.serialize()));
         assertTrue(e.getMessage().contains("cannot deserialize into summing [new") && e.getMessage().contains("Series.run")
-                && e.getMessage().contains("SummingTarget.run"), e.getMessage());
+                && e.getMessage().contains("its ret is made on another coroutine"), e.getMessage());
         assertEquals(0, summing.serialize().length, "still new");
         assertEquals("sum 1", summing.call(1));
     }

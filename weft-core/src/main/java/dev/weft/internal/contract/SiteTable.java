@@ -1,9 +1,11 @@
 package dev.weft.internal.contract;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The two tables a woven class hands the runtime, written by the weaver and read by the runtime
@@ -16,11 +18,14 @@ import java.util.Map;
  *     name+descriptor TAB hash TAB site SPACE site ... [TAB reason]
  * </pre>
  * the reason saying why the method was left unwoven (constructors that call what may suspend are
- * listed so). Each site is {@code bci|owner.name+descriptor|locals|stack|monitors}: the call's
- * site id and target; one code per local and per saved stack slot, bottom first, separated by
- * {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF} for the
- * second slot of a long or double, else the slot's type descriptor, {@code I} for every int-like
- * type); and how many monitors the method holds there.
+ * listed so). Each site is {@code bci|owner.name+descriptor|locals|stack|monitors|opcode}: the
+ * call's site id and target; one code per local and per saved stack slot, bottom first,
+ * separated by {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF}
+ * for the second slot of a long or double, else the slot's type descriptor, an int-like slot
+ * with the narrowest of {@code Z}, {@code B}, {@code C}, {@code S} and {@code I} that holds every
+ * value it can have there, and a reference that is never null there marked with a leading
+ * {@link #NON_NULL}); how many monitors the method holds there; and the call's opcode (JVM
+ * specification 6.5).
  *
  * <p><b>The landing table</b> ({@link #writeLandings(Map)}, {@link #readLandings(String)}): one
  * line per method, {@code name+descriptor TAB wovenBci:bci,...}, where each call of the woven
@@ -36,15 +41,35 @@ public final class SiteTable {
     /** The code of the second slot of a long or double. */
     public static final String SECOND_HALF = "-";
 
+    /** The mark before the code of a reference slot that is never null at its site. */
+    public static final String NON_NULL = "!";
+
     /** The site id given in the landing table to a call that is not a suspension site. */
     public static final int NOT_A_SITE = -1;
 
-    /** One suspension site: a call, and the types of the frame's slots while it is in progress. */
-    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors) {
+    /**
+     * One suspension site: a call, and the types of the frame's slots while it is in progress.
+     *
+     * @param locals and {@code stack}: the slots' codes, without the {@link #NON_NULL} mark
+     * @param nonNull which slots, locals then stack, hold a reference that is never null there
+     */
+    public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
+            Set<Integer> nonNull) {
+
+        /** The JVM's {@code invokestatic} opcode. */
+        public static final int INVOKESTATIC = 184;
+        /** The JVM's {@code invokespecial} opcode. */
+        public static final int INVOKESPECIAL = 183;
 
         public Site {
             locals = List.copyOf(locals);
             stack = List.copyOf(stack);
+            nonNull = Set.copyOf(nonNull);
+        }
+
+        /** Whether the call selects its method by its receiver's class ({@code invokevirtual}, {@code invokeinterface}). */
+        public boolean isVirtual() {
+            return opcode != INVOKESTATIC && opcode != INVOKESPECIAL;
         }
 
         /** The owner's internal name of the called method. */
@@ -90,8 +115,18 @@ public final class SiteTable {
     }
 
     private static String write(Site site) {
-        return site.bci() + "|" + site.target() + "|" + String.join(",", site.locals()) + "|"
-                + String.join(",", site.stack()) + "|" + site.monitors();
+        return site.bci() + "|" + site.target() + "|" + String.join(",", marked(site, site.locals(), 0)) + "|"
+                + String.join(",", marked(site, site.stack(), site.locals().size())) + "|" + site.monitors() + "|"
+                + site.opcode();
+    }
+
+    /** {@code codes}, the slots from {@code first} on, with the never-null ones marked. */
+    private static List<String> marked(Site site, List<String> codes, int first) {
+        List<String> marked = new ArrayList<>(codes.size());
+        for (int i = 0; i < codes.size(); i++) {
+            marked.add(site.nonNull().contains(first + i) ? NON_NULL + codes.get(i) : codes.get(i));
+        }
+        return marked;
     }
 
     /** The format version {@code table} declares in its header line; "unknown" if it has none. */
@@ -133,8 +168,23 @@ public final class SiteTable {
     }
 
     private static Site readSite(String site) {
-        String[] f = fields(site, "\\|", 5, 5);
-        return new Site(Integer.parseInt(f[0]), f[1], codes(f[2]), codes(f[3]), Integer.parseInt(f[4]));
+        String[] f = fields(site, "\\|", 6, 6);
+        List<String> locals = codes(f[2]);
+        List<String> stack = codes(f[3]);
+        Set<Integer> nonNull = new HashSet<>();
+        List<String> all = new ArrayList<>(locals);
+        all.addAll(stack);
+        for (int slot = 0; slot < all.size(); slot++) {
+            if (all.get(slot).startsWith(NON_NULL)) {
+                nonNull.add(slot);
+            }
+        }
+        return new Site(Integer.parseInt(f[0]), f[1], unmarked(locals), unmarked(stack), Integer.parseInt(f[4]),
+                Integer.parseInt(f[5]), nonNull);
+    }
+
+    private static List<String> unmarked(List<String> codes) {
+        return codes.stream().map(c -> c.startsWith(NON_NULL) ? c.substring(NON_NULL.length()) : c).toList();
     }
 
     private static List<String> codes(String codes) {

@@ -16,9 +16,13 @@ public final class WeavingContract {
      * The version of woven code and of its site table. 1: the first woven code, which read
      * {@code WovenFrames.active} as a public field and registered its table with its
      * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
-     * {@code Lookup}, and the table starts with a version line.
+     * {@code Lookup}, and the table starts with a version line. 3: a site records its call's
+     * opcode, int slots their width ({@code Z}, {@code B}, {@code C}, {@code S} or {@code I}),
+     * references that are never null a leading {@code !},
+     * and a method's fingerprint covers its {@code invokedynamic} bootstrap arguments and
+     * behavioural access flags.
      */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
 
     /** The first line of every site table: this prefix, then the format version. */
     public static final String TABLE_HEADER = "weft-sites ";

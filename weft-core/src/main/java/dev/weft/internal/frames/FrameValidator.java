@@ -5,6 +5,10 @@ import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 
 import java.util.List;
 
@@ -13,6 +17,15 @@ import java.util.List;
  * methods, so that stale or tampered frames are refused with a precise message before any of
  * them is restored: never a {@code VerifyError}, a {@code ClassCastException} inside woven code,
  * or a coroutine resumed in a wrong state.
+ *
+ * <p>What it guarantees of frames it accepts: each method is woven code of this build; each
+ * {@code bci} is one of its suspension sites; each slot holds what the weaver recorded there
+ * (dead slots empty, ints within the width the code gives them, references of the recorded
+ * class); every {@code this} and every call's receiver is non-null; each frame is suspended in
+ * a call that, as the JVM would select it for the saved receiver, reaches exactly the next
+ * frame's method, on that frame's own {@code this}; a call through a lambda's proxy reaches its
+ * implementation method, and only on an engine that can run it; the innermost frame is in the
+ * suspension operation of this very coroutine. Stateless but for caches; any thread.
  */
 public final class FrameValidator {
 
@@ -49,10 +62,27 @@ public final class FrameValidator {
             for (int slot = 0; slot < sites[i].codes.length; slot++) {
                 checkSlot(i, frames[i], slot, sites[i]);
             }
+            checkReceivers(i, frames[i], sites[i]);
         }
         for (int i = 0; i < frames.length; i++) {
             checkChain(i, sites[i], i + 1 < frames.length ? methods[i + 1] : null);
         }
+    }
+
+    /** A frame's {@code this}, and the receiver of the call it is suspended in, must not be null. */
+    private void checkReceivers(int i, CoroutineFrame frame, SiteCheck site) {
+        if (!Modifier.isStatic(frame.method.getModifiers()) && frame.objectValues[0] == null) {
+            throw refuse(i, "has a null this (slot 0)");
+        }
+        if (site.hasReceiver && receiver(frame) == null) {
+            throw refuse(i, "has a null receiver (slot " + (frame.objectValues.length - 1) + ") for its call of "
+                    + site.target);
+        }
+    }
+
+    /** The receiver of the call {@code frame} is suspended in: its last stack slot. */
+    private static Object receiver(CoroutineFrame frame) {
+        return frame.expressionCount == 0 ? null : frame.objectValues[frame.objectValues.length - 1];
     }
 
     private SiteCheck siteOf(int i, CoroutineFrame frame, MethodCheck method) {
@@ -90,11 +120,12 @@ public final class FrameValidator {
                             + " and must be empty");
                 }
             }
-            case 'I', 'F' -> {
+            case 'I', 'F', 'Z', 'B', 'C', 'S' -> {
                 requireNoObject(i, slot, object, site.codes[slot]);
-                if (scalar != (int) scalar) {
+                if (!fits(site.kinds[slot], scalar)) {
                     throw refuse(i, "slot " + slot + " holds " + scalar + ", which does not fit its "
-                            + kind(site.codes[slot]));
+                            + kind(site.codes[slot]) + (site.kinds[slot] == 'I' || site.kinds[slot] == 'F' ? ""
+                            : " (every value the code can give it there does)"));
                 }
             }
             case 'J', 'D' -> requireNoObject(i, slot, object, site.codes[slot]);
@@ -114,6 +145,14 @@ public final class FrameValidator {
             throw refuse(i, "slot " + slot + " holds the number " + scalar + " where its method has a reference");
         }
         if (object == null) {
+            if (slot == 0 && !Modifier.isStatic(frame.method.getModifiers())) {
+                throw refuse(i, "has a null this (slot 0)");
+            }
+            if (site.isNonNull(slot)) {
+                throw refuse(i, "slot " + slot + " holds null, which the code never leaves there at bci " + frame.bci
+                        + (slot == site.codes.length - 1 && site.hasReceiver ? " (the receiver of its call of "
+                        + site.target + ")" : ""));
+            }
             return;
         }
         Class<?> type = site.typeAt(slot, frame.method.getDeclaringClass());
@@ -126,8 +165,23 @@ public final class FrameValidator {
         }
     }
 
+    /** Whether {@code scalar} is a value of the int-like or float kind {@code kind}. */
+    private static boolean fits(char kind, long scalar) {
+        return switch (kind) {
+            case 'Z' -> scalar == 0 || scalar == 1;
+            case 'B' -> scalar == (byte) scalar;
+            case 'C' -> scalar == (char) scalar;
+            case 'S' -> scalar == (short) scalar;
+            default -> scalar == (int) scalar;
+        };
+    }
+
     private static String kind(String code) {
         return switch (code.charAt(0)) {
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
             case 'I' -> "an int";
             case 'F' -> "a float";
             case 'J' -> "a long";
@@ -136,35 +190,92 @@ public final class FrameValidator {
         };
     }
 
-    /** Frame {@code i} must be suspended in a call of frame {@code i+1}'s method, the innermost one in a Weft suspension. */
+    /**
+     * Frame {@code i} must be suspended in a call that reaches frame {@code i+1}'s method, on
+     * that frame's {@code this}; the innermost one, in this coroutine's suspension operation.
+     */
     private void checkChain(int i, SiteCheck site, MethodCheck next) {
+        CoroutineFrame frame = frames[i];
+        Object receiver = site.hasReceiver ? receiver(frame) : null;
         if (next == null) {
-            String suspensions = coroutine instanceof Coroutine ? SYMMETRIC_SUSPENSIONS : ASYMMETRIC_SUSPENSION;
-            if (!List.of(suspensions.split(" ")).contains(site.targetKey)) {
-                throw refuse(i, "is the innermost frame, but is suspended in a call of " + site.target
-                        + " rather than in " + suspensions.replace(" ", " or ") + " (a frame of the chain is missing?)");
-            }
+            checkInnermost(i, site, receiver);
             return;
         }
-        boolean direct = site.calls(next);
-        if (!direct && !receiverIsHidden(frames[i])) {
-            throw refuse(i, "is suspended in a call of " + site.target + ", but frame " + (i + 1) + " is "
-                    + frames[i + 1].method.getDeclaringClass().getName() + "." + next.key + ": the frames do not chain");
+        CoroutineFrame callee = frames[i + 1];
+        if (receiver != null && receiver.getClass().isHidden()) {
+            checkThroughProxy(i, site, receiver, callee);
+            return;
+        }
+        Method reached = reached(site, frame, receiver);
+        if (reached == null || !reached.equals(callee.method)) {
+            throw refuse(i, "is suspended in a call of " + site.target + ", which reaches "
+                    + (reached == null ? "no method" : reached.getDeclaringClass().getName() + "." + reached.getName())
+                    + (receiver == null ? "" : " on its receiver, a " + receiver.getClass().getName()) + ", but frame "
+                    + (i + 1) + " is " + callee.method.getDeclaringClass().getName() + "." + next.key
+                    + ": the frames do not chain");
+        }
+        if (receiver != null && !Modifier.isStatic(callee.method.getModifiers()) && callee.objectValues[0] != receiver) {
+            throw refuse(i, "calls " + site.target + " on a " + receiver.getClass().getName() + ", but frame "
+                    + (i + 1) + "'s this is another object (a " + callee.objectValues[0].getClass().getName()
+                    + "): the frames do not chain");
         }
     }
 
-    /**
-     * Whether the call frame {@code frame} is suspended in goes through a hidden class (a lambda
-     * or method reference's proxy), which calls a method of another name: its receiver, the last
-     * saved stack slot, is an instance of one.
-     */
-    private static boolean receiverIsHidden(CoroutineFrame frame) {
-        int last = frame.localCount + frame.expressionCount - 1;
-        if (frame.expressionCount == 0 || last >= frame.objectValues.length) {
-            return false;
+    /** The method frame {@code frame}'s call reaches on {@code receiver}; the last answer again for a recursion. */
+    private Method reached(SiteCheck site, CoroutineFrame frame, Object receiver) {
+        Class<?> receiverClass = receiver == null ? null : receiver.getClass();
+        if (site == lastSite && receiverClass == lastReceiverClass) {
+            return lastReached;
         }
-        Object receiver = frame.objectValues[last];
-        return receiver != null && receiver.getClass().isHidden();
+        Class<?> owner = site.targetClass(frame.method.getDeclaringClass());
+        Method reached = owner == null ? null
+                : CallTargets.reached(owner, site.targetKey, site.virtual, receiver);
+        lastSite = site;
+        lastReceiverClass = receiverClass;
+        lastReached = reached;
+        return reached;
+    }
+
+    private SiteCheck lastSite;
+    private Class<?> lastReceiverClass;
+    private Method lastReached;
+
+    /**
+     * A call through a lambda or method reference's proxy, which is not woven and holds no
+     * state: the next frame must be the proxy's implementation method, and only the native
+     * engine can resume through the proxy (the woven engine cannot unwind through it).
+     */
+    private void checkThroughProxy(int i, SiteCheck site, Object proxy, CoroutineFrame callee) {
+        if (coroutine.engine() == Engine.WOVEN) {
+            throw refuse(i, "is suspended in a call of " + site.target + " through a lambda or method reference ("
+                    + proxy.getClass().getName() + "), which the woven engine cannot resume through: deserialize"
+                    + " these frames into a coroutine of the native engine");
+        }
+        if (!CallTargets.implementedBy(proxy, callee.method)) {
+            throw refuse(i, "is suspended in a call of " + site.target + " through a lambda or method reference ("
+                    + proxy.getClass().getName() + "), whose implementation is not frame " + (i + 1) + "'s method "
+                    + callee.method + ": the frames do not chain");
+        }
+    }
+
+    /** The innermost frame must be in a suspension operation of this coroutine: yield or yieldTo, or its own ret. */
+    private void checkInnermost(int i, SiteCheck site, Object receiver) {
+        CoroutineFrame frame = frames[i];
+        boolean symmetric = coroutine instanceof Coroutine;
+        Method reached = reached(site, frame, receiver);
+        Class<?> operations = symmetric ? Coroutine.class : AsymCoroutine.class;
+        String suspensions = symmetric ? SYMMETRIC_SUSPENSIONS : ASYMMETRIC_SUSPENSION;
+        boolean suspends = reached != null && reached.getDeclaringClass() == operations
+                && List.of(suspensions.split(" ")).contains(site.targetKey);
+        if (!suspends) {
+            throw refuse(i, "is the innermost frame, but is suspended in a call of " + site.target
+                    + " rather than in " + operations.getSimpleName() + "." + suspensions.replace(" ", " or ")
+                    + " (a frame of the chain is missing?)");
+        }
+        if (receiver != null && receiver != coroutine) {
+            throw refuse(i, "is the innermost frame, but its ret is made on another coroutine (a "
+                    + receiver.getClass().getName() + "), not on the one deserialized into");
+        }
     }
 
     private IllegalArgumentException refuse(int i, String why) {

@@ -19,9 +19,16 @@ final class SiteCheck {
     final String target;
     /** The called method's name and descriptor. */
     final String targetKey;
+    /** Whether the call selects its method by the receiver's class (invokevirtual, invokeinterface). */
+    final boolean virtual;
+    /** Whether the call has a receiver: the last stack slot. */
+    final boolean hasReceiver;
+    /** The binary name of the class the call names. */
+    final String targetOwner;
     private final Class<?>[] types;
-    /** The last method found to be the one this site calls: most frames chain as the last did. */
-    private MethodCheck lastCalled;
+    private Class<?> targetClass;
+    /** The slots whose reference the code never leaves null at this site. */
+    private final java.util.Set<Integer> nonNull;
 
     SiteCheck(SiteTable.Site site) {
         this.localCount = site.locals().size();
@@ -36,18 +43,33 @@ final class SiteCheck {
         this.target = site.target();
         this.targetKey = site.targetKey();
         this.types = new Class<?>[codes.length];
+        this.virtual = site.isVirtual();
+        this.hasReceiver = site.opcode() != SiteTable.Site.INVOKESTATIC;
+        this.targetOwner = site.targetOwner().replace('/', '.');
+        this.nonNull = site.nonNull();
     }
 
-    /** Whether this site's call is a call of {@code method} (same name and descriptor). */
-    boolean calls(MethodCheck method) {
-        if (lastCalled == method) {
-            return true;
+    /** Whether the code never has null in slot {@code index} here. */
+    boolean isNonNull(int index) {
+        return nonNull.contains(index);
+    }
+
+    /**
+     * The class the call names, as {@code caller}'s loader finds it (a name from the woven
+     * class's own table, never from the frames); loaded without being initialized. Null if it
+     * cannot be found.
+     */
+    Class<?> targetClass(Class<?> caller) {
+        Class<?> type = targetClass;
+        if (type == null) {
+            try {
+                type = Class.forName(targetOwner, false, caller.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                return null;
+            }
+            targetClass = type; // a benign race: every thread resolves the same class
         }
-        boolean calls = targetKey.equals(method.key);
-        if (calls) {
-            lastCalled = method; // a benign race: any thread stores a method that matches
-        }
-        return calls;
+        return type;
     }
 
     /** The class reference slot {@code index} must hold, as {@code owner}'s loader finds it; null if it cannot. */

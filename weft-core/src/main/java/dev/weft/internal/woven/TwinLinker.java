@@ -119,7 +119,7 @@ public final class TwinLinker {
 
     @SuppressWarnings("unused") // through IS_CLASS
     private static boolean isClass(Class<?> type, Object receiver) {
-        return receiver.getClass() == type;
+        return receiver != null && receiver.getClass() == type;
     }
 
     /**
@@ -158,6 +158,9 @@ public final class TwinLinker {
         /** The target for {@code receiver}'s class; while the inline cache has room, also adds a test for it. */
         @SuppressWarnings("unused") // through SELECT
         MethodHandle select(Object receiver) {
+            if (receiver == null) {
+                return nullReceiver();
+            }
             Class<?> type = receiver.getClass();
             MethodHandle target = byClass.get(type);
             synchronized (this) {
@@ -169,6 +172,16 @@ public final class TwinLinker {
                 }
             }
             return target;
+        }
+
+        /** For a null receiver: the call itself, which throws the JVM's NullPointerException from the caller's frame. */
+        private MethodHandle nullReceiver() {
+            try {
+                return opaque(caller.findVirtual(owner, name, withoutFiber(type()).dropParameterTypes(0, 1)), type());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot link the call of " + owner.getName() + "." + name + type()
+                        + " from woven code of " + caller.lookupClass().getName(), e);
+            }
         }
 
         private MethodHandle forClass(Class<?> receiver) throws ReflectiveOperationException {

@@ -6,9 +6,12 @@ import dev.weft.internal.contract.WeavingContract;
 
 import java.lang.invoke.MethodHandles;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the weaver recorded about the methods of one woven class: for each method, the hash of
@@ -163,10 +166,14 @@ public final class WovenMethods {
         holder[0] = new WovenMethods(methods);
     }
 
-    /** The table of {@code type}, initializing it if need be, or null if it is not woven. */
+    /**
+     * The table of {@code type}, initializing it if need be, or null if it is not woven. A class
+     * that does not carry the weaver's marker field is never initialized here: a name read from
+     * untrusted bytes must not run a static initializer before it is known to be woven code.
+     */
     public static WovenMethods of(Class<?> type) {
         WovenMethods[] holder = TABLES.get(type);
-        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray()) {
+        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray() && isMarked(type)) {
             try {
                 Class.forName(type.getName(), true, type.getClassLoader());
             } catch (ClassNotFoundException | LinkageError e) {
@@ -174,6 +181,16 @@ public final class WovenMethods {
             }
         }
         return holder[0];
+    }
+
+    /** Whether {@code type} declares the field the weaver marks woven classes with; looked up without initializing it. */
+    public static boolean isMarked(Class<?> type) {
+        try {
+            type.getDeclaredField(WeavingContract.MARKER);
+            return true;
+        } catch (NoSuchFieldException | LinkageError e) {
+            return false;
+        }
     }
 
     /** The method {@code key} (name then descriptor), or null if the weaver did not weave it. */

@@ -1,23 +1,26 @@
 package dev.weft.internal.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class SiteTableTest {
 
     private static final SiteTable.Site CALL = new SiteTable.Site(7, "com/example/Flow.ask(Ljava/lang/String;)I",
-            List.of("Lcom/example/Flow;", "J", SiteTable.SECOND_HALF, SiteTable.DEAD), List.of("I", "Lcom/example/Flow;"), 1);
+            List.of("Lcom/example/Flow;", "J", SiteTable.SECOND_HALF, SiteTable.DEAD, "Z"), List.of("C", "Lcom/example/Flow;"), 1,
+            SiteTable.Site.INVOKESTATIC, Set.of(0, 6));
 
     @Test
     void aTableReadsBackAsWritten() {
         List<SiteTable.Method> methods = List.of(
-                new SiteTable.Method("run()V", "abc123", List.of(CALL, new SiteTable.Site(12, "A.b()V", List.of(), List.of(), 0)),
+                new SiteTable.Method("run()V", "abc123", List.of(CALL, new SiteTable.Site(12, "A.b()V", List.of(), List.of(), 0, 182, Set.of())),
                         null),
                 new SiteTable.Method("<init>()V", "def456", List.of(), "constructors are never woven"));
         String table = SiteTable.write(methods);
@@ -29,6 +32,17 @@ class SiteTableTest {
     void aSiteNamesItsTarget() {
         assertEquals("com/example/Flow", CALL.targetOwner());
         assertEquals("ask(Ljava/lang/String;)I", CALL.targetKey());
+        assertFalse(CALL.isVirtual());
+        assertTrue(new SiteTable.Site(1, "A.b()V", List.of(), List.of(), 0, 185, Set.of()).isVirtual());
+    }
+
+    @Test
+    void neverNullSlotsAreMarkedInTheTextAndReadBackAsASet() {
+        String table = SiteTable.write(List.of(new SiteTable.Method("run()V", "h", List.of(CALL), null)));
+        assertTrue(table.contains("|!Lcom/example/Flow;,J,-,_,Z|C,!Lcom/example/Flow;|1|184"), table);
+        SiteTable.Site read = SiteTable.read(table).get(0).sites().get(0);
+        assertEquals(Set.of(0, 6), read.nonNull());
+        assertEquals(CALL.locals(), read.locals());
     }
 
     @Test
@@ -57,8 +71,8 @@ class SiteTableTest {
     void aMalformedLineIsRefused() {
         String header = WeavingContract.tableHeader() + "\n";
         assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\n"));
-        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I\n"));
-        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\tx|A.b()V|||0\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I|0\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\tx|A.b()V|||0|184\n"));
     }
 
     @Test

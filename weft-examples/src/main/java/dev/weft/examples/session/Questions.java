@@ -2,17 +2,13 @@ package dev.weft.examples.session;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineInputStream;
-import dev.weft.CoroutineOutputStream;
+import dev.weft.CoroutineFiles;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Thesis section 5.2, the main program: each run is one step of an {@link Interaction}. It
@@ -27,8 +23,8 @@ import java.nio.file.StandardCopyOption;
  * Please enter your country:
  * </pre>
  *
- * <p>The file is replaced atomically: it is written beside the old one and moved over it, so a
- * crash while writing leaves the previous state intact. Set the system property
+ * <p>The file is replaced atomically and durably ({@link CoroutineFiles}): a crash while
+ * writing leaves the previous state intact, and no temporary file behind for long. Set the system property
  * {@code weft.session.file} to use another file.
  */
 public final class Questions {
@@ -83,24 +79,6 @@ public final class Questions {
     }
 
     private static void store(AsymCoroutine<String, String> interaction, Path file) throws IOException {
-        Path directory = file.toAbsolutePath().getParent();
-        Path temporary = Files.createTempFile(directory, file.getFileName().toString(), ".partial");
-        try {
-            try (OutputStream bytes = Files.newOutputStream(temporary);
-                    CoroutineOutputStream<String, String> out = new CoroutineOutputStream<>(bytes)) {
-                out.writeAsymCoroutine(interaction);
-            }
-            moveOver(temporary, file);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
-    }
-
-    private static void moveOver(Path temporary, Path file) throws IOException {
-        try {
-            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            throw new UncheckedIOException("cannot replace " + file + " atomically on this file system", e);
-        }
+        CoroutineFiles.write(file, interaction, null); // atomic and durable; a key would seal it
     }
 }

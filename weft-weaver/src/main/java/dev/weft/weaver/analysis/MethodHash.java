@@ -22,17 +22,24 @@ import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * A fingerprint of a method's original code: a SHA-256 over its name, descriptor, instructions
- * and handlers, 16 hex digits of it. Frames captured from one version of a method are refused
- * by another.
+ * A fingerprint of a method's original code: a SHA-256 over everything that defines what it
+ * does (its name, descriptor, the access flags that change its behaviour, its instructions with
+ * every operand, {@code invokedynamic} bootstrap methods and their arguments included, and its
+ * handlers), 16 hex digits of it. Frames captured from one version of a method are refused by
+ * another: {@code this::cents} changed to {@code this::euros} changes only a bootstrap argument.
  */
 public final class MethodHash {
+
+    /** The access flags that change what a method does: static, synchronized, strictfp. */
+    private static final int BEHAVIOUR_FLAGS = org.objectweb.asm.Opcodes.ACC_STATIC
+            | org.objectweb.asm.Opcodes.ACC_SYNCHRONIZED | org.objectweb.asm.Opcodes.ACC_STRICT;
 
     private MethodHash() {
     }
 
     public static String of(MethodNode method) {
-        StringBuilder text = new StringBuilder(method.name).append(method.desc).append('\n');
+        StringBuilder text = new StringBuilder(method.name).append(method.desc).append(' ')
+                .append(method.access & BEHAVIOUR_FLAGS).append('\n');
         InsnList insns = method.instructions;
         for (int i = 0; i < insns.size(); i++) {
             AbstractInsnNode insn = insns.get(i);
@@ -61,7 +68,7 @@ public final class MethodHash {
             case TypeInsnNode n -> n.desc;
             case FieldInsnNode n -> n.owner + "." + n.name + ":" + n.desc;
             case MethodInsnNode n -> n.owner + "." + n.name + n.desc;
-            case InvokeDynamicInsnNode n -> n.name + n.desc + " " + n.bsm;
+            case InvokeDynamicInsnNode n -> n.name + n.desc + " " + n.bsm + " " + java.util.Arrays.deepToString(n.bsmArgs);
             case MultiANewArrayInsnNode n -> n.desc + " " + n.dims;
             case JumpInsnNode n -> String.valueOf(position(insns, n.label));
             case TableSwitchInsnNode n -> n.min + ".." + n.max + " " + position(insns, n.dflt) + " "

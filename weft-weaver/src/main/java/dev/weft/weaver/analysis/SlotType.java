@@ -44,6 +44,15 @@ public record SlotType(Kind kind, String descriptor, AbstractInsnNode newInsn, S
         return reference(internalName.startsWith("[") ? internalName : "L" + internalName + ";");
     }
 
+    /**
+     * An int whose values all fit the narrower type {@code code} ({@code Z}, {@code B},
+     * {@code C} or {@code S}), as {@link IntWidths} finds: the verifier's {@link #INT}, with that
+     * code in the site table.
+     */
+    public static SlotType narrowInt(char code) {
+        return new SlotType(Kind.INT, String.valueOf(code), null, null);
+    }
+
     /** The object a {@code new} instruction created, before its constructor ran. */
     public static SlotType uninitialized(AbstractInsnNode newInsn) {
         return new SlotType(Kind.UNINITIALIZED, null, newInsn, null);
@@ -86,7 +95,7 @@ public record SlotType(Kind kind, String descriptor, AbstractInsnNode newInsn, S
     /** The code of this type in a woven class's site table (see {@code WovenMethods}). */
     public String code() {
         return switch (kind) {
-            case INT -> "I";
+            case INT -> descriptor; // I, or the narrower Z, B, C or S
             case FLOAT -> "F";
             case LONG -> "J";
             case DOUBLE -> "D";

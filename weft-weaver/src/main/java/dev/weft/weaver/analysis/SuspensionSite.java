@@ -3,7 +3,9 @@ package dev.weft.weaver.analysis;
 import dev.weft.internal.contract.SiteTable;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.tree.MethodInsnNode;
 
 /**
@@ -18,9 +20,11 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * @param stackBelow the operand stack under the call's receiver and arguments, bottom first
  * @param receiver the type of the call's receiver, or null for a static call
  * @param monitors how many monitors the method holds at the call
+ * @param nonNull which slots of the table entry, locals then stack, hold a reference that is
+ *        never null there ({@link NonNullValues}; the receiver always is)
  */
 public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals, BitSet live,
-        List<SlotType> stackBelow, SlotType receiver, int monitors) {
+        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull) {
 
     /** How many slots the saved operand stack takes: the stack below, then the receiver. */
     public int expressionSlots() {
@@ -31,9 +35,10 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
         return slots;
     }
 
-    /** This site's entry in its class's site table: the call, then the type codes of the frame's slots. */
+    /** This site's entry in its class's site table: the call, the type codes of the frame's slots, and the call's opcode. */
     public SiteTable.Site tableEntry() {
-        return new SiteTable.Site(bci, call.owner + "." + call.name + call.desc, localCodes(), stackCodes(), monitors);
+        return new SiteTable.Site(bci, call.owner + "." + call.name + call.desc, localCodes(), stackCodes(), monitors,
+                call.getOpcode(), nonNullSlots());
     }
 
     private List<String> localCodes() {
@@ -57,5 +62,26 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
             codes.add(receiver.code());
         }
         return codes;
+    }
+
+    /** The table slots, locals then stack, that hold a reference never null there: the receiver always does. */
+    private Set<Integer> nonNullSlots() {
+        Set<Integer> slots = new HashSet<>();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            if (live.get(slot) && locals.get(slot).isReference() && nonNull.get(slot)) {
+                slots.add(slot);
+            }
+        }
+        int slot = locals.size();
+        for (SlotType type : stackBelow) {
+            if (type.isReference() && nonNull.get(slot)) {
+                slots.add(slot);
+            }
+            slot += type.getSize();
+        }
+        if (receiver != null) {
+            slots.add(slot);
+        }
+        return slots;
     }
 }

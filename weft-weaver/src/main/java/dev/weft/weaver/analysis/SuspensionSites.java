@@ -61,6 +61,8 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             return new SuspensionSites(method, hash, List.of(), "its code does not type-check: " + e.getMessage());
         }
         Liveness liveness = Liveness.compute(method);
+        IntWidths widths = IntWidths.compute(owner, method);
+        NonNullValues nonNull = NonNullValues.compute(owner, method);
         MonitorDepth monitors = MonitorDepth.compute(method);
         List<SuspensionSite> sites = new ArrayList<>();
         InsnList insns = method.instructions;
@@ -68,7 +70,8 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
                 continue;
             }
-            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, i, monitors.before(i));
+            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, nonNull, i,
+                    monitors.before(i));
             String refused = site == null ? "is inside the arguments of a constructor call" : unresolved(site);
             if (refused != null) {
                 return new SuspensionSites(method, hash, List.of(), "the call of " + call.owner + "." + call.name
@@ -115,19 +118,19 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
      * outermost frame's method on it.
      */
     private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
-            int index, int monitors) {
+            IntWidths widths, NonNullValues facts, int index, int monitors) {
         int arguments = Type.getArgumentTypes(call.desc).length;
         boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
         int below = frame.getStackSize() - arguments - (hasReceiver ? 1 : 0);
         List<SlotType> stack = new ArrayList<>();
         for (int i = 0; i < below; i++) {
-            stack.add(frame.getStack(i));
+            stack.add(widths.stack(index, i, frame.getStack(i)));
         }
         SlotType receiver = hasReceiver ? frame.getStack(below) : null;
         List<SlotType> locals = new ArrayList<>();
         BitSet live = new BitSet();
         for (int slot = 0; slot < frame.getLocals(); slot++) {
-            SlotType type = frame.getLocal(slot);
+            SlotType type = widths.local(index, slot, frame.getLocal(slot));
             locals.add(type);
             boolean receiverOfInstanceMethod = slot == 0 && type.kind() == SlotType.Kind.REFERENCE;
             if ((liveness.isLive(index, slot) || receiverOfInstanceMethod)
@@ -138,7 +141,18 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         boolean uninitialized = stack.stream().anyMatch(SlotType::isUninitialized)
                 || (receiver != null && receiver.isUninitialized())
                 || locals.stream().anyMatch(SlotType::isUninitialized);
-        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors);
+        BitSet nonNull = new BitSet();
+        for (int slot = 0; slot < locals.size(); slot++) {
+            if (facts.local(index, slot)) {
+                nonNull.set(slot);
+            }
+        }
+        for (int i = 0, slot = locals.size(); i < below; slot += stack.get(i).getSize(), i++) {
+            if (facts.stack(index, i)) {
+                nonNull.set(slot);
+            }
+        }
+        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors, nonNull);
     }
 
     /** This method's entry in its class's site table. */

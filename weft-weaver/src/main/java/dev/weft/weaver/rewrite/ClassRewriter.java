@@ -31,7 +31,7 @@ import org.objectweb.asm.tree.MethodNode;
  * <pre>
  * static {
  *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());   // "" in an interface before version 52
- *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 2\ntable");   // long strings are pushed in parts, concatenated
+ *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 3\ntable");   // long strings are pushed in parts, concatenated
  *     ...the class's own static initializer
  * }
  * </pre>

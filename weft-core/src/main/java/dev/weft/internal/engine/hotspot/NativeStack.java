@@ -61,8 +61,18 @@ final class NativeStack implements ExecutionStack {
     private final CoroutineBase coroutine;
     /** The continuation that runs the body; a new one after each capture or restore. */
     private Body continuation;
-    /** The frames moving out of (capture) or into (restore) this stack, or null. */
+    /**
+     * The frames moving out of (capture) or into (restore) this stack, or null. A restore is
+     * pending here from {@link #restore} until the next {@link #resume()} runs it.
+     */
     private FrameTransfer transfer;
+    /**
+     * Whether this stack holds one of {@link FrameTransfer}'s JVM-wide active counts: only while
+     * a capture or restore actually runs, inside {@link #capture()} or {@link #resume()}, and
+     * given back before either returns. A deserialized coroutine that is dropped, or whose
+     * restore throws, thus leaves nothing raised.
+     */
+    private boolean counted;
     /** What the body threw while it was being captured: never the coroutine's own failure. */
     private Throwable captureFailure;
     /** Set when a capture left the continuation in a state that cannot go on: the stack is done. */
@@ -109,9 +119,20 @@ final class NativeStack implements ExecutionStack {
         return transfer != null && !transfer.isCapturing();
     }
 
+    /** Runs the continuation; a pending restore counts as active only while it runs, however the run ends. */
     @Override
     public void resume() {
-        continuation.run();
+        if (isRestoring()) {
+            count();
+        }
+        try {
+            continuation.run();
+        } finally {
+            uncount();
+            if (isRestoring() && continuation.isDone()) {
+                transfer = null; // the body ended, or threw, before its restore was complete
+            }
+        }
     }
 
     @Override
@@ -150,7 +171,8 @@ final class NativeStack implements ExecutionStack {
             return transfer.pending(); // restored and not resumed since
         }
         FrameTransfer capture = FrameTransfer.capture();
-        beginTransfer(capture);
+        transfer = capture;
+        count();
         try {
             continuation.run();
         } finally {
@@ -178,18 +200,32 @@ final class NativeStack implements ExecutionStack {
         continuation = new Body();
         broken = false;
         if (frames.length > 0) {
-            beginTransfer(FrameTransfer.restore(List.of(frames)));
+            transfer = FrameTransfer.restore(List.of(frames)); // counted once resume() runs it
         }
     }
 
-    private void beginTransfer(FrameTransfer t) {
-        transfer = t;
-        FrameTransfer.begin();
+    /*
+     * The flag is written after the count changes: a StackOverflowError thrown on the way into
+     * begin() or end() (a restore that ends at the very edge of the stack) leaves the two in
+     * step, and resume()'s finally block, back at the bottom of the stack, retries.
+     */
+    private void count() {
+        if (!counted) {
+            FrameTransfer.begin();
+            counted = true;
+        }
+    }
+
+    private void uncount() {
+        if (counted) {
+            FrameTransfer.end();
+            counted = false;
+        }
     }
 
     private void endTransfer() {
         transfer = null;
-        FrameTransfer.end();
+        uncount();
     }
 
     /**

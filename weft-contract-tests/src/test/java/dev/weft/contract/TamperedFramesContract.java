@@ -1,0 +1,304 @@
+package dev.weft.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.function.IntUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Frames changed into a state the code could never reach are refused by {@code deserialize},
+ * naming the frame and why, and the coroutine deserialized into is left as it was: a call that
+ * reaches another method than the next frame's, a receiver swapped for another implementation,
+ * a lambda swapped for another, a boolean, char or byte out of its range, a null {@code this} or
+ * receiver, a ret made on another coroutine. Each case is first shown to be a legitimate frame
+ * array that resumes correctly as it was captured.
+ */
+abstract class TamperedFramesContract extends EngineContract {
+
+    /** One step of a computation, behind an interface: which implementation runs is the receiver's. */
+    interface Step extends Serializable {
+        int apply(AsymCoroutine<Integer, Integer> self, int x);
+    }
+
+    /** Passes out x + 1. */
+    static final class Up implements Step {
+        @Override
+        public int apply(AsymCoroutine<Integer, Integer> self, int x) {
+            return self.ret(x + 1);
+        }
+    }
+
+    /** Passes out x - 1. */
+    static final class Down implements Step {
+        @Override
+        public int apply(AsymCoroutine<Integer, Integer> self, int x) {
+            return self.ret(x - 1);
+        }
+    }
+
+    /** Calls its step for ever. */
+    static final class Stepper extends AsymCoroutine<Integer, Integer> {
+        private final Step step;
+
+        Stepper(Step step, Engine engine) {
+            super(engine);
+            this.step = step;
+        }
+
+        @Override
+        protected Integer run(Integer first) {
+            int x = first;
+            Step s = step;
+            while (true) {
+                x = s.apply(this, x);
+            }
+        }
+    }
+
+    /** Keeps a boolean, a char and a byte across its rets, each from where the JVM guarantees its range. */
+    static final class Narrow extends AsymCoroutine<Integer, String> {
+        Narrow(Engine engine) {
+            super(engine);
+        }
+
+        private static boolean isOdd(int n) {
+            return (n & 1) == 1;
+        }
+
+        @Override
+        protected String run(Integer first) {
+            boolean odd = isOdd(first);
+            char mark = "xyz".charAt(first % 3);
+            byte low = (byte) (first * 37);
+            while (true) {
+                first = ret(odd + " " + mark + " " + low);
+            }
+        }
+    }
+
+    /** Hands itself through a serializable lambda chosen by {@code which}. */
+    static final class ThroughLambda extends AsymCoroutine<Integer, Integer> {
+        interface Op extends IntUnaryOperator, Serializable {
+        }
+
+        private final int which;
+
+        ThroughLambda(int which, Engine engine) {
+            super(engine);
+            this.which = which;
+        }
+
+        @Override
+        protected Integer run(Integer first) {
+            Op plus = x -> ret(x + 1000);
+            Op times = x -> ret(x * 1000);
+            Op op = which == 0 ? plus : times;
+            int x = first;
+            while (true) {
+                x = op.applyAsInt(x);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    /** {@code frames}, with every reference to {@code from} replaced by {@code to}. */
+    static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
+        for (CoroutineFrame frame : frames) {
+            for (int i = 0; i < frame.objectValues.length; i++) {
+                if (frame.objectValues[i] == from) {
+                    frame.objectValues[i] = to;
+                }
+            }
+        }
+        return frames;
+    }
+
+    /** Asserts that {@code copy} refuses {@code frames} with a message that has each of {@code parts}, and stays new. */
+    static void assertRefused(AsymCoroutine<?, ?> copy, CoroutineFrame[] frames, String... parts) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> copy.deserialize(frames));
+        assertMentions(e.getMessage(), parts);
+        assertEquals(0, copy.serialize().length, "the coroutine is untouched: still new");
+    }
+
+    /** The index of the frame of {@code method}, counting from the innermost. */
+    static int innermostOf(CoroutineFrame[] frames, String method) {
+        for (int i = frames.length - 1; i >= 0; i--) {
+            if (frames[i].method.getName().equals(method)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no frame of " + method + " in " + Arrays.toString(frames));
+    }
+
+    private Stepper stepperAfterOneCall(Step step) {
+        Stepper co = new Stepper(step, engine());
+        assertEquals(2, co.call(1));
+        return co;
+    }
+
+    // ------------------------------------------------------------ the cases
+
+    @Test
+    void untamperedFramesResumeAsCaptured() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        copy.deserialize(rehome(original.serialize(), original, copy));
+        assertEquals(11, copy.call(10));
+    }
+
+    /** Cause a: the receiver of a virtual call swapped for another implementation of its interface. */
+    @Test
+    void aReceiverSwappedForAnotherImplementationIsRefused() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        int run = innermostOf(frames, "run");
+        Up up = (Up) frames[run + 1].objectValues[0];
+        rehome(frames, up, new Down());
+        frames[run + 1].objectValues[0] = up; // the next frame stays Up's
+        assertRefused(copy, frames, "frame " + run + " of", "which reaches " + Down.class.getName() + ".apply",
+                "frame " + (run + 1) + " is " + Up.class.getName() + ".apply", "do not chain");
+    }
+
+    /** Cause a: the innermost frame relabelled as another class's method of the same name and descriptor. */
+    @Test
+    void aFrameRelabelledAsAnotherClassesMethodIsRefused() throws NoSuchMethodException {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        int apply = innermostOf(frames, "apply");
+        frames[apply].method = Down.class.getDeclaredMethod("apply", AsymCoroutine.class, int.class);
+        frames[apply].objectValues[0] = new Down();
+        assertRefused(copy, frames, "frame " + (apply - 1) + " of", "which reaches " + Up.class.getName() + ".apply",
+                "do not chain");
+    }
+
+    /** Cause c: a boolean of 2, a char past 65535, a byte of 300. */
+    @Test
+    void narrowIntsOutOfTheirRangeAreRefused() {
+        Narrow original = new Narrow(engine());
+        assertEquals("true y 37", original.call(1));
+        CoroutineFrame[] captured = original.serialize();
+        int run = innermostOf(captured, "run");
+        long[][] cases = {{1, 2}, {'y', 70_000}, {37, 300}};
+        String[] kinds = {"boolean", "char", "byte"};
+        for (int k = 0; k < cases.length; k++) {
+            Narrow copy = new Narrow(engine());
+            CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+            int slot = slotHolding(frames[run], cases[k][0]);
+            frames[run].scalarValues[slot] = cases[k][1];
+            assertRefused(copy, frames, "slot " + slot + " holds " + cases[k][1], "does not fit its " + kinds[k]);
+        }
+        Narrow copy = new Narrow(engine());
+        copy.deserialize(rehome(captured, original, copy));
+        assertEquals("true y 37", copy.call(5), "untampered, the same frames resume");
+    }
+
+    private static int slotHolding(CoroutineFrame frame, long value) {
+        for (int slot = 0; slot < frame.localCount; slot++) {
+            if (frame.objectValues[slot] == null && frame.scalarValues[slot] == value) {
+                return slot;
+            }
+        }
+        throw new AssertionError("no local holds " + value + " in " + frame);
+    }
+
+    /** Cause d: a null this and a null receiver; and a null where the code never has one (a new array, say). */
+    @Test
+    void nullReceiversAreRefused() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        int apply = innermostOf(frames, "apply");
+        frames[apply].objectValues[0] = null;
+        assertRefused(copy, frames, "frame " + apply + " of", "has a null this (slot 0)");
+        frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame run = frames[apply - 1];
+        run.objectValues[run.objectValues.length - 1] = null;
+        assertRefused(copy, frames, "frame " + (apply - 1) + " of", "holds null, which the code never leaves there",
+                "the receiver of its call of");
+    }
+
+    /**
+     * A state with a null where the code may have one (the step, read from a field) is not
+     * refused; resumed, it throws the JVM's own NullPointerException from the body's frame, on
+     * either engine (the woven engine's call linker included: the JDK's receiver check of the
+     * call's method handle throws it, right above the body's frame).
+     */
+    @Test
+    void aNullTheCodeMayHaveResumesAndFailsAsTheJvmWould() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        int run = innermostOf(frames, "run");
+        int slot = slotOf(frames[run], Up.class);
+        frames[run].objectValues[slot] = null; // its local s; the receiver of the call in progress stays
+        copy.deserialize(frames);
+        // the call in progress completes on its saved receiver; the loop's next call is on s
+        NullPointerException e = assertThrows(NullPointerException.class, () -> copy.call(10));
+        StackTraceElement thrower = Arrays.stream(e.getStackTrace())
+                .filter(f -> !f.getClassName().startsWith("java.lang.invoke.")).findFirst().orElseThrow();
+        assertEquals(Stepper.class.getName(), thrower.getClassName(), Arrays.toString(e.getStackTrace()));
+    }
+
+    private static int slotOf(CoroutineFrame frame, Class<?> type) {
+        for (int slot = 0; slot < frame.localCount; slot++) {
+            if (type.isInstance(frame.objectValues[slot])) {
+                return slot;
+            }
+        }
+        throw new AssertionError("no local holds a " + type.getName() + " in " + frame);
+    }
+
+    /** The innermost ret made on another coroutine than the one deserialized into. */
+    @Test
+    void aRetOnAnotherCoroutineIsRefused() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame innermost = frames[frames.length - 1];
+        innermost.objectValues[innermost.objectValues.length - 1] = new Stepper(new Up(), engine());
+        assertRefused(copy, frames, "is the innermost frame, but its ret is made on another coroutine");
+    }
+
+    /**
+     * Cause b: frames suspended through a lambda, captured on the native engine (the woven
+     * engine cannot suspend through one): on the native engine, a swap of the lambda for another
+     * one of the same class is refused, and the frames as captured resume; the woven engine
+     * refuses them all.
+     */
+    @Test
+    void framesThroughALambdaAreCheckedAgainstItsImplementation() {
+        ThroughLambda original = new ThroughLambda(0, Engine.NATIVE);
+        assertEquals(1001, original.call(1));
+        if (engine() == Engine.WOVEN) {
+            ThroughLambda copy = new ThroughLambda(0, engine());
+            assertRefused(copy, rehome(original.serialize(), original, copy), "through a lambda or method reference",
+                    "which the woven engine cannot resume through");
+            return;
+        }
+        ThroughLambda other = new ThroughLambda(1, Engine.NATIVE);
+        assertEquals(1000, other.call(1));
+        CoroutineFrame[] swapped = original.serialize();
+        rehome(swapped, proxyOf(swapped), proxyOf(other.serialize()));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> original.deserialize(swapped));
+        assertMentions(e.getMessage(), "through a lambda or method reference", "whose implementation is not frame");
+        assertEquals(1007, original.call(7), "refused: it goes on as it was");
+        original.deserialize(original.serialize()); // its own frames: the lambda it keeps calling captured it
+        assertEquals(1009, original.call(9));
+    }
+
+    /** The lambda's proxy the frames call through: the receiver of the run frame's call. */
+    private static Object proxyOf(CoroutineFrame[] frames) {
+        CoroutineFrame run = frames[innermostOf(frames, "run")];
+        return run.objectValues[run.objectValues.length - 1];
+    }
+}
