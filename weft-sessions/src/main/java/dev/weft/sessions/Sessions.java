@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -99,6 +100,7 @@ public final class Sessions {
         private Duration busyWait = Duration.ZERO;
         private boolean keepFinished;
         private final Map<String, Upgrade> upgrades = new HashMap<>();
+        private final List<SecretKey> keys = new ArrayList<>();
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -153,15 +155,22 @@ public final class Sessions {
         }
 
         /**
-         * Seals stored state with {@code key} (an HMAC checked before a byte is read), once Weft's
-         * coroutine streams take a key (the saved-state issue).
-         *
-         * @throws UnsupportedOperationException always, for now: this Weft's coroutine streams
-         *         cannot seal yet; see {@code StateCodec}, where the key goes
+         * Seals the stored state of every session with {@code key} ({@link dev.weft.CoroutineOutputStream}'s
+         * HMAC, checked before a byte of it is read), and accepts state sealed with {@code key} or
+         * with one of {@code earlier}. To rotate keys, give nodes the new key with the old one as
+         * {@code earlier}: each step a node runs seals its session anew with the new key; once no
+         * stored session is older than the rotation, drop the old key. A node with a key refuses
+         * unsealed state, and one without a key refuses sealed state
+         * ({@link SessionRefusedException}, the row left as it was).
          */
-        public Builder sealWith(SecretKey key) {
-            throw new UnsupportedOperationException("this Weft's CoroutineOutputStream cannot seal state yet:"
-                    + " sealing arrives with the streams that take a SecretKey");
+        public Builder sealWith(SecretKey key, SecretKey... earlier) {
+            if (key == null) {
+                throw new NullPointerException("key");
+            }
+            keys.clear();
+            keys.add(key);
+            keys.addAll(List.of(earlier));
+            return this;
         }
 
         /** The sessions, on this builder's settings. */
@@ -190,7 +199,7 @@ public final class Sessions {
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
         this.upgrades = Map.copyOf(builder.upgrades);
-        this.codec = new StateCodec(loader, null);
+        this.codec = new StateCodec(loader, List.copyOf(builder.keys));
         this.builds = new Builds(loader);
     }
 

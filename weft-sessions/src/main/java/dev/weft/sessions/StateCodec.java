@@ -13,6 +13,7 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
@@ -26,13 +27,14 @@ import javax.crypto.SecretKey;
 final class StateCodec {
 
     private final ClassLoader loader;
-    private final SecretKey key;
+    /** The key that seals what this codec writes, then the others it accepts; empty: unsealed. */
+    private final List<SecretKey> keys;
     /** The manifests of the sets of methods seen so far: a node's code has few. */
     private final Map<Set<Method>, Builds.Manifest> manifests = new ConcurrentHashMap<>();
 
-    StateCodec(ClassLoader loader, SecretKey key) {
+    StateCodec(ClassLoader loader, List<SecretKey> keys) {
         this.loader = loader;
-        this.key = key;
+        this.keys = keys;
     }
 
     /** A suspended coroutine as bytes, and the manifest of the methods of its frames. */
@@ -61,28 +63,38 @@ final class StateCodec {
         }
     }
 
-    /*
-     * SEALING KEY GOES HERE. Issue 11 adds CoroutineOutputStream(OutputStream, SecretKey) and
-     * CoroutineInputStream(InputStream, SecretKey): once they exist, these two methods pass
-     * this.key to them when it is not null (and the input stream's class loader, as now).
-     * Until then Sessions.Builder#sealWith refuses a key, so key is always null here.
-     */
+    /** Where the sealing key meets the streams: the first key seals, every key is accepted. */
     private <I, O> CoroutineOutputStream<I, O> output(OutputStream out, Set<Method> methods) throws IOException {
-        assert key == null : "sealing waits for issue 11's streams";
-        return new CoroutineOutputStream<>(out) {
-            @Override
-            protected Object replaceObject(Object obj) throws IOException {
-                if (obj instanceof Method method) {
-                    methods.add(method);
-                }
-                return super.replaceObject(obj);
+        return keys.isEmpty() ? new MethodsSeen<>(methods, out) : new MethodsSeen<>(methods, out, keys.get(0));
+    }
+
+    /** A coroutine stream that notes the methods of the frames it writes. */
+    private static final class MethodsSeen<I, O> extends CoroutineOutputStream<I, O> {
+        private final Set<Method> methods;
+
+        /** Unsealed. */
+        MethodsSeen(Set<Method> methods, OutputStream out) throws IOException {
+            super(out);
+            this.methods = methods;
+        }
+
+        /** Sealed with {@code key}. */
+        MethodsSeen(Set<Method> methods, OutputStream out, SecretKey key) throws IOException {
+            super(out, key);
+            this.methods = methods;
+        }
+
+        @Override
+        protected Object replaceObject(Object obj) throws IOException {
+            if (obj instanceof Method method) {
+                methods.add(method);
             }
-        };
+            return super.replaceObject(obj);
+        }
     }
 
     private <I, O> CoroutineInputStream<I, O> input(InputStream in) throws IOException {
-        assert key == null : "sealing waits for issue 11's streams";
-        return new CoroutineInputStream<>(in, loader);
+        return keys.isEmpty() ? new CoroutineInputStream<>(in, loader) : new CoroutineInputStream<>(in, keys, loader);
     }
 
     /** A value by Java serialization; null for null or for a value that is not serializable. */

@@ -1,5 +1,6 @@
 package dev.weft.sessions;
 
+import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,7 @@ class BuildsTest {
     void theManifestSeenWhileWritingIsTheOneOfTheFrames() throws Exception {
         AsymCoroutine<String, String> echo = new AsymCoroutine<>(new Echo());
         assertEquals("hello", echo.call("hello"));
-        StateCodec.Written written = new StateCodec(getClass().getClassLoader(), null).write(echo);
+        StateCodec.Written written = new StateCodec(getClass().getClassLoader(), List.of()).write(echo);
         Builds.Manifest fromFrames = Builds.of(echo.serialize());
         assertEquals(fromFrames, written.manifest());
         assertEquals(3, fromFrames.text().split("\n").length, "run, its bridge and loop: " + fromFrames.text());

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +94,68 @@ abstract class SessionStoreContract {
         assertTrue(sessions.status(id).isEmpty(), "a finished session is deleted");
         SessionNotFoundException gone = assertThrows(SessionNotFoundException.class, () -> sessions.resume(id, "x"));
         assertTrue(gone.getMessage().contains(id), gone.getMessage());
+    }
+
+    // ---------------------------------------------------------------- sealed state
+
+    private static SecretKey key(int seed) {
+        byte[] bytes = new byte[32];
+        java.util.Arrays.fill(bytes, (byte) seed);
+        return new SecretKeySpec(bytes, "HmacSHA256");
+    }
+
+    @Test
+    void sealedStateResumesWithItsKeyAndAfterARotation() {
+        Sessions old = Sessions.builder(store).sealWith(key(1)).build();
+        String id = old.start(new Questionnaire(), null).id();
+        assertEquals("Where do you live, Ada?", old.<String, String>resume(id, "Ada").output());
+        Sessions rotated = Sessions.builder(store).sealWith(key(2), key(1)).build();
+        assertEquals("How old are you?", rotated.<String, String>resume(id, "London").output());
+        SessionRefusedException oldKeyOnly = assertThrows(SessionRefusedException.class, () -> old.resume(id, "36"));
+        assertTrue(oldKeyOnly.getMessage().contains(id), oldKeyOnly.getMessage());
+        assertEquals("Ada from London, 36", rotated.<String, String>resume(id, "36").output());
+    }
+
+    @Test
+    void aNodeWithAKeyRefusesUnsealedStateAndOneWithoutRefusesSealedState() {
+        String unsealed = sessions.start(new Questionnaire(), null).id();
+        Sessions sealing = Sessions.builder(store).sealWith(key(1)).build();
+        String sealed = sealing.start(new Questionnaire(), null).id();
+        assertThrows(SessionRefusedException.class, () -> sealing.resume(unsealed, "Ada"));
+        assertThrows(SessionRefusedException.class, () -> sessions.resume(sealed, "Ada"));
+        assertEquals(1, sessions.status(unsealed).orElseThrow().version(), "a refused session is left as it was");
+        assertEquals(1, sessions.status(sealed).orElseThrow().version());
+        assertEquals("Where do you live, Ada?", sealing.<String, String>resume(sealed, "Ada").output());
+    }
+
+    @Test
+    void aTamperedSealedStateIsRefusedAndLeftAsItWas() throws SQLException {
+        Sessions sealing = Sessions.builder(store).sealWith(key(1)).build();
+        String id = sealing.start(new Questionnaire(), null).id();
+        byte[] state;
+        try (Connection connection = connect();
+                PreparedStatement read = connection.prepareStatement("SELECT state FROM weft_sessions WHERE id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next());
+                state = row.getBytes(1);
+            }
+        }
+        byte[] tampered = state.clone();
+        tampered[tampered.length / 2] ^= 1;
+        try (Connection connection = connect();
+                PreparedStatement write = connection.prepareStatement("UPDATE weft_sessions SET state = ? WHERE id = ?")) {
+            write.setBytes(1, tampered);
+            write.setString(2, id);
+            assertEquals(1, write.executeUpdate());
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+        SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> sealing.resume(id, "Ada"));
+        assertTrue(refused.getMessage().contains(id), refused.getMessage());
+        assertEquals(SessionStatus.SUSPENDED, sessions.status(id).orElseThrow().status());
+        assertEquals(1, sessions.status(id).orElseThrow().version());
     }
 
     @Test
