@@ -16,9 +16,12 @@ public final class WeavingContract {
      * The version of woven code and of its site table. 1: the first woven code, which read
      * {@code WovenFrames.active} as a public field and registered its table with its
      * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
-     * {@code Lookup}, and the table starts with a version line.
+     * {@code Lookup}, and the table starts with a version line. 3: twins end each saved frame with
+     * {@code fiber.endFrame(class, twinHandle, calleeReceiver, siteId)}, and a frame is resumed
+     * alone ({@code fiber.isResuming()}), taking its call's result from {@code fiber.resumed<Kind>()}
+     * instead of calling its callee again.
      */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
 
     /** The first line of every site table: this prefix, then the format version. */
     public static final String TABLE_HEADER = "weft-sites ";
@@ -69,10 +72,28 @@ public final class WeavingContract {
     /** The kinds of value woven code saves and restores, as the runtime's accessor names end. */
     public static final java.util.List<String> VALUE_KINDS = java.util.List.of("Int", "Float", "Long", "Double", "Object");
 
-    /** {@code fiber.isUnwinding()} and {@code fiber.isRewinding()}: whether a twin is saving its frame, or rebuilding it. */
+    /** {@code fiber.isUnwinding()} and {@code fiber.isResuming()}: whether a twin is saving its frame, or rebuilding it. */
     public static final String UNWINDING_METHOD = "isUnwinding";
-    public static final String REWINDING_METHOD = "isRewinding";
+    public static final String RESUMING_METHOD = "isResuming";
     public static final String FLAG_DESCRIPTOR = "()Z";
+
+    /**
+     * {@code fiber.endFrame(ownClass, twin, calleeReceiver, siteId)}: the last call of a twin
+     * that saves its frame, with a {@code MethodHandle} constant of the twin itself (an exact
+     * call: {@code REF_invokeSpecial}, or {@code REF_invokeStatic}) by which the engine resumes
+     * the frame, and the receiver of the call in progress (null for a static call).
+     */
+    public static final String END_FRAME_METHOD = "endFrame";
+    public static final String END_FRAME_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;Ljava/lang/Object;I)V";
+
+    /**
+     * What a resumed twin's call site gives instead of calling again: {@code fiber.resumed<Kind>()}
+     * for each of {@link #VALUE_KINDS}, and {@code fiber.resumedVoid()}: the result that the engine
+     * passes in (the callee's return value, or the suspension point's), or the exception it passes
+     * in, thrown there.
+     */
+    public static final String RESUMED_PREFIX = "resumed";
+    public static final String RESUMED_VOID_METHOD = "resumedVoid";
 
     /**
      * The fiber's value stack: {@code fiber.push<Kind>(value)} on unwinding and
@@ -137,6 +158,11 @@ public final class WeavingContract {
     /** {@code push<kind>}'s descriptor. */
     public static String pushDescriptor(String kind) {
         return "(" + valueDescriptor(kind) + ")V";
+    }
+
+    /** {@code resumed<kind>}'s descriptor. */
+    public static String resumedDescriptor(String kind) {
+        return "()" + valueDescriptor(kind);
     }
 
     /** {@code pop<kind>}'s descriptor. */

@@ -8,6 +8,8 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Twin methods: the woven engine's versions of woven methods. For each method it weaves, the
@@ -25,7 +27,76 @@ import java.util.Arrays;
  */
 public final class Twins {
 
+    /**
+     * The resumers of the twin handles that woven code of each class saved with its frames, by
+     * handle: a handle constant is one object per class constant, so there are as many entries as
+     * the class has twins that suspended.
+     */
+    private static final ClassValue<Map<MethodHandle, MethodHandle>> RESUMERS = new ClassValue<>() {
+        @Override
+        protected Map<MethodHandle, MethodHandle> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    /** The type of every resumer: the frame's receiver (null for a static method) and the fiber; the twin's result, boxed. */
+    private static final MethodType RESUMER_TYPE = MethodType.methodType(Object.class, Object.class, Fiber.class);
+
     private Twins() {
+    }
+
+    /**
+     * The handle by which the engine resumes a frame of {@code owner} saved with the handle
+     * {@code twin} (which woven code loads as a constant: an exact call of the twin).
+     */
+    static MethodHandle resumerOf(Class<?> owner, MethodHandle twin) {
+        return RESUMERS.get(owner).computeIfAbsent(twin, Twins::resumer);
+    }
+
+    /**
+     * The handle by which the engine resumes a frame of {@code method}, which must be woven: an
+     * exact call of its twin. Any thread.
+     */
+    public static MethodHandle resumerOf(Method method) {
+        Method twin = twinOf(method);
+        if (twin == null) {
+            throw new IllegalArgumentException(method + " has no twin: it is not woven");
+        }
+        try {
+            Class<?> owner = twin.getDeclaringClass();
+            Twins.class.getModule().addReads(owner.getModule());
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+            return resumer(Modifier.isStatic(twin.getModifiers()) ? lookup.unreflect(twin) : lookup.unreflectSpecial(twin, owner));
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot reach the twin of " + method + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code twin}, of type {@code (receiver?, parameters..., Fiber) R}, as a resumer: the
+     * receiver passed on (a static twin's first parameter gets it if it is a reference, which is
+     * then null), every parameter zero or null (a resumed prologue overwrites them all), the
+     * result boxed.
+     */
+    private static MethodHandle resumer(MethodHandle twin) {
+        MethodType type = twin.type();
+        int count = type.parameterCount();
+        MethodHandle h = twin;
+        for (int k = count - 2; k >= 1; k--) {
+            h = MethodHandles.insertArguments(h, k, zero(type.parameterType(k)));
+        }
+        if (count == 1 || type.parameterType(0).isPrimitive()) {
+            if (count > 1) {
+                h = MethodHandles.insertArguments(h, 0, zero(type.parameterType(0)));
+            }
+            h = MethodHandles.dropArguments(h, 0, Object.class);
+        }
+        return h.asType(RESUMER_TYPE);
+    }
+
+    /** The default value of {@code type}, boxed if primitive. */
+    private static Object zero(Class<?> type) {
+        return type.isPrimitive() ? java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0) : null;
     }
 
     /** The twin's type for a method of type {@code original}: the same, with a {@code Fiber} appended. */

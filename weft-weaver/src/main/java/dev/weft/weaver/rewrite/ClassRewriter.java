@@ -67,7 +67,7 @@ public final class ClassRewriter implements Opcodes {
         for (SuspensionSites analysis : analyses) {
             if (TwinMethods.canHaveTwins(type) && TwinMethods.getsTwin(analysis)) {
                 SuspensionSites twin = TwinMethods.copy(analysis);
-                TwinRewriter.rewrite(type.name, twin);
+                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin);
                 twins.add(twin.method());
             }
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {

@@ -29,6 +29,9 @@ final class WovenEntries {
         Object enter(CoroutineBase coroutine, Object input, Fiber fiber);
 
         Method method();
+
+        /** The object whose {@code run} twin the engine calls: the receiver of the outermost frame. */
+        Object body();
     }
 
     /** A symmetric coroutine's {@code run()}, or its {@code Runnable}'s. */
@@ -65,6 +68,11 @@ final class WovenEntries {
 
         @Override
         public Method method() {
+            return null;
+        }
+
+        @Override
+        public Object body() {
             return null;
         }
     }
