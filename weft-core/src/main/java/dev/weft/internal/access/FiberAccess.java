@@ -37,6 +37,17 @@ public interface FiberAccess {
      */
     Object resumeInnermost(Fiber fiber, Object value, Throwable exception) throws Throwable;
 
+    /**
+     * Prepares the resumption of the last saved frame, the outermost, which the engine then
+     * resumes by calling the body's twin as it enters it (any arguments: a resumed twin's prologue
+     * overwrites them), and then calls {@link #afterResume}. Cheaper than {@link #resumeInnermost},
+     * which calls through a handle.
+     */
+    void resumeOutermost(Fiber fiber, Object value, Throwable exception);
+
+    /** After the engine's call that {@link #resumeOutermost} prepared has returned or thrown. */
+    void afterResume(Fiber fiber);
+
     /** Drops the saved frames, so that they hold no objects alive. */
     void discardSavedFrames(Fiber fiber);
 

@@ -336,11 +336,12 @@ public final class Fiber {
     }
 
     /**
-     * Resumes the innermost saved frame: its call site gives {@code value}, or throws
-     * {@code exception} if not null. Returns what the frame returns (null while unwinding), and
-     * throws what it throws.
+     * Takes the innermost saved frame off the saved ones, to be resumed: its call site will give
+     * {@code value}, or throw {@code exception} if not null. Returns the handle that resumes it,
+     * to be called on {@link #enteredReceiver}, unless it was the outermost frame, which the
+     * engine may resume through its entry instead.
      */
-    private Object resumeInnermost(Object value, Throwable exception) throws Throwable {
+    private MethodHandle takeInnermost(Object value, Throwable exception) {
         int f = frameCount - 1;
         assert f >= 0 && referenceEnds[f] == referenceCount && primitiveEnds[f] == primitiveCount : this;
         MethodHandle resumer = frameResumers[f];
@@ -362,14 +363,15 @@ public final class Fiber {
         resumeValue = value;
         resumeException = exception;
         mode = RESUMING;
-        try {
-            return (Object) resumer.invokeExact(receiver, this);
-        } finally {
-            if (mode == RESUMING) { // the frame failed before it took its result
-                mode = RUNNING;
-                resumeValue = null;
-                resumeException = null;
-            }
+        return resumer;
+    }
+
+    /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
+    private void resumed() {
+        if (mode == RESUMING) { // the frame failed before it took its result
+            mode = RUNNING;
+            resumeValue = null;
+            resumeException = null;
         }
     }
 
@@ -454,7 +456,22 @@ public final class Fiber {
 
         @Override
         public Object resumeInnermost(Fiber fiber, Object value, Throwable exception) throws Throwable {
-            return fiber.resumeInnermost(value, exception);
+            MethodHandle resumer = fiber.takeInnermost(value, exception);
+            try {
+                return (Object) resumer.invokeExact(fiber.enteredReceiver, fiber);
+            } finally {
+                fiber.resumed();
+            }
+        }
+
+        @Override
+        public void resumeOutermost(Fiber fiber, Object value, Throwable exception) {
+            fiber.takeInnermost(value, exception);
+        }
+
+        @Override
+        public void afterResume(Fiber fiber) {
+            fiber.resumed();
         }
 
         @Override

@@ -60,7 +60,16 @@ final class WovenStack implements ExecutionStack {
             }
             while (FIBERS.hasSavedFrames(fiber)) {
                 try {
-                    value = FIBERS.resumeInnermost(fiber, value, thrown);
+                    if (FIBERS.frameCount(fiber) == 1) { // the body's own frame: through the entry, no handle
+                        FIBERS.resumeOutermost(fiber, value, thrown);
+                        try {
+                            value = entry.enter(coroutine, null, fiber);
+                        } finally {
+                            FIBERS.afterResume(fiber);
+                        }
+                    } else {
+                        value = FIBERS.resumeInnermost(fiber, value, thrown);
+                    }
                     thrown = null;
                 } catch (Throwable t) {
                     value = null;
