@@ -21,8 +21,8 @@ public interface FiberAccess {
     /** Whether frames are saved: the stack is suspended. */
     boolean hasSavedFrames(Fiber fiber);
 
-    /** Before the engine calls the body's twin on {@code receiver} from its start. */
-    void enter(Fiber fiber, Object receiver);
+    /** Before the engine calls the body's twin from its start. */
+    void enter(Fiber fiber);
 
     /** At the suspension point: the frames above the engine unwind as they return. */
     void startUnwinding(Fiber fiber);
@@ -65,7 +65,7 @@ public interface FiberAccess {
 
     /**
      * Saves a frame of {@code owner} above the saved ones, resumed by {@code resumer}
-     * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, with these values in the
+     * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, its own (null if static), with these values in the
      * order its twin pushes them, its site id last.
      */
     void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle resumer, Object receiver, Object[] references,

@@ -17,7 +17,7 @@ public final class WeavingContract {
      * {@code WovenFrames.active} as a public field and registered its table with its
      * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
      * {@code Lookup}, and the table starts with a version line. 3: twins end each saved frame with
-     * {@code fiber.endFrame(class, twinHandle, calleeReceiver, siteId)}, and a frame is resumed
+     * {@code fiber.endFrame(class, twinHandle, self, siteId)}, and a frame is resumed
      * alone ({@code fiber.isResuming()}), taking its call's result from {@code fiber.resumed<Kind>()}
      * instead of calling its callee again.
      */
@@ -78,10 +78,10 @@ public final class WeavingContract {
     public static final String FLAG_DESCRIPTOR = "()Z";
 
     /**
-     * {@code fiber.endFrame(ownClass, twin, calleeReceiver, siteId)}: the last call of a twin
-     * that saves its frame, with a {@code MethodHandle} constant of the twin itself (an exact
-     * call: {@code REF_invokeSpecial}, or {@code REF_invokeStatic}) by which the engine resumes
-     * the frame, and the receiver of the call in progress (null for a static call).
+     * {@code fiber.endFrame(ownClass, twin, self, siteId)}: the last call of a twin that saves its
+     * frame, with a {@code MethodHandle} constant of the twin itself (an exact call:
+     * {@code REF_invokeSpecial}, or {@code REF_invokeStatic}) by which the engine resumes the
+     * frame, on the frame's own receiver (local 0; null for a static method).
      */
     public static final String END_FRAME_METHOD = "endFrame";
     public static final String END_FRAME_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;Ljava/lang/Object;I)V";

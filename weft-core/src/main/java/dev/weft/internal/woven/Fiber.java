@@ -45,9 +45,8 @@ public final class Fiber {
      * code (the receiver of its call, the stack below the call from the top, its live locals
      * from the last, then the site id, pushed by endFrame) and popped in reverse by its prologue.
      * Frame f's values end at referenceEnds[f] and primitiveEnds[f] and start where frame f-1's
-     * end. While unwinding, endFrame of a frame gives the receiver of its call in progress to the
-     * frame ended just before it (its callee, which the engine must call on that receiver to
-     * resume it); the outermost new frame gets the receiver the engine entered it with.
+     * end. Each frame's header keeps the frame's own receiver (null for a static method), on
+     * which the engine calls its twin to resume it.
      */
 
     /** Its code runs, or it is not running at all. */
@@ -79,9 +78,10 @@ public final class Fiber {
     private int[] referenceEnds = new int[INITIAL_FRAMES];
     private int[] primitiveEnds = new int[INITIAL_FRAMES];
 
-    /** The first frame saved since the engine last entered the stack, and the receiver it entered with. */
+    /** The first frame saved since the engine last entered the stack. */
     private int firstNewFrame;
-    private Object enteredReceiver;
+    /** The receiver of the frame being resumed. */
+    private Object resumedReceiver;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw. */
     private Object resumeValue;
@@ -144,22 +144,19 @@ public final class Fiber {
 
     /**
      * Ends the frame whose values were just pushed: a frame of {@code owner}'s method whose twin
-     * is {@code twin}, suspended in its call at site {@code site} on {@code calleeReceiver} (null
-     * for a static call).
+     * is {@code twin}, run on {@code self} (null for a static method), suspended in its call at
+     * site {@code site}.
      */
-    public void endFrame(Class<?> owner, MethodHandle twin, Object calleeReceiver, int site) {
+    public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         pushLong(site);
         int f = frameCount;
-        if (f > firstNewFrame) {
-            frameReceivers[f - 1] = calleeReceiver;
-        }
         if (f == frameClasses.length) {
             growFrames();
         }
         frameClasses[f] = owner;
         frameTwins[f] = twin;
         frameResumers[f] = null;
-        frameReceivers[f] = null;
+        frameReceivers[f] = self;
         referenceEnds[f] = referenceCount;
         primitiveEnds[f] = primitiveCount;
         frameCount = f + 1;
@@ -260,23 +257,17 @@ public final class Fiber {
 
     // ---------------------------------------------------------------- the engine's side
 
-    private void enter(Object receiver) {
+    private void enter() {
         mode = RUNNING;
         firstNewFrame = frameCount;
-        enteredReceiver = receiver;
     }
 
     /** The entry has returned while unwinding: the new frames are turned round, outermost first. */
     private void finishUnwinding() {
         mode = RUNNING;
-        int last = frameCount - 1;
-        if (last >= firstNewFrame) {
-            frameReceivers[last] = enteredReceiver;
-            if (last > firstNewFrame) {
-                reverseNewFrames(firstNewFrame, last);
-            }
+        if (frameCount - 1 > firstNewFrame) {
+            reverseNewFrames(firstNewFrame, frameCount - 1);
         }
-        enteredReceiver = null;
     }
 
     /** Reverses the order of frames {@code first} to {@code last}, their values and their headers. */
@@ -338,7 +329,7 @@ public final class Fiber {
     /**
      * Takes the innermost saved frame off the saved ones, to be resumed: its call site will give
      * {@code value}, or throw {@code exception} if not null. Returns the handle that resumes it,
-     * to be called on {@link #enteredReceiver}, unless it was the outermost frame, which the
+     * to be called on {@link #resumedReceiver}, unless it was the outermost frame, which the
      * engine may resume through its entry instead.
      */
     private MethodHandle takeInnermost(Object value, Throwable exception) {
@@ -353,13 +344,13 @@ public final class Fiber {
             }
             resumer = lastResumer;
         }
-        Object receiver = frameReceivers[f];
+        resumedReceiver = frameReceivers[f];
         frameClasses[f] = null;
         frameTwins[f] = null;
         frameResumers[f] = null;
         frameReceivers[f] = null;
         frameCount = f;
-        enter(receiver);
+        enter();
         resumeValue = value;
         resumeException = exception;
         mode = RESUMING;
@@ -368,6 +359,7 @@ public final class Fiber {
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
+        resumedReceiver = null;
         if (mode == RESUMING) { // the frame failed before it took its result
             mode = RUNNING;
             resumeValue = null;
@@ -386,7 +378,7 @@ public final class Fiber {
         Arrays.fill(frameReceivers, 0, frameCount, null);
         frameCount = 0;
         firstNewFrame = 0;
-        enteredReceiver = null;
+        resumedReceiver = null;
         resumeValue = null;
         resumeException = null;
         mode = RUNNING;
@@ -400,7 +392,7 @@ public final class Fiber {
         return Arrays.copyOfRange(primitives, f == 0 ? 0 : primitiveEnds[f - 1], primitiveEnds[f]);
     }
 
-    /** Saves a frame above the others, as if it had unwound: its values in the order they are pushed, its site id last. */
+    /** Saves a frame above the others, as if it had unwound: its values in the order they are pushed, its site id last; {@code receiver} its own. */
     private void addSavedFrame(Class<?> owner, MethodHandle resumer, Object receiver, Object[] values, long[] scalars) {
         for (Object v : values) {
             pushObject(v);
@@ -440,8 +432,8 @@ public final class Fiber {
         }
 
         @Override
-        public void enter(Fiber fiber, Object receiver) {
-            fiber.enter(receiver);
+        public void enter(Fiber fiber) {
+            fiber.enter();
         }
 
         @Override
@@ -458,7 +450,7 @@ public final class Fiber {
         public Object resumeInnermost(Fiber fiber, Object value, Throwable exception) throws Throwable {
             MethodHandle resumer = fiber.takeInnermost(value, exception);
             try {
-                return (Object) resumer.invokeExact(fiber.enteredReceiver, fiber);
+                return (Object) resumer.invokeExact(fiber.resumedReceiver, fiber);
             } finally {
                 fiber.resumed();
             }

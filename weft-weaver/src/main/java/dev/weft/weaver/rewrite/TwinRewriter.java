@@ -41,7 +41,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
  *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
- *   fiber.endFrame(Owner.class, ldc MethodHandle(Owner.name$weft), receiverTemp or null, siteId)
+ *   fiber.endFrame(Owner.class, ldc MethodHandle(Owner.name$weft), this or null, siteId)
  *   return zero or null
  * resume_k:                         // [below...]: reached from the prologue only
  *   fiber.resumed&lt;Kind&gt;() (checkcast)   // the call's result, or its exception thrown here,
@@ -49,8 +49,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * continue_k:                       // [below..., result]
  * </pre>
  * The handle is an exact call of the twin ({@code REF_invokeSpecial}, {@code REF_invokeStatic}),
- * by which the engine calls it to resume the frame: its arguments then are zero or null, but the
- * receiver, which the caller's {@code endFrame} gives it. At the method's start:
+ * by which the engine calls it on its own receiver to resume the frame: its arguments then are
+ * zero or null. At the method's start:
  * <pre>
  *   aload fiberParameter; astore fiber
  *   aload fiber; invokevirtual Fiber.isResuming(); ifeq start
@@ -195,7 +195,7 @@ final class TwinRewriter extends CallSiteRewriter {
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(new LdcInsnNode(Type.getObjectType(owner)));
         code.add(new LdcInsnNode(ownHandle()));
-        code.add(site.receiver() != null ? new VarInsnNode(ALOAD, receiverTemp()) : new InsnNode(ACONST_NULL));
+        code.add(hasSelf(site) ? new VarInsnNode(ALOAD, 0) : new InsnNode(ACONST_NULL));
         code.add(SlotCode.push(site.bci()));
         code.add(fiberCall(WeavingContract.END_FRAME_METHOD, WeavingContract.END_FRAME_DESCRIPTOR));
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
@@ -220,6 +220,12 @@ final class TwinRewriter extends CallSiteRewriter {
         String kind = SlotCode.kind(type);
         code.add(fiberCall(WeavingContract.RESUMED_PREFIX + kind, WeavingContract.resumedDescriptor(kind)));
         SlotCode.castTo(code, type);
+    }
+
+    /** Whether the frame's own receiver is in local 0 at {@code site}: an instance method's, which is always saved. */
+    private boolean hasSelf(SuspensionSite site) {
+        return (method.access & ACC_STATIC) == 0 && !site.locals().isEmpty()
+                && site.locals().get(0).kind() == SlotType.Kind.REFERENCE;
     }
 
     /** The handle of this twin as a constant: an exact call, by which the engine resumes its frame. */

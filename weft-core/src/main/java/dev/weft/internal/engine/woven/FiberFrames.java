@@ -69,15 +69,13 @@ final class FiberFrames {
     }
 
     /**
-     * Replaces what {@code fiber} holds by {@code frames}, which {@link FrameValidator} has checked;
-     * {@code body} is the receiver of the outermost frame. Each other frame's receiver, if its
-     * method is not static, is the one its caller saved for its call in progress: the top of the
-     * caller's operand stack.
+     * Replaces what {@code fiber} holds by {@code frames}, which {@link FrameValidator} has checked.
+     * A frame's receiver, if its method is not static, is its local 0, which woven code always
+     * saves.
      */
-    static void write(Fiber fiber, CoroutineFrame[] frames, Object body) {
+    static void write(Fiber fiber, CoroutineFrame[] frames) {
         FIBERS.discardSavedFrames(fiber);
         Lookup last = null;
-        Object receiver = body;
         for (CoroutineFrame frame : frames) {
             Class<?> owner = frame.method.getDeclaringClass();
             if (last == null || !last.method.equals(frame.method)) {
@@ -98,9 +96,8 @@ final class FiberFrames {
                 }
             }
             primitives[p++] = frame.bci;
-            Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : receiver;
+            Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
             FIBERS.addSavedFrame(fiber, owner, last.resumer(), self, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
-            receiver = slots > 0 ? frame.objectValues[slots - 1] : null;
         }
     }
 

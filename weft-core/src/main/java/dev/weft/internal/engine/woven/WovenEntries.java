@@ -29,9 +29,6 @@ final class WovenEntries {
         Object enter(CoroutineBase coroutine, Object input, Fiber fiber);
 
         Method method();
-
-        /** The object whose {@code run} twin the engine calls: the receiver of the outermost frame. */
-        Object body();
     }
 
     /** A symmetric coroutine's {@code run()}, or its {@code Runnable}'s. */
@@ -71,10 +68,6 @@ final class WovenEntries {
             return null;
         }
 
-        @Override
-        public Object body() {
-            return null;
-        }
     }
 
     /**

@@ -81,7 +81,7 @@ final class WovenStack implements ExecutionStack {
                 }
             }
         } else {
-            FIBERS.enter(fiber, entry.body());
+            FIBERS.enter(fiber);
             try {
                 value = entry.enter(coroutine, COROUTINES.takeInput(coroutine), fiber);
             } catch (Throwable t) {
@@ -127,6 +127,6 @@ final class WovenStack implements ExecutionStack {
     public void restore(CoroutineFrame[] frames) {
         FiberFrames.checkEntry(frames, entry.method());
         done = false;
-        FiberFrames.write(fiber, frames, entry.body());
+        FiberFrames.write(fiber, frames);
     }
 }
