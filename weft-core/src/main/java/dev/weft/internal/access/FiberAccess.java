@@ -63,11 +63,14 @@ public interface FiberAccess {
     /** The primitives saved by frame {@code frame}, in the order pushed, its site id last: a copy. */
     long[] framePrimitives(Fiber fiber, int frame);
 
+    /** The handle of the twin that saved frame {@code frame}, an exact call, as woven code gives it. */
+    MethodHandle frameTwin(Fiber fiber, int frame);
+
     /**
-     * Saves a frame of {@code owner} above the saved ones, resumed by {@code resumer}
+     * Saves a frame of {@code owner}, run by {@code twin} (an exact call), above the saved ones, resumed by {@code resumer}
      * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, its own (null if static), with these values in the
      * order its twin pushes them, its site id last.
      */
-    void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle resumer, Object receiver, Object[] references,
-            long[] primitives);
+    void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver,
+            Object[] references, long[] primitives);
 }

@@ -19,7 +19,8 @@ public final class WeavingContract {
      * {@code Lookup}, and the table starts with a version line. 3: twins end each saved frame with
      * {@code fiber.endFrame(class, twinHandle, self, siteId)}, and a frame is resumed
      * alone ({@code fiber.isResuming()}), taking its call's result from {@code fiber.resumed<Kind>()}
-     * instead of calling its callee again.
+     * instead of calling its callee again; its lambdas and method references are bootstrapped by
+     * {@code WovenLambdas}.
      */
     public static final int FORMAT_VERSION = 3;
 
@@ -119,6 +120,14 @@ public final class WeavingContract {
     /** The bootstrap of every call a twin makes. */
     public static final String LINKER_CLASS = "dev/weft/internal/woven/TwinLinker";
     public static final String LINK_METHOD = "link";
+
+    /**
+     * The bootstrap class that woven classes' lambdas and method references use instead of
+     * {@code java/lang/invoke/LambdaMetafactory}: the same two methods, of the same names and
+     * descriptors.
+     */
+    public static final String LAMBDAS_CLASS = "dev/weft/internal/woven/WovenLambdas";
+    public static final String LAMBDA_METAFACTORY_CLASS = "java/lang/invoke/LambdaMetafactory";
 
     /** The interfaces through which the woven engine enters a body: a woven class with the matching run twin implements it. */
     public static final String TWIN_RUNNABLE = "dev/weft/internal/woven/TwinRunnable";

@@ -70,7 +70,7 @@ public final class Fiber {
     /** How many frames are saved; their headers, outermost first. */
     private int frameCount;
     private Class<?>[] frameClasses = new Class<?>[INITIAL_FRAMES];
-    /** The twin's handle as woven code saved it, or null if the frame's resumer is known. */
+    /** The twin's handle as woven code saved it (an exact call of the twin). */
     private MethodHandle[] frameTwins = new MethodHandle[INITIAL_FRAMES];
     /** The handle that resumes the frame, {@code (Object receiver, Fiber) Object}, or null until needed. */
     private MethodHandle[] frameResumers = new MethodHandle[INITIAL_FRAMES];
@@ -393,7 +393,8 @@ public final class Fiber {
     }
 
     /** Saves a frame above the others, as if it had unwound: its values in the order they are pushed, its site id last; {@code receiver} its own. */
-    private void addSavedFrame(Class<?> owner, MethodHandle resumer, Object receiver, Object[] values, long[] scalars) {
+    private void addSavedFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver, Object[] values,
+            long[] scalars) {
         for (Object v : values) {
             pushObject(v);
         }
@@ -405,7 +406,7 @@ public final class Fiber {
             growFrames();
         }
         frameClasses[f] = owner;
-        frameTwins[f] = null;
+        frameTwins[f] = twin;
         frameResumers[f] = resumer;
         frameReceivers[f] = receiver;
         referenceEnds[f] = referenceCount;
@@ -492,9 +493,14 @@ public final class Fiber {
         }
 
         @Override
-        public void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle resumer, Object receiver, Object[] references,
-                long[] primitives) {
-            fiber.addSavedFrame(owner, resumer, receiver, references, primitives);
+        public MethodHandle frameTwin(Fiber fiber, int frame) {
+            return fiber.frameTwins[frame];
+        }
+
+        @Override
+        public void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver,
+                Object[] references, long[] primitives) {
+            fiber.addSavedFrame(owner, twin, resumer, receiver, references, primitives);
         }
     }
 

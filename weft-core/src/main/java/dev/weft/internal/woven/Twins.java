@@ -54,22 +54,43 @@ public final class Twins {
     }
 
     /**
-     * The handle by which the engine resumes a frame of {@code method}, which must be woven: an
-     * exact call of its twin. Any thread.
+     * An exact call of the twin of {@code method}, which must be woven: the handle woven code
+     * saves with a frame of it. Any thread.
      */
-    public static MethodHandle resumerOf(Method method) {
+    public static MethodHandle exactTwin(Method method) {
         Method twin = twinOf(method);
         if (twin == null) {
             throw new IllegalArgumentException(method + " has no twin: it is not woven");
         }
         try {
-            Class<?> owner = twin.getDeclaringClass();
-            Twins.class.getModule().addReads(owner.getModule());
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
-            return resumer(Modifier.isStatic(twin.getModifiers()) ? lookup.unreflect(twin) : lookup.unreflectSpecial(twin, owner));
+            MethodHandles.Lookup lookup = privateLookup(twin.getDeclaringClass());
+            return Modifier.isStatic(twin.getModifiers()) ? lookup.unreflect(twin) : lookup.unreflectSpecial(twin, twin.getDeclaringClass());
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("cannot reach the twin of " + method + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The method whose twin {@code twin}, a handle that woven code of {@code owner} saved with a
+     * frame (or one of {@link #exactTwin}), calls.
+     *
+     * @throws IllegalArgumentException if Weft cannot read the handle (the class's package is not open to it)
+     */
+    public static Method methodOf(Class<?> owner, MethodHandle twin) {
+        try {
+            MethodHandles.Lookup lookup = privateLookup(owner);
+            Method m = lookup.revealDirect(twin).reflectAs(Method.class, lookup);
+            String name = m.getName().substring(0, m.getName().length() - WeavingContract.TWIN_SUFFIX.length());
+            Class<?>[] parameters = Arrays.copyOf(m.getParameterTypes(), m.getParameterCount() - 1);
+            return m.getDeclaringClass().getDeclaredMethod(name, parameters);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot tell the method of a saved frame of " + owner.getName() + ": " + e, e);
+        }
+    }
+
+    private static MethodHandles.Lookup privateLookup(Class<?> owner) throws IllegalAccessException {
+        Twins.class.getModule().addReads(owner.getModule());
+        return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
     }
 
     /**
@@ -78,7 +99,7 @@ public final class Twins {
      * then null), every parameter zero or null (a resumed prologue overwrites them all), the
      * result boxed.
      */
-    private static MethodHandle resumer(MethodHandle twin) {
+    public static MethodHandle resumer(MethodHandle twin) {
         MethodType type = twin.type();
         int count = type.parameterCount();
         MethodHandle h = twin;
@@ -95,7 +116,7 @@ public final class Twins {
     }
 
     /** The default value of {@code type}, boxed if primitive. */
-    private static Object zero(Class<?> type) {
+    static Object zero(Class<?> type) {
         return type.isPrimitive() ? java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0) : null;
     }
 

@@ -33,11 +33,16 @@ final class FiberFrames {
     private FiberFrames() {
     }
 
-    /** The frames saved in {@code fiber}, outermost first; the first is an activation of {@code entry}. */
-    static CoroutineFrame[] read(Fiber fiber, Method entry) {
+    /**
+     * The frames saved in {@code fiber}, outermost first. Each frame's method is the one whose
+     * twin saved it, read from the twin's handle: not always the method its caller's site names
+     * (a lambda's implementation is called through its interface method).
+     */
+    static CoroutineFrame[] read(Fiber fiber) {
         int count = FIBERS.frameCount(fiber);
         CoroutineFrame[] frames = new CoroutineFrame[count];
-        String key = key(entry);
+        String key = null;
+        MethodHandle lastTwin = null;
         Lookup last = null; // a recursion reads one method many times
         for (int f = 0; f < count; f++) {
             Object[] references = FIBERS.frameReferences(fiber, f);
@@ -46,6 +51,11 @@ final class FiberFrames {
             int p = primitives.length;
             int bci = (int) primitives[--p];
             Class<?> owner = FIBERS.frameClass(fiber, f);
+            MethodHandle twin = FIBERS.frameTwin(fiber, f);
+            if (twin != lastTwin) {
+                key = key(Twins.methodOf(owner, twin));
+                lastTwin = twin;
+            }
             if (last == null || last.owner != owner || !last.key.equals(key)) {
                 last = new Lookup(owner, key);
             }
@@ -63,7 +73,6 @@ final class FiberFrames {
                 }
             }
             frames[f] = new CoroutineFrame(last.method, bci, localCount, slots - localCount, scalars, objects);
-            key = site.targetKey();
         }
         return frames;
     }
@@ -97,7 +106,8 @@ final class FiberFrames {
             }
             primitives[p++] = frame.bci;
             Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
-            FIBERS.addSavedFrame(fiber, owner, last.resumer(), self, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
+            FIBERS.addSavedFrame(fiber, owner, last.twin(), last.resumer(), self, Arrays.copyOf(references, r),
+                    Arrays.copyOf(primitives, p));
         }
     }
 
@@ -124,6 +134,7 @@ final class FiberFrames {
         final String key;
         final Method method;
         private final WovenMethods.WovenMethod table;
+        private MethodHandle twin;
         private MethodHandle resumer;
 
         Lookup(Class<?> owner, String key) {
@@ -134,10 +145,18 @@ final class FiberFrames {
             this.table = methods == null ? null : methods.method(key);
         }
 
+        /** An exact call of this method's twin, made once per lookup. */
+        MethodHandle twin() {
+            if (twin == null) {
+                twin = Twins.exactTwin(method);
+            }
+            return twin;
+        }
+
         /** The handle that resumes a frame of this method, made once per lookup. */
         MethodHandle resumer() {
             if (resumer == null) {
-                resumer = Twins.resumerOf(method);
+                resumer = Twins.resumer(twin());
             }
             return resumer;
         }

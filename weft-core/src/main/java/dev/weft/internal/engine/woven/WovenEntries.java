@@ -9,13 +9,16 @@ import dev.weft.internal.woven.TwinAsymBody;
 import dev.weft.internal.woven.TwinAsymRunnable;
 import dev.weft.internal.woven.TwinRunnable;
 import dev.weft.internal.woven.Twins;
+import dev.weft.internal.woven.WovenLambdas;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
 
 /**
  * Finds, and checks, how the woven engine enters a coroutine's body: the twin of its
  * {@code run}, declared by the coroutine's own class if it overrides {@code run}, else by its
- * target's. Any thread.
+ * target's; for a target that is a lambda or method reference of a woven class, the twin of its
+ * implementation ({@link WovenLambdas}). Any thread.
  */
 final class WovenEntries {
 
@@ -56,6 +59,36 @@ final class WovenEntries {
         }
     }
 
+    /** A lambda or method reference of a woven class as a {@code Runnable}: its implementation's twin. */
+    private record SymmetricLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            try {
+                invoker.invokeExact(body, fiber);
+            } catch (Throwable t) {
+                throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
+            }
+            return null;
+        }
+    }
+
+    /** A lambda or method reference of a woven class as an {@code AsymRunnable}: its implementation's twin. */
+    private record AsymLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            try {
+                return (Object) invoker.invokeExact(body, (AsymCoroutine<?, ?>) coroutine, input, fiber);
+            } catch (Throwable t) {
+                throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
     /** A coroutine with nothing to run: its {@code run} is the library's own and it has no target. */
     private record Nothing() implements Entry {
         @Override
@@ -80,6 +113,10 @@ final class WovenEntries {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
             Object body = overridesRun(coroutine, Coroutine.class) ? coroutine : target;
+            WovenLambdas.Lambda lambda = body == null ? null : WovenLambdas.of(body.getClass());
+            if (lambda != null && lambda.isCallOf("run", new Class<?>[0])) {
+                return new SymmetricLambda(body, lambda.invoker(), lambda.implementation());
+            }
             return body == null ? new Nothing()
                     : new Symmetric(require(coroutine, body, TwinRunnable.class), runMethod(body));
         }
@@ -88,6 +125,10 @@ final class WovenEntries {
                     runMethod(coroutine, Object.class));
         }
         Class<?>[] parameters = {AsymCoroutine.class, Object.class};
+        WovenLambdas.Lambda lambda = target == null ? null : WovenLambdas.of(target.getClass());
+        if (lambda != null && lambda.isCallOf("run", parameters)) {
+            return new AsymLambda(target, lambda.invoker(), lambda.implementation());
+        }
         return target == null ? new Nothing()
                 : new Target(require(coroutine, target, TwinAsymRunnable.class, parameters), runMethod(target, parameters));
     }
@@ -113,8 +154,8 @@ final class WovenEntries {
             return entry.cast(body);
         }
         String why = type.isHidden()
-                ? "its body is a lambda or a method reference (" + type.getName() + "), whose class the weaver never sees;"
-                        + " make the body a named class"
+                ? "its body is a lambda or a method reference (" + type.getName() + ") of a class that is not woven, or"
+                        + " whose implementation is not woven; weave the class that creates it with weft-weaver"
                 : "its body's run method (" + (run == null ? type.getName() + ".run" : run.toString()) + ") is not woven;"
                         + " weave " + (run == null ? type : run.getDeclaringClass()).getName() + " with weft-weaver";
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why

@@ -120,7 +120,7 @@ final class WovenStack implements ExecutionStack {
 
     @Override
     public CoroutineFrame[] capture() {
-        return FiberFrames.read(fiber, entry.method());
+        return FiberFrames.read(fiber);
     }
 
     @Override
