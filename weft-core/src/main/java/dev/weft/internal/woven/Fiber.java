@@ -43,10 +43,13 @@ public final class Fiber {
     /*
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
-     * from the last, then the site id, pushed by endFrame) and popped in reverse by its prologue.
-     * Frame f's values end at referenceEnds[f] and primitiveEnds[f] and start where frame f-1's
-     * end. Each frame's header keeps the frame's own receiver (null for a static method), on
-     * which the engine calls its twin to resume it.
+     * from the last, then the site id, pushed by endFrame) and popped in reverse by its prologue,
+     * from a read position the engine sets to the end of the frame it resumes. Each frame has a
+     * header of four references (class, twin handle, resumer or null, its own receiver or null)
+     * in headers, and six ints in bounds: where its references and primitives start and end, and
+     * the highest end of it and the frames under it (what must be kept when it is resumed).
+     * Turning the new frames round after an unwind moves their headers only: their values stay
+     * where they were pushed, and a frame's place is freed when no frame under it ends above it.
      */
 
     /** Its code runs, or it is not running at all. */
@@ -59,27 +62,43 @@ public final class Fiber {
     private static final int INITIAL_CAPACITY = 8;
     private static final int INITIAL_FRAMES = 4;
 
+    /** A frame's header references: its class, its twin's handle, its resumer (null until needed), its receiver. */
+    private static final int CLASS = 0;
+    private static final int TWIN = 1;
+    private static final int RESUMER = 2;
+    private static final int RECEIVER = 3;
+    private static final int HEADER = 4;
+
+    /** A frame's bounds: where its references and primitives start and end, and the highest ends up to it. */
+    private static final int REFERENCE_START = 0;
+    private static final int REFERENCE_END = 1;
+    private static final int PRIMITIVE_START = 2;
+    private static final int PRIMITIVE_END = 3;
+    private static final int REFERENCE_TOP = 4;
+    private static final int PRIMITIVE_TOP = 5;
+    private static final int BOUNDS = 6;
+
     private final Object coroutine;
     private int mode;
 
     private Object[] references = new Object[INITIAL_CAPACITY];
+    /** Where the next reference is pushed; above it nothing is saved. */
     private int referenceCount;
     private long[] primitives = new long[INITIAL_CAPACITY];
     private int primitiveCount;
+    /** Where the resumed frame's prologue pops its next value from. */
+    private int referenceRead;
+    private int primitiveRead;
 
-    /** How many frames are saved; their headers, outermost first. */
+    /** How many frames are saved; their headers and bounds, outermost first. */
     private int frameCount;
-    private Class<?>[] frameClasses = new Class<?>[INITIAL_FRAMES];
-    /** The twin's handle as woven code saved it (an exact call of the twin). */
-    private MethodHandle[] frameTwins = new MethodHandle[INITIAL_FRAMES];
-    /** The handle that resumes the frame, {@code (Object receiver, Fiber) Object}, or null until needed. */
-    private MethodHandle[] frameResumers = new MethodHandle[INITIAL_FRAMES];
-    private Object[] frameReceivers = new Object[INITIAL_FRAMES];
-    private int[] referenceEnds = new int[INITIAL_FRAMES];
-    private int[] primitiveEnds = new int[INITIAL_FRAMES];
+    private Object[] headers = new Object[INITIAL_FRAMES * HEADER];
+    private int[] bounds = new int[INITIAL_FRAMES * BOUNDS];
 
-    /** The first frame saved since the engine last entered the stack. */
+    /** The first frame saved since the engine last entered the stack, and where its values start. */
     private int firstNewFrame;
+    private int newReferences;
+    private int newPrimitives;
     /** The receiver of the frame being resumed. */
     private Object resumedReceiver;
 
@@ -90,10 +109,6 @@ public final class Fiber {
     /** The last twin handle resumed and its resumer: a switch usually resumes the frame it resumed before. */
     private MethodHandle lastTwin;
     private MethodHandle lastResumer;
-
-    /** Where a reversal of the new frames copies their values for a moment. */
-    private Object[] scratchReferences = new Object[0];
-    private long[] scratchPrimitives = new long[0];
 
     static {
         SharedAccess.setFiberAccess(new Control());
@@ -150,38 +165,57 @@ public final class Fiber {
     public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         pushLong(site);
         int f = frameCount;
-        if (f == frameClasses.length) {
-            growFrames();
+        boolean first = f == firstNewFrame; // else the frame ended just before is its callee, whose values end where its start
+        addFrame(owner, twin, null, self,
+                first ? newReferences : bounds[(f - 1) * BOUNDS + REFERENCE_END],
+                first ? newPrimitives : bounds[(f - 1) * BOUNDS + PRIMITIVE_END]);
+    }
+
+    /** Adds the header and bounds of a frame whose values are pushed from these starts to the counts. */
+    private void addFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object self, int referenceStart,
+            int primitiveStart) {
+        int f = frameCount;
+        if ((f + 1) * HEADER > headers.length) {
+            headers = Arrays.copyOf(headers, headers.length * 2);
+            bounds = Arrays.copyOf(bounds, bounds.length * 2);
         }
-        frameClasses[f] = owner;
-        frameTwins[f] = twin;
-        frameResumers[f] = null;
-        frameReceivers[f] = self;
-        referenceEnds[f] = referenceCount;
-        primitiveEnds[f] = primitiveCount;
+        int h = f * HEADER;
+        headers[h + CLASS] = owner;
+        headers[h + TWIN] = twin;
+        headers[h + RESUMER] = resumer;
+        headers[h + RECEIVER] = self;
+        int b = f * BOUNDS;
+        bounds[b + REFERENCE_START] = referenceStart;
+        bounds[b + REFERENCE_END] = referenceCount;
+        bounds[b + PRIMITIVE_START] = primitiveStart;
+        bounds[b + PRIMITIVE_END] = primitiveCount;
+        setTops(f);
         frameCount = f + 1;
     }
 
-    private void growFrames() {
-        int n = frameClasses.length * 2;
-        frameClasses = Arrays.copyOf(frameClasses, n);
-        frameTwins = Arrays.copyOf(frameTwins, n);
-        frameResumers = Arrays.copyOf(frameResumers, n);
-        frameReceivers = Arrays.copyOf(frameReceivers, n);
-        referenceEnds = Arrays.copyOf(referenceEnds, n);
-        primitiveEnds = Arrays.copyOf(primitiveEnds, n);
+    /** Sets frame {@code f}'s tops: the highest ends of it and the frames under it. */
+    private void setTops(int f) {
+        int b = f * BOUNDS;
+        int referenceTop = bounds[b + REFERENCE_END];
+        int primitiveTop = bounds[b + PRIMITIVE_END];
+        if (f > 0) {
+            referenceTop = Math.max(referenceTop, bounds[b - BOUNDS + REFERENCE_TOP]);
+            primitiveTop = Math.max(primitiveTop, bounds[b - BOUNDS + PRIMITIVE_TOP]);
+        }
+        bounds[b + REFERENCE_TOP] = referenceTop;
+        bounds[b + PRIMITIVE_TOP] = primitiveTop;
     }
 
     // ---------------------------------------------------------------- restoring (resuming)
 
     public Object popObject() {
-        Object value = references[--referenceCount];
-        references[referenceCount] = null;
+        Object value = references[--referenceRead];
+        references[referenceRead] = null;
         return value;
     }
 
     public long popLong() {
-        return primitives[--primitiveCount];
+        return primitives[--primitiveRead];
     }
 
     public int popInt() {
@@ -260,95 +294,67 @@ public final class Fiber {
     private void enter() {
         mode = RUNNING;
         firstNewFrame = frameCount;
+        newReferences = referenceCount;
+        newPrimitives = primitiveCount;
     }
 
     /** The entry has returned while unwinding: the new frames are turned round, outermost first. */
     private void finishUnwinding() {
         mode = RUNNING;
-        if (frameCount - 1 > firstNewFrame) {
-            reverseNewFrames(firstNewFrame, frameCount - 1);
+        int first = firstNewFrame;
+        int last = frameCount - 1;
+        if (last > first) {
+            for (int i = first, j = last; i < j; i++, j--) {
+                swap(headers, i * HEADER, j * HEADER, HEADER);
+                swap(bounds, i * BOUNDS, j * BOUNDS, 4); // starts and ends; the tops are set again
+            }
+            for (int f = first; f <= last; f++) {
+                setTops(f);
+            }
         }
     }
 
-    /** Reverses the order of frames {@code first} to {@code last}, their values and their headers. */
-    private void reverseNewFrames(int first, int last) {
-        int r0 = first == 0 ? 0 : referenceEnds[first - 1];
-        int p0 = first == 0 ? 0 : primitiveEnds[first - 1];
-        int rn = referenceCount - r0;
-        int pn = primitiveCount - p0;
-        if (scratchReferences.length < rn) {
-            scratchReferences = new Object[Math.max(rn, 2 * scratchReferences.length)];
+    private static void swap(Object[] a, int i, int j, int n) {
+        for (int k = 0; k < n; k++) {
+            Object t = a[i + k];
+            a[i + k] = a[j + k];
+            a[j + k] = t;
         }
-        if (scratchPrimitives.length < pn) {
-            scratchPrimitives = new long[Math.max(pn, 2 * scratchPrimitives.length)];
-        }
-        System.arraycopy(references, r0, scratchReferences, 0, rn);
-        System.arraycopy(primitives, p0, scratchPrimitives, 0, pn);
-        int r = r0;
-        int p = p0;
-        for (int f = last; f >= first; f--) {
-            int rs = f == first ? r0 : referenceEnds[f - 1];
-            int ps = f == first ? p0 : primitiveEnds[f - 1];
-            System.arraycopy(scratchReferences, rs - r0, references, r, referenceEnds[f] - rs);
-            System.arraycopy(scratchPrimitives, ps - p0, primitives, p, primitiveEnds[f] - ps);
-            r += referenceEnds[f] - rs;
-            p += primitiveEnds[f] - ps;
-        }
-        Arrays.fill(scratchReferences, 0, rn, null);
-        for (int f = last; f >= first; f--) { // ends become sizes
-            referenceEnds[f] -= f == first ? r0 : referenceEnds[f - 1];
-            primitiveEnds[f] -= f == first ? p0 : primitiveEnds[f - 1];
-        }
-        for (int i = first, j = last; i < j; i++, j--) {
-            swap(frameClasses, i, j);
-            swap(frameTwins, i, j);
-            swap(frameResumers, i, j);
-            swap(frameReceivers, i, j);
-            swap(referenceEnds, i, j);
-            swap(primitiveEnds, i, j);
-        }
-        for (int f = first; f <= last; f++) { // sizes become ends
-            referenceEnds[f] += f == first ? r0 : referenceEnds[f - 1];
-            primitiveEnds[f] += f == first ? p0 : primitiveEnds[f - 1];
-        }
-        assert referenceEnds[last] == referenceCount && primitiveEnds[last] == primitiveCount : this;
     }
 
-    private static <T> void swap(T[] a, int i, int j) {
-        T t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-
-    private static void swap(int[] a, int i, int j) {
-        int t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+    private static void swap(int[] a, int i, int j, int n) {
+        for (int k = 0; k < n; k++) {
+            int t = a[i + k];
+            a[i + k] = a[j + k];
+            a[j + k] = t;
+        }
     }
 
     /**
      * Takes the innermost saved frame off the saved ones, to be resumed: its call site will give
-     * {@code value}, or throw {@code exception} if not null. Returns the handle that resumes it,
-     * to be called on {@link #resumedReceiver}, unless it was the outermost frame, which the
-     * engine may resume through its entry instead.
+     * {@code value}, or throw {@code exception} if not null; its prologue will pop its values.
+     * Returns the handle that resumes it, to be called on {@link #resumedReceiver}, unless it was
+     * the outermost frame, which the engine may resume through its entry instead.
      */
     private MethodHandle takeInnermost(Object value, Throwable exception) {
         int f = frameCount - 1;
-        assert f >= 0 && referenceEnds[f] == referenceCount && primitiveEnds[f] == primitiveCount : this;
-        MethodHandle resumer = frameResumers[f];
+        int h = f * HEADER;
+        MethodHandle resumer = (MethodHandle) headers[h + RESUMER];
         if (resumer == null) {
-            MethodHandle twin = frameTwins[f];
+            MethodHandle twin = (MethodHandle) headers[h + TWIN];
             if (twin != lastTwin) {
-                lastResumer = Twins.resumerOf(frameClasses[f], twin);
+                lastResumer = Twins.resumerOf((Class<?>) headers[h + CLASS], twin);
                 lastTwin = twin;
             }
             resumer = lastResumer;
         }
-        resumedReceiver = frameReceivers[f];
-        frameClasses[f] = null;
-        frameTwins[f] = null;
-        frameResumers[f] = null;
-        frameReceivers[f] = null;
+        resumedReceiver = headers[h + RECEIVER];
+        Arrays.fill(headers, h, h + HEADER, null);
+        int b = f * BOUNDS;
+        referenceRead = bounds[b + REFERENCE_END];
+        primitiveRead = bounds[b + PRIMITIVE_END];
+        referenceCount = f == 0 ? 0 : bounds[b - BOUNDS + REFERENCE_TOP]; // the frame's own values are popped before any push
+        primitiveCount = f == 0 ? 0 : bounds[b - BOUNDS + PRIMITIVE_TOP];
         frameCount = f;
         enter();
         resumeValue = value;
@@ -369,15 +375,16 @@ public final class Fiber {
 
     /** Drops the saved frames, so that they hold no objects alive. */
     private void discardSavedFrames() {
-        Arrays.fill(references, 0, referenceCount, null);
+        Arrays.fill(references, null);
         referenceCount = 0;
         primitiveCount = 0;
-        Arrays.fill(frameClasses, 0, frameCount, null);
-        Arrays.fill(frameTwins, 0, frameCount, null);
-        Arrays.fill(frameResumers, 0, frameCount, null);
-        Arrays.fill(frameReceivers, 0, frameCount, null);
+        referenceRead = 0;
+        primitiveRead = 0;
+        Arrays.fill(headers, 0, frameCount * HEADER, null);
         frameCount = 0;
         firstNewFrame = 0;
+        newReferences = 0;
+        newPrimitives = 0;
         resumedReceiver = null;
         resumeValue = null;
         resumeException = null;
@@ -385,33 +392,25 @@ public final class Fiber {
     }
 
     private Object[] frameReferences(int f) {
-        return Arrays.copyOfRange(references, f == 0 ? 0 : referenceEnds[f - 1], referenceEnds[f]);
+        return Arrays.copyOfRange(references, bounds[f * BOUNDS + REFERENCE_START], bounds[f * BOUNDS + REFERENCE_END]);
     }
 
     private long[] framePrimitives(int f) {
-        return Arrays.copyOfRange(primitives, f == 0 ? 0 : primitiveEnds[f - 1], primitiveEnds[f]);
+        return Arrays.copyOfRange(primitives, bounds[f * BOUNDS + PRIMITIVE_START], bounds[f * BOUNDS + PRIMITIVE_END]);
     }
 
     /** Saves a frame above the others, as if it had unwound: its values in the order they are pushed, its site id last; {@code receiver} its own. */
     private void addSavedFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver, Object[] values,
             long[] scalars) {
+        int referenceStart = referenceCount;
+        int primitiveStart = primitiveCount;
         for (Object v : values) {
             pushObject(v);
         }
         for (long v : scalars) {
             pushLong(v);
         }
-        int f = frameCount;
-        if (f == frameClasses.length) {
-            growFrames();
-        }
-        frameClasses[f] = owner;
-        frameTwins[f] = twin;
-        frameResumers[f] = resumer;
-        frameReceivers[f] = receiver;
-        referenceEnds[f] = referenceCount;
-        primitiveEnds[f] = primitiveCount;
-        frameCount = f + 1;
+        addFrame(owner, twin, resumer, receiver, referenceStart, primitiveStart);
     }
 
     /** The engine's side, reached only through {@link SharedAccess#fibers()}. */
@@ -479,7 +478,7 @@ public final class Fiber {
 
         @Override
         public Class<?> frameClass(Fiber fiber, int frame) {
-            return fiber.frameClasses[frame];
+            return (Class<?>) fiber.headers[frame * HEADER + CLASS];
         }
 
         @Override
@@ -494,7 +493,7 @@ public final class Fiber {
 
         @Override
         public MethodHandle frameTwin(Fiber fiber, int frame) {
-            return fiber.frameTwins[frame];
+            return (MethodHandle) fiber.headers[frame * HEADER + TWIN];
         }
 
         @Override
