@@ -31,21 +31,19 @@ public interface FiberAccess {
     void finishUnwinding(Fiber fiber);
 
     /**
-     * Resumes the innermost saved frame alone, its call giving {@code value}, or throwing
-     * {@code exception} if that is not null; returns what the frame returns (anything while it
-     * unwinds again), and throws what it throws.
+     * Takes the {@code count} innermost saved frames (all, if fewer) to be resumed together: the
+     * outermost of them is called, each rebuilds its callee, and the innermost's call gives
+     * {@code value}, or throws {@code exception} if that is not null. Returns whether the frame
+     * to call is the outermost of all, which the engine then calls through the body's twin as it
+     * enters it (any arguments: a resumed prologue overwrites them) before {@link #afterResume};
+     * else the engine calls {@link #resumeTaken}.
      */
-    Object resumeInnermost(Fiber fiber, Object value, Throwable exception) throws Throwable;
+    boolean take(Fiber fiber, int count, Object value, Throwable exception);
 
-    /**
-     * Prepares the resumption of the last saved frame, the outermost, which the engine then
-     * resumes by calling the body's twin as it enters it (any arguments: a resumed twin's prologue
-     * overwrites them), and then calls {@link #afterResume}. Cheaper than {@link #resumeInnermost},
-     * which calls through a handle.
-     */
-    void resumeOutermost(Fiber fiber, Object value, Throwable exception);
+    /** Calls the frame {@link #take} took through its twin's handle: what it returns (anything while it unwinds again), or throws. */
+    Object resumeTaken(Fiber fiber) throws Throwable;
 
-    /** After the engine's call that {@link #resumeOutermost} prepared has returned or thrown. */
+    /** After the engine's call of the entry that {@link #take} prepared has returned or thrown. */
     void afterResume(Fiber fiber);
 
     /** Drops the saved frames, so that they hold no objects alive. */

@@ -76,6 +76,8 @@ public final class WeavingContract {
     /** {@code fiber.isUnwinding()} and {@code fiber.isResuming()}: whether a twin is saving its frame, or rebuilding it. */
     public static final String UNWINDING_METHOD = "isUnwinding";
     public static final String RESUMING_METHOD = "isResuming";
+    /** {@code fiber.rewindsCallee()}: whether a rebuilt frame's callee is being rebuilt too, so that it calls it again. */
+    public static final String REWINDS_CALLEE_METHOD = "rewindsCallee";
     public static final String FLAG_DESCRIPTOR = "()Z";
 
     /**

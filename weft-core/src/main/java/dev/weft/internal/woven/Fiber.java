@@ -101,10 +101,16 @@ public final class Fiber {
     private int newPrimitives;
     /** The receiver of the frame being resumed. */
     private Object resumedReceiver;
+    /** The frames rebuilt with the resumed one, each by its caller calling it again: the next, and the end. */
+    private int rewindNext;
+    private int rewindEnd;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw. */
     private Object resumeValue;
     private Throwable resumeException;
+
+    /** The resumer of the frame {@link #take} took. */
+    private MethodHandle takenResumer;
 
     /** The last twin handle resumed and its resumer: a switch usually resumes the frame it resumed before. */
     private MethodHandle lastTwin;
@@ -230,6 +236,22 @@ public final class Fiber {
         return Double.longBitsToDouble(popLong());
     }
 
+    /**
+     * Read by a rebuilt frame's prologue: whether its callee is rebuilt too (it then calls it
+     * again, and the callee's prologue pops the next frame's values), rather than the frame
+     * taking its call's result ({@code resumed<Kind>()}).
+     */
+    public boolean rewindsCallee() {
+        int next = rewindNext;
+        if (next >= rewindEnd) {
+            return false;
+        }
+        referenceRead = bounds[next * BOUNDS + REFERENCE_END];
+        primitiveRead = bounds[next * BOUNDS + PRIMITIVE_END];
+        rewindNext = next + 1;
+        return true;
+    }
+
     /** The result of the resumed frame's call, or the exception passed in thrown: the frame now runs. */
     public Object resumedObject() {
         mode = RUNNING;
@@ -331,13 +353,15 @@ public final class Fiber {
     }
 
     /**
-     * Takes the innermost saved frame off the saved ones, to be resumed: its call site will give
-     * {@code value}, or throw {@code exception} if not null; its prologue will pop its values.
-     * Returns the handle that resumes it, to be called on {@link #resumedReceiver}, unless it was
-     * the outermost frame, which the engine may resume through its entry instead.
+     * Takes the {@code count} innermost saved frames (all, if fewer are saved) off the saved ones,
+     * to be resumed together: the outermost of them is called, each rebuilds its callee in turn,
+     * and the innermost's call site gives {@code value}, or throws {@code exception} if not null.
+     * Returns whether the one to call is the outermost frame of all, which the engine calls
+     * through its entry; else it calls {@link #takenResumer} on {@link #resumedReceiver}.
      */
-    private MethodHandle takeInnermost(Object value, Throwable exception) {
-        int f = frameCount - 1;
+    private boolean take(int count, Object value, Throwable exception) {
+        int n = frameCount;
+        int f = Math.max(0, n - count);
         int h = f * HEADER;
         MethodHandle resumer = (MethodHandle) headers[h + RESUMER];
         if (resumer == null) {
@@ -348,24 +372,32 @@ public final class Fiber {
             }
             resumer = lastResumer;
         }
+        takenResumer = resumer;
         resumedReceiver = headers[h + RECEIVER];
-        Arrays.fill(headers, h, h + HEADER, null);
+        for (int i = h; i < n * HEADER; i++) {
+            headers[i] = null;
+        }
         int b = f * BOUNDS;
         referenceRead = bounds[b + REFERENCE_END];
         primitiveRead = bounds[b + PRIMITIVE_END];
-        referenceCount = f == 0 ? 0 : bounds[b - BOUNDS + REFERENCE_TOP]; // the frame's own values are popped before any push
+        rewindNext = f + 1;
+        rewindEnd = n;
+        referenceCount = f == 0 ? 0 : bounds[b - BOUNDS + REFERENCE_TOP]; // the frames' own values are popped before any push
         primitiveCount = f == 0 ? 0 : bounds[b - BOUNDS + PRIMITIVE_TOP];
         frameCount = f;
         enter();
         resumeValue = value;
         resumeException = exception;
         mode = RESUMING;
-        return resumer;
+        return f == 0;
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
         resumedReceiver = null;
+        takenResumer = null;
+        rewindNext = 0;
+        rewindEnd = 0;
         if (mode == RESUMING) { // the frame failed before it took its result
             mode = RUNNING;
             resumeValue = null;
@@ -386,6 +418,9 @@ public final class Fiber {
         newReferences = 0;
         newPrimitives = 0;
         resumedReceiver = null;
+        takenResumer = null;
+        rewindNext = 0;
+        rewindEnd = 0;
         resumeValue = null;
         resumeException = null;
         mode = RUNNING;
@@ -447,18 +482,17 @@ public final class Fiber {
         }
 
         @Override
-        public Object resumeInnermost(Fiber fiber, Object value, Throwable exception) throws Throwable {
-            MethodHandle resumer = fiber.takeInnermost(value, exception);
-            try {
-                return (Object) resumer.invokeExact(fiber.resumedReceiver, fiber);
-            } finally {
-                fiber.resumed();
-            }
+        public boolean take(Fiber fiber, int count, Object value, Throwable exception) {
+            return fiber.take(count, value, exception);
         }
 
         @Override
-        public void resumeOutermost(Fiber fiber, Object value, Throwable exception) {
-            fiber.takeInnermost(value, exception);
+        public Object resumeTaken(Fiber fiber) throws Throwable {
+            try {
+                return (Object) fiber.takenResumer.invokeExact(fiber.resumedReceiver, fiber);
+            } finally {
+                fiber.resumed();
+            }
         }
 
         @Override

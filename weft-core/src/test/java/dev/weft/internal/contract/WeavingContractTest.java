@@ -31,6 +31,7 @@ class WeavingContractTest {
         Class<?> fiber = runtime(WeavingContract.FIBER_CLASS);
         assertInstance(fiber, WeavingContract.UNWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR);
         assertInstance(fiber, WeavingContract.RESUMING_METHOD, WeavingContract.FLAG_DESCRIPTOR);
+        assertInstance(fiber, WeavingContract.REWINDS_CALLEE_METHOD, WeavingContract.FLAG_DESCRIPTOR);
         assertInstance(fiber, WeavingContract.NOT_A_SITE_METHOD, WeavingContract.FIBER_NOT_A_SITE_DESCRIPTOR);
         assertInstance(fiber, WeavingContract.END_FRAME_METHOD, WeavingContract.END_FRAME_DESCRIPTOR);
         assertInstance(fiber, WeavingContract.RESUMED_VOID_METHOD, "()V");

@@ -57,12 +57,19 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
  * restore_k:
  *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
- *   push fiber.pop() for below..., bottom first; fiber.popObject() for the receiver, dropped
- *   goto resume_k                   // the callee has returned or thrown: the engine says which
+ *   push fiber.pop() for below..., bottom first, then the receiver (checkcast)
+ *   aload fiber; invokevirtual Fiber.rewindsCallee(); ifne rewind_k
+ *   pop the receiver; goto resume_k // the callee has returned or thrown: the engine says which
+ * rewind_k:                         // [below..., receiver]: the callee was saved too, and is rebuilt with this frame
+ *   push zero or null for each argument; goto call_k   // the callee's prologue restores it in turn
  * start:
  * </pre>
- * Only the resumed frame is rebuilt: its callers stay saved until it returns, and its callees
- * (the suspension point itself for the innermost) are not called again. The values saved per
+ * Only the frames the engine resumes are rebuilt: the innermost saved frame alone when the
+ * coroutine is resumed, so that a switch costs the same at any depth; once a frame has returned,
+ * a few frames at a time (the outermost of them called by the engine, each re-invoking its
+ * saved callee, the innermost taking the result), as a stack unwinding itself by returns is
+ * likely to go on returning. The others stay saved, and the suspension point is never called
+ * again. The values saved per
  * frame are exactly the slots the class's site table lists for the site (null-typed ones
  * included), so that {@code serialize()} can read a suspended fiber as {@code CoroutineFrame}s
  * and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a
@@ -331,10 +338,25 @@ final class TwinRewriter extends CallSiteRewriter {
     private void rewind(InsnList code, SuspensionSite site) {
         restoreFrame(code, site, (c, slot, type) -> pop(c, type));
         if (site.receiver() != null) {
-            code.add(new VarInsnNode(ALOAD, fiber));
-            code.add(fiberPop("Object"));
+            pop(code, site.receiver());
+        }
+        LabelNode rewindCallee = new LabelNode();
+        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(fiberCall(WeavingContract.REWINDS_CALLEE_METHOD, WeavingContract.FLAG_DESCRIPTOR));
+        code.add(new JumpInsnNode(IFNE, rewindCallee));
+        if (site.receiver() != null) {
             code.add(new InsnNode(POP));
         }
         code.add(new JumpInsnNode(GOTO, resumeLabels.get(site)));
+        code.add(rewindCallee);
+        List<SlotType> stack = new ArrayList<>(site.stackBelow());
+        if (site.receiver() != null) {
+            stack.add(site.receiver());
+        }
+        addFrame(code, frameLocals(site.locals()), stack);
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
     }
 }

@@ -28,6 +28,14 @@ final class WovenStack implements ExecutionStack {
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
     private static final FiberAccess FIBERS = SharedAccess.fibers();
 
+    /**
+     * How many saved frames are rebuilt together once a resumed frame has returned or thrown:
+     * each is a cheap call of its callee, as in Kilim's rewind, where resuming them one at a
+     * time from here is a call through a method handle each; few enough that a stack that
+     * returns one frame and goes down again does not pay for many.
+     */
+    private static final int REWIND_CHUNK = 32;
+
     private final CoroutineBase coroutine;
     private final WovenEntries.Entry entry;
     private final Fiber fiber;
@@ -43,7 +51,8 @@ final class WovenStack implements ExecutionStack {
      * Implementation notes: a resume is a trampoline over the saved frames. The suspension
      * point's result (or the exception it throws on the resumed side) goes to the innermost
      * saved frame, which runs on alone; what it returns (or throws) goes to the next saved
-     * frame, and so on, until a frame suspends again (the fiber unwinds: only the frames that
+     * frames, rebuilt REWIND_CHUNK at a time (the outermost called from here, each calling its
+     * saved callee again, the innermost taking the result), and so on, until a frame suspends again (the fiber unwinds: only the frames that
      * ran are saved anew, above the ones still saved) or the outermost returns or throws (the
      * coroutine ends). A resume thus costs the frames that run, not the depth of the stack.
      */
@@ -58,17 +67,17 @@ final class WovenStack implements ExecutionStack {
             } catch (Throwable t) {
                 thrown = t;
             }
+            int count = 1; // the innermost frame alone: a switch that costs the same at any depth
             while (FIBERS.hasSavedFrames(fiber)) {
                 try {
-                    if (FIBERS.frameCount(fiber) == 1) { // the body's own frame: through the entry, no handle
-                        FIBERS.resumeOutermost(fiber, value, thrown);
+                    if (FIBERS.take(fiber, count, value, thrown)) { // the body's own frame: through the entry, no handle
                         try {
                             value = entry.enter(coroutine, null, fiber);
                         } finally {
                             FIBERS.afterResume(fiber);
                         }
                     } else {
-                        value = FIBERS.resumeInnermost(fiber, value, thrown);
+                        value = FIBERS.resumeTaken(fiber);
                     }
                     thrown = null;
                 } catch (Throwable t) {
@@ -79,6 +88,7 @@ final class WovenStack implements ExecutionStack {
                     FIBERS.finishUnwinding(fiber);
                     return;
                 }
+                count = REWIND_CHUNK; // the stack is returning: rebuild the next frames together
             }
         } else {
             FIBERS.enter(fiber);
