@@ -109,12 +109,20 @@ public final class Fiber {
     private Object resumeValue;
     private Throwable resumeException;
 
-    /** The resumer of the frame {@link #take} took. */
+    /** The header of the frame {@link #take} took: its class, twin and resumer (null if not made yet). */
+    private Class<?> takenClass;
+    private MethodHandle takenTwin;
     private MethodHandle takenResumer;
 
-    /** The last twin handle resumed and its resumer: a switch usually resumes the frame it resumed before. */
+    /**
+     * The last two twin handles resumed through a handle, and their resumers: a switch usually
+     * resumes a frame it resumed before (the innermost, and the outermost of the frames rebuilt
+     * once it returns).
+     */
     private MethodHandle lastTwin;
     private MethodHandle lastResumer;
+    private MethodHandle previousTwin;
+    private MethodHandle previousResumer;
 
     static {
         SharedAccess.setFiberAccess(new Control());
@@ -357,22 +365,15 @@ public final class Fiber {
      * to be resumed together: the outermost of them is called, each rebuilds its callee in turn,
      * and the innermost's call site gives {@code value}, or throws {@code exception} if not null.
      * Returns whether the one to call is the outermost frame of all, which the engine calls
-     * through its entry; else it calls {@link #takenResumer} on {@link #resumedReceiver}.
+     * through its entry; else it calls {@link #takenResumer()} on {@link #resumedReceiver}.
      */
     private boolean take(int count, Object value, Throwable exception) {
         int n = frameCount;
         int f = Math.max(0, n - count);
         int h = f * HEADER;
-        MethodHandle resumer = (MethodHandle) headers[h + RESUMER];
-        if (resumer == null) {
-            MethodHandle twin = (MethodHandle) headers[h + TWIN];
-            if (twin != lastTwin) {
-                lastResumer = Twins.resumerOf((Class<?>) headers[h + CLASS], twin);
-                lastTwin = twin;
-            }
-            resumer = lastResumer;
-        }
-        takenResumer = resumer;
+        takenClass = (Class<?>) headers[h + CLASS];
+        takenTwin = (MethodHandle) headers[h + TWIN];
+        takenResumer = (MethodHandle) headers[h + RESUMER];
         resumedReceiver = headers[h + RECEIVER];
         for (int i = h; i < n * HEADER; i++) {
             headers[i] = null;
@@ -392,9 +393,33 @@ public final class Fiber {
         return f == 0;
     }
 
+    /** The resumer of the frame {@link #take} took. */
+    private MethodHandle takenResumer() {
+        MethodHandle resumer = takenResumer;
+        if (resumer != null) {
+            return resumer;
+        }
+        MethodHandle twin = takenTwin;
+        if (twin == lastTwin) {
+            return lastResumer;
+        }
+        if (twin == previousTwin) {
+            resumer = previousResumer;
+        } else {
+            resumer = Twins.resumerOf(takenClass, twin);
+        }
+        previousTwin = lastTwin;
+        previousResumer = lastResumer;
+        lastTwin = twin;
+        lastResumer = resumer;
+        return resumer;
+    }
+
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
         resumedReceiver = null;
+        takenClass = null;
+        takenTwin = null;
         takenResumer = null;
         rewindNext = 0;
         rewindEnd = 0;
@@ -418,6 +443,8 @@ public final class Fiber {
         newReferences = 0;
         newPrimitives = 0;
         resumedReceiver = null;
+        takenClass = null;
+        takenTwin = null;
         takenResumer = null;
         rewindNext = 0;
         rewindEnd = 0;
@@ -489,7 +516,7 @@ public final class Fiber {
         @Override
         public Object resumeTaken(Fiber fiber) throws Throwable {
             try {
-                return (Object) fiber.takenResumer.invokeExact(fiber.resumedReceiver, fiber);
+                return (Object) fiber.takenResumer().invokeExact(fiber.resumedReceiver, fiber);
             } finally {
                 fiber.resumed();
             }
