@@ -44,12 +44,14 @@ public final class Fiber {
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
      * from the last, then the site id, pushed by endFrame) and popped in reverse by its prologue,
-     * from a read position the engine sets to the end of the frame it resumes. Each frame has a
-     * header of four references (class, twin handle, resumer or null, its own receiver or null)
-     * in headers, and six ints in bounds: where its references and primitives start and end, and
-     * the highest end of it and the frames under it (what must be kept when it is resumed).
-     * Turning the new frames round after an unwind moves their headers only: their values stay
-     * where they were pushed, and a frame's place is freed when no frame under it ends above it.
+     * from a read position the engine sets to the end of the frame it resumes. Each frame has its
+     * own receiver (or null) in receivers, and seven ints in bounds: its kind (an index into the
+     * fiber's table of the twins it has seen: class, twin handle, resumer), where its references
+     * and primitives start and end, and the highest end of it and the frames under it (what must
+     * be kept when it is resumed). Saving a frame thus stores one reference besides its values,
+     * each reference stored into the fiber's arrays being a write barrier. Turning the new frames
+     * round after an unwind moves their bounds and receivers only: their values stay where they
+     * were pushed, and a frame's place is freed when no frame under it ends above it.
      */
 
     /** Its code runs, or it is not running at all. */
@@ -62,21 +64,17 @@ public final class Fiber {
     private static final int INITIAL_CAPACITY = 8;
     private static final int INITIAL_FRAMES = 4;
 
-    /** A frame's header references: its class, its twin's handle, its resumer (null until needed), its receiver. */
-    private static final int CLASS = 0;
-    private static final int TWIN = 1;
-    private static final int RESUMER = 2;
-    private static final int RECEIVER = 3;
-    private static final int HEADER = 4;
-
-    /** A frame's bounds: where its references and primitives start and end, and the highest ends up to it. */
+    /** A frame's bounds: where its references and primitives start and end, its kind, and the highest ends up to it. */
     private static final int REFERENCE_START = 0;
     private static final int REFERENCE_END = 1;
     private static final int PRIMITIVE_START = 2;
     private static final int PRIMITIVE_END = 3;
-    private static final int REFERENCE_TOP = 4;
-    private static final int PRIMITIVE_TOP = 5;
-    private static final int BOUNDS = 6;
+    private static final int KIND = 4;
+    private static final int REFERENCE_TOP = 5;
+    private static final int PRIMITIVE_TOP = 6;
+    private static final int BOUNDS = 7;
+    /** How many of a frame's bounds move with it when the new frames are turned round: all but the tops. */
+    private static final int MOVING_BOUNDS = 5;
 
     private final Object coroutine;
     private int mode;
@@ -90,10 +88,18 @@ public final class Fiber {
     private int referenceRead;
     private int primitiveRead;
 
-    /** How many frames are saved; their headers and bounds, outermost first. */
+    /** How many frames are saved; their receivers and bounds, outermost first. */
     private int frameCount;
-    private Object[] headers = new Object[INITIAL_FRAMES * HEADER];
+    private Object[] receivers = new Object[INITIAL_FRAMES];
     private int[] bounds = new int[INITIAL_FRAMES * BOUNDS];
+
+    /** The kinds of frame saved so far: the class, the twin's handle, and its resumer (null until needed). */
+    private int kindCount;
+    private Class<?>[] kindClasses = new Class<?>[2];
+    private MethodHandle[] kindTwins = new MethodHandle[2];
+    private MethodHandle[] kindResumers = new MethodHandle[2];
+    /** The kind of the last frame saved: the kind of the next one, more often than not. */
+    private int lastKind;
 
     /** The first frame saved since the engine last entered the stack, and where its values start. */
     private int firstNewFrame;
@@ -109,20 +115,8 @@ public final class Fiber {
     private Object resumeValue;
     private Throwable resumeException;
 
-    /** The header of the frame {@link #take} took: its class, twin and resumer (null if not made yet). */
-    private Class<?> takenClass;
-    private MethodHandle takenTwin;
-    private MethodHandle takenResumer;
-
-    /**
-     * The last two twin handles resumed through a handle, and their resumers: a switch usually
-     * resumes a frame it resumed before (the innermost, and the outermost of the frames rebuilt
-     * once it returns).
-     */
-    private MethodHandle lastTwin;
-    private MethodHandle lastResumer;
-    private MethodHandle previousTwin;
-    private MethodHandle previousResumer;
+    /** The kind of the frame {@link #take} took. */
+    private int takenKind;
 
     static {
         SharedAccess.setFiberAccess(new Control());
@@ -180,25 +174,46 @@ public final class Fiber {
         pushLong(site);
         int f = frameCount;
         boolean first = f == firstNewFrame; // else the frame ended just before is its callee, whose values end where its start
-        addFrame(owner, twin, null, self,
+        addFrame(kindOf(owner, twin, null), self,
                 first ? newReferences : bounds[(f - 1) * BOUNDS + REFERENCE_END],
                 first ? newPrimitives : bounds[(f - 1) * BOUNDS + PRIMITIVE_END]);
     }
 
-    /** Adds the header and bounds of a frame whose values are pushed from these starts to the counts. */
-    private void addFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object self, int referenceStart,
-            int primitiveStart) {
-        int f = frameCount;
-        if ((f + 1) * HEADER > headers.length) {
-            headers = Arrays.copyOf(headers, headers.length * 2);
-            bounds = Arrays.copyOf(bounds, bounds.length * 2);
+    /** The kind of a frame of {@code owner} saved by {@code twin}, added if new, with {@code resumer} if known. */
+    private int kindOf(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
+        int k = lastKind;
+        if (k < kindCount && kindTwins[k] == twin) {
+            return k;
         }
-        int h = f * HEADER;
-        headers[h + CLASS] = owner;
-        headers[h + TWIN] = twin;
-        headers[h + RESUMER] = resumer;
-        headers[h + RECEIVER] = self;
+        for (k = 0; k < kindCount; k++) {
+            if (kindTwins[k] == twin) {
+                lastKind = k;
+                return k;
+            }
+        }
+        if (k == kindTwins.length) {
+            kindClasses = Arrays.copyOf(kindClasses, 2 * k);
+            kindTwins = Arrays.copyOf(kindTwins, 2 * k);
+            kindResumers = Arrays.copyOf(kindResumers, 2 * k);
+        }
+        kindClasses[k] = owner;
+        kindTwins[k] = twin;
+        kindResumers[k] = resumer;
+        kindCount = k + 1;
+        lastKind = k;
+        return k;
+    }
+
+    /** Adds the receiver and bounds of a frame of {@code kind} whose values are pushed from these starts to the counts. */
+    private void addFrame(int kind, Object self, int referenceStart, int primitiveStart) {
+        int f = frameCount;
+        if (f == receivers.length) {
+            receivers = Arrays.copyOf(receivers, 2 * f);
+            bounds = Arrays.copyOf(bounds, 2 * f * BOUNDS);
+        }
+        receivers[f] = self;
         int b = f * BOUNDS;
+        bounds[b + KIND] = kind;
         bounds[b + REFERENCE_START] = referenceStart;
         bounds[b + REFERENCE_END] = referenceCount;
         bounds[b + PRIMITIVE_START] = primitiveStart;
@@ -335,20 +350,14 @@ public final class Fiber {
         int last = frameCount - 1;
         if (last > first) {
             for (int i = first, j = last; i < j; i++, j--) {
-                swap(headers, i * HEADER, j * HEADER, HEADER);
-                swap(bounds, i * BOUNDS, j * BOUNDS, 4); // starts and ends; the tops are set again
+                Object receiver = receivers[i];
+                receivers[i] = receivers[j];
+                receivers[j] = receiver;
+                swap(bounds, i * BOUNDS, j * BOUNDS, MOVING_BOUNDS); // the tops are set again
             }
             for (int f = first; f <= last; f++) {
                 setTops(f);
             }
-        }
-    }
-
-    private static void swap(Object[] a, int i, int j, int n) {
-        for (int k = 0; k < n; k++) {
-            Object t = a[i + k];
-            a[i + k] = a[j + k];
-            a[j + k] = t;
         }
     }
 
@@ -370,15 +379,12 @@ public final class Fiber {
     private boolean take(int count, Object value, Throwable exception) {
         int n = frameCount;
         int f = Math.max(0, n - count);
-        int h = f * HEADER;
-        takenClass = (Class<?>) headers[h + CLASS];
-        takenTwin = (MethodHandle) headers[h + TWIN];
-        takenResumer = (MethodHandle) headers[h + RESUMER];
-        resumedReceiver = headers[h + RECEIVER];
-        for (int i = h; i < n * HEADER; i++) {
-            headers[i] = null;
-        }
         int b = f * BOUNDS;
+        takenKind = bounds[b + KIND];
+        resumedReceiver = receivers[f];
+        for (int i = f; i < n; i++) {
+            receivers[i] = null;
+        }
         referenceRead = bounds[b + REFERENCE_END];
         primitiveRead = bounds[b + PRIMITIVE_END];
         rewindNext = f + 1;
@@ -395,32 +401,18 @@ public final class Fiber {
 
     /** The resumer of the frame {@link #take} took. */
     private MethodHandle takenResumer() {
-        MethodHandle resumer = takenResumer;
-        if (resumer != null) {
-            return resumer;
+        int k = takenKind;
+        MethodHandle resumer = kindResumers[k];
+        if (resumer == null) {
+            resumer = Twins.resumerOf(kindClasses[k], kindTwins[k]);
+            kindResumers[k] = resumer;
         }
-        MethodHandle twin = takenTwin;
-        if (twin == lastTwin) {
-            return lastResumer;
-        }
-        if (twin == previousTwin) {
-            resumer = previousResumer;
-        } else {
-            resumer = Twins.resumerOf(takenClass, twin);
-        }
-        previousTwin = lastTwin;
-        previousResumer = lastResumer;
-        lastTwin = twin;
-        lastResumer = resumer;
         return resumer;
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
         resumedReceiver = null;
-        takenClass = null;
-        takenTwin = null;
-        takenResumer = null;
         rewindNext = 0;
         rewindEnd = 0;
         if (mode == RESUMING) { // the frame failed before it took its result
@@ -437,15 +429,17 @@ public final class Fiber {
         primitiveCount = 0;
         referenceRead = 0;
         primitiveRead = 0;
-        Arrays.fill(headers, 0, frameCount * HEADER, null);
+        Arrays.fill(receivers, 0, frameCount, null);
+        Arrays.fill(kindClasses, 0, kindCount, null);
+        Arrays.fill(kindTwins, 0, kindCount, null);
+        Arrays.fill(kindResumers, 0, kindCount, null);
+        kindCount = 0;
+        lastKind = 0;
         frameCount = 0;
         firstNewFrame = 0;
         newReferences = 0;
         newPrimitives = 0;
         resumedReceiver = null;
-        takenClass = null;
-        takenTwin = null;
-        takenResumer = null;
         rewindNext = 0;
         rewindEnd = 0;
         resumeValue = null;
@@ -472,7 +466,7 @@ public final class Fiber {
         for (long v : scalars) {
             pushLong(v);
         }
-        addFrame(owner, twin, resumer, receiver, referenceStart, primitiveStart);
+        addFrame(kindOf(owner, twin, resumer), receiver, referenceStart, primitiveStart);
     }
 
     /** The engine's side, reached only through {@link SharedAccess#fibers()}. */
@@ -539,7 +533,7 @@ public final class Fiber {
 
         @Override
         public Class<?> frameClass(Fiber fiber, int frame) {
-            return (Class<?>) fiber.headers[frame * HEADER + CLASS];
+            return fiber.kindClasses[fiber.bounds[frame * BOUNDS + KIND]];
         }
 
         @Override
@@ -554,7 +548,7 @@ public final class Fiber {
 
         @Override
         public MethodHandle frameTwin(Fiber fiber, int frame) {
-            return (MethodHandle) fiber.headers[frame * HEADER + TWIN];
+            return fiber.kindTwins[fiber.bounds[frame * BOUNDS + KIND]];
         }
 
         @Override
