@@ -22,13 +22,16 @@ import java.util.Arrays;
  * ({@link #RESUMING}), by a call of its twin through the handle the frame saved; the twin's
  * prologue pops its values and goes on right after the call it was suspended in, with the
  * result the engine passed in ({@code resumed<Kind>()}), or throwing there the exception the
- * engine passed in. When that frame returns, or throws, the engine resumes the next saved frame
- * with its result in the same way: a trampoline over the saved frames, as Kotlin resumes a
- * chain of continuations. A switch thus costs the same at any depth.
+ * engine passed in. When that frame returns, or throws, the engine resumes the next saved frames
+ * with its result: a trampoline over the saved frames, as Kotlin resumes a chain of
+ * continuations. Once a frame has returned, the next ones are rebuilt a few at a time
+ * ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes its saved
+ * callee, whose prologue rebuilds it in turn, and the innermost takes the result. A switch thus
+ * costs the same at any depth, and a return costs the frames it returns through.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
  * bits, which grow as needed and are reused from one suspension to the next; each saved frame
- * has a header: its class, the handle that resumes it, its receiver and where its values end.
+ * has its receiver, its kind (class, twin handle, resumer) and where its values are.
  *
  * <p>Woven code calls only the mode tests, the pushes and pops of its own frame's values,
  * {@link #endFrame}, the {@code resumed} methods and {@link #notASite}; everything else (creating
