@@ -27,8 +27,8 @@ import org.objectweb.asm.tree.VarInsnNode;
 /**
  * The rewrite pass for one twin ({@link TwinMethods}): makes it save its frame into its
  * {@code Fiber} and return when the coroutine suspends (unwinding), and, when the engine resumes
- * the frame alone, rebuild it from there and go on after the call it was suspended in, with the
- * result the engine passes in. The fiber, its last parameter, moves at once to a new local after
+ * the frame, rebuild it from there and go on after the call it was suspended in with the result
+ * the engine passes in, or rebuild its saved callee by calling it again. The fiber, its last parameter, moves at once to a new local after
  * the method's own (the parameter's slot is an ordinary local of the original code), and every
  * frame declares it.
  *
@@ -69,10 +69,11 @@ import org.objectweb.asm.tree.VarInsnNode;
  * a few frames at a time (the outermost of them called by the engine, each re-invoking its
  * saved callee, the innermost taking the result), as a stack unwinding itself by returns is
  * likely to go on returning. The others stay saved, and the suspension point is never called
- * again. The values saved per
- * frame are exactly the slots the class's site table lists for the site (null-typed ones
- * included), so that {@code serialize()} can read a suspended fiber as {@code CoroutineFrame}s
- * and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a
+ * again.
+ *
+ * <p>The values saved per frame are exactly the slots the class's site table lists for the site
+ * (null-typed ones included), so that {@code serialize()} can read a suspended fiber as
+ * {@code CoroutineFrame}s and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a
  * twin cannot return out of a monitor it holds and take it again) or is a static or special call
  * of a JDK class (no twin there): those stay plain calls, which the woven engine cannot unwind
  * through.
