@@ -65,7 +65,8 @@ public final class Fiber {
     public static final int RESUMING = 2;
 
     private static final int INITIAL_CAPACITY = 8;
-    private static final int INITIAL_FRAMES = 4;
+    /** Small: most suspended coroutines hold a frame or two, and a million of them may be suspended. */
+    private static final int INITIAL_FRAMES = 2;
 
     /** A frame's bounds: where its references and primitives start and end, its kind, and the highest ends up to it. */
     private static final int REFERENCE_START = 0;
@@ -98,9 +99,9 @@ public final class Fiber {
 
     /** The kinds of frame saved so far: the class, the twin's handle, and its resumer (null until needed). */
     private int kindCount;
-    private Class<?>[] kindClasses = new Class<?>[2];
-    private MethodHandle[] kindTwins = new MethodHandle[2];
-    private MethodHandle[] kindResumers = new MethodHandle[2];
+    private Class<?>[] kindClasses = new Class<?>[1];
+    private MethodHandle[] kindTwins = new MethodHandle[1];
+    private MethodHandle[] kindResumers = new MethodHandle[1];
     /** The kind of the last frame saved: the kind of the next one, more often than not. */
     private int lastKind;
 
