@@ -104,7 +104,8 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
 
     /**
      * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
-     * target must be an instance of a woven class, not a lambda.
+     * target must be woven code: an instance of a woven class, or a lambda or method reference
+     * written in one.
      *
      * @param target the body, which gets this coroutine and the first call's input
      * @param engine the engine that runs it
@@ -116,7 +117,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     private AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize, CoroutineBase sharedStack) {
-        this(target, stackSize, sharedStack, Engine.NATIVE);
+        this(target, stackSize, sharedStack, Engine.defaultEngine());
     }
 
     private AsymCoroutine(AsymRunnable<? super I, ? extends O> target, long stackSize, CoroutineBase sharedStack,

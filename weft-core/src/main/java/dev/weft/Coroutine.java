@@ -108,7 +108,8 @@ public non-sealed class Coroutine extends CoroutineBase {
 
     /**
      * A coroutine that runs {@code target} on {@code engine}. On {@link Engine#WOVEN}, the
-     * target must be an instance of a woven class, not a lambda.
+     * target must be woven code: an instance of a woven class, or a lambda or method reference
+     * written in one.
      *
      * @param target the body
      * @param engine the engine that runs it
@@ -120,7 +121,7 @@ public non-sealed class Coroutine extends CoroutineBase {
     }
 
     private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack) {
-        this(target, stackSize, sharedStack, Engine.NATIVE);
+        this(target, stackSize, sharedStack, Engine.defaultEngine());
     }
 
     private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack, Engine engine) {

@@ -40,8 +40,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * state, which the owner releases each time the coroutine suspends.
  *
  * <h2>Engines</h2>
- * Each coroutine runs on the {@link Engine} chosen when it is created, {@link Engine#NATIVE}
- * unless a constructor says otherwise; {@link #engine()} tells which. Coroutines of both engines
+ * Each coroutine runs on the {@link Engine} chosen when it is created: the one its constructor
+ * names, else the default engine ({@link Engine#defaultEngine()}, {@link Engine#NATIVE} unless
+ * the program chose another); {@link #engine()} tells which. Coroutines of both engines
  * share one ring per thread, call each other, migrate and serialize alike; their frames move
  * between the engines through {@link #serialize()} and {@link #deserialize}. What the woven
  * engine cannot unwind is refused when the suspension is attempted, with the coroutine left as

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every shape of woven code the serialization tests cover runs on the woven engine exactly as on
- * the native one: a fresh instance of each fixture, called with the same inputs on each engine,
+ * the native one, lambdas and method references in the middle of the chain included: a fresh instance of each fixture, called with the same inputs on each engine,
  * gives the same outputs and ends the same way.
  */
 class WovenEngineShapesTest extends WovenFixtureTest {
@@ -53,36 +53,13 @@ class WovenEngineShapesTest extends WovenFixtureTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"Accumulator", "Concat", "Guarded", "Loops", "Nested", "NewArguments", "Recursion",
-            "Series", "Switches", "Varargs", "Walker", "Wide", "RecordPatterns", "SubStep"})
+            "Series", "Switches", "Varargs", "Walker", "Wide", "RecordPatterns", "SubStep", "DeepStack", "DeepThrow",
+            "Chained", "MethodReferenceInChain"})
     void aFixtureRunsOnTheWovenEngineAsOnTheNativeOne(String fixture) {
         List<String> onNative = play(fixture, Engine.NATIVE);
         assertTrue(onNative.size() > 2, "the fixture suspends at least once: " + onNative);
         assertEquals("finished", onNative.getLast(), "the native run finishes");
         List<String> onWoven = play(fixture, Engine.WOVEN);
         assertEquals(onNative, onWoven);
-    }
-
-    /**
-     * Fixtures that suspend inside a lambda or a method reference in the middle of the chain:
-     * the native engine runs them; the woven engine cannot unwind the lambda's frame, so it
-     * refuses the first such suspension, naming the lambda's frame, and the exception, uncaught
-     * by the fixture, finishes the coroutine.
-     */
-    @ParameterizedTest
-    @ValueSource(strings = {"Chained", "MethodReferenceInChain"})
-    void aSuspensionInsideALambdaIsRefusedOnTheWovenEngine(String fixture) {
-        List<String> onNative = play(fixture, Engine.NATIVE);
-        assertEquals("finished", onNative.getLast());
-        assertFalse(onNative.stream().anyMatch(s -> s.startsWith("threw")), onNative.toString());
-
-        AsymCoroutine<Integer, String> co = loader.newInstance(fixture, Engine.WOVEN);
-        co.setName("woven-" + fixture);
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> co.call(1));
-        String message = e.getMessage();
-        assertTrue(message.contains("woven-" + fixture), message);
-        assertTrue(message.contains("woven engine"), message);
-        assertTrue(message.contains(fixture.equals("Chained") ? "lambda$" : "MethodReferenceInChain.step"), message);
-        assertTrue(co.isFinished(), "the refusal, uncaught, finished it");
-        assertThrows(IllegalStateException.class, () -> co.call(2), "a finished coroutine cannot be called");
     }
 }

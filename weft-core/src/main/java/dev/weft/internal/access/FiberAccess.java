@@ -2,11 +2,13 @@ package dev.weft.internal.access;
 
 import dev.weft.internal.woven.Fiber;
 
+import java.lang.invoke.MethodHandle;
+
 /**
  * The woven engine's control of a {@link Fiber}: what woven code must not do to it. Woven code
- * only reads a fiber's mode and pushes and pops its own frame's values; creating a fiber,
- * changing its mode and reading or replacing all its saved frames belong to the engine. Each
- * method is confined to the thread that runs the fiber's coroutine.
+ * only reads a fiber's mode, pushes and pops its own frame's values and takes its call's result;
+ * creating a fiber, entering and resuming its frames and reading or replacing its saved frames
+ * belong to the engine. Each method is confined to the thread that runs the fiber's coroutine.
  */
 public interface FiberAccess {
 
@@ -16,34 +18,57 @@ public interface FiberAccess {
     /** The coroutine {@code fiber} runs. */
     Object coroutine(Fiber fiber);
 
-    /** Whether frames are saved: the stack was suspended and has not been rewound since. */
+    /** Whether frames are saved: the stack is suspended. */
     boolean hasSavedFrames(Fiber fiber);
 
-    /** At the suspension point: the frames above the entry unwind as they return. */
+    /** Before the engine calls the body's twin from its start. */
+    void enter(Fiber fiber);
+
+    /** At the suspension point: the frames above the engine unwind as they return. */
     void startUnwinding(Fiber fiber);
 
-    /** The entry has returned while unwinding: the stack is suspended. */
+    /** The engine's call has returned while unwinding: the stack is suspended. */
     void finishUnwinding(Fiber fiber);
 
-    /** Before the engine calls the entry again: the frames rebuild themselves. */
-    void startRewinding(Fiber fiber);
-
     /**
-     * At the suspension point, reached while rewinding: the stack is rebuilt.
-     *
-     * @throws IllegalStateException if saved values are left over: the frames did not take back what they saved
+     * Takes the {@code count} innermost saved frames (all, if fewer) to be resumed together: the
+     * outermost of them is called, each rebuilds its callee, and the innermost's call gives
+     * {@code value}, or throws {@code exception} if that is not null. Returns whether the frame
+     * to call is the outermost of all, which the engine then calls through the body's twin as it
+     * enters it (any arguments: a resumed prologue overwrites them) before {@link #afterResume};
+     * else the engine calls {@link #resumeTaken}.
      */
-    void finishRewinding(Fiber fiber);
+    boolean take(Fiber fiber, int count, Object value, Throwable exception);
+
+    /** Calls the frame {@link #take} took through its twin's handle: what it returns (anything while it unwinds again), or throws. */
+    Object resumeTaken(Fiber fiber) throws Throwable;
+
+    /** After the engine's call of the entry that {@link #take} prepared has returned or thrown. */
+    void afterResume(Fiber fiber);
 
     /** Drops the saved frames, so that they hold no objects alive. */
     void discardSavedFrames(Fiber fiber);
 
-    /** The saved references, oldest first (the innermost frame's first): a copy. */
-    Object[] savedReferences(Fiber fiber);
+    /** How many frames are saved. */
+    int frameCount(Fiber fiber);
 
-    /** The saved primitives and site ids, oldest first: a copy. */
-    long[] savedPrimitives(Fiber fiber);
+    /** The class of saved frame {@code frame} (0 the outermost). */
+    Class<?> frameClass(Fiber fiber, int frame);
 
-    /** Replaces the saved frames by these values, as {@link #savedReferences} and {@link #savedPrimitives} give them. */
-    void replaceSavedFrames(Fiber fiber, Object[] references, long[] primitives);
+    /** The references saved by frame {@code frame}, in the order pushed: a copy. */
+    Object[] frameReferences(Fiber fiber, int frame);
+
+    /** The primitives saved by frame {@code frame}, in the order pushed, its site id last: a copy. */
+    long[] framePrimitives(Fiber fiber, int frame);
+
+    /** The handle of the twin that saved frame {@code frame}, an exact call, as woven code gives it. */
+    MethodHandle frameTwin(Fiber fiber, int frame);
+
+    /**
+     * Saves a frame of {@code owner}, run by {@code twin} (an exact call), above the saved ones, resumed by {@code resumer}
+     * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, its own (null if static), with these values in the
+     * order its twin pushes them, its site id last.
+     */
+    void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver,
+            Object[] references, long[] primitives);
 }

@@ -18,11 +18,14 @@ public final class WeavingContract {
      * {@code Class}. 2: it calls {@code WovenFrames.active()} and registers with its own full
      * {@code Lookup}, and the table starts with a version line. 3: a site records its call's
      * opcode, int slots their width ({@code Z}, {@code B}, {@code C}, {@code S} or {@code I}),
-     * references that are never null a leading {@code !},
-     * and a method's fingerprint covers its {@code invokedynamic} bootstrap arguments and
-     * behavioural access flags.
+     * references that are never null a leading {@code !}, and a method's fingerprint covers its
+     * {@code invokedynamic} bootstrap arguments and behavioural access flags. 4: twins end each
+     * saved frame with {@code fiber.endFrame(class, twinHandle, self, siteId)}, and a frame is
+     * resumed alone ({@code fiber.isResuming()}), taking its call's result from
+     * {@code fiber.resumed<Kind>()} instead of calling its callee again; its lambdas and method
+     * references are bootstrapped by {@code WovenLambdas}.
      */
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
 
     /** The first line of every site table: this prefix, then the format version. */
     public static final String TABLE_HEADER = "weft-sites ";
@@ -73,10 +76,30 @@ public final class WeavingContract {
     /** The kinds of value woven code saves and restores, as the runtime's accessor names end. */
     public static final java.util.List<String> VALUE_KINDS = java.util.List.of("Int", "Float", "Long", "Double", "Object");
 
-    /** {@code fiber.isUnwinding()} and {@code fiber.isRewinding()}: whether a twin is saving its frame, or rebuilding it. */
+    /** {@code fiber.isUnwinding()} and {@code fiber.isResuming()}: whether a twin is saving its frame, or rebuilding it. */
     public static final String UNWINDING_METHOD = "isUnwinding";
-    public static final String REWINDING_METHOD = "isRewinding";
+    public static final String RESUMING_METHOD = "isResuming";
+    /** {@code fiber.rewindsCallee()}: whether a rebuilt frame's callee is being rebuilt too, so that it calls it again. */
+    public static final String REWINDS_CALLEE_METHOD = "rewindsCallee";
     public static final String FLAG_DESCRIPTOR = "()Z";
+
+    /**
+     * {@code fiber.endFrame(ownClass, twin, self, siteId)}: the last call of a twin that saves its
+     * frame, with a {@code MethodHandle} constant of the twin itself (an exact call:
+     * {@code REF_invokeSpecial}, or {@code REF_invokeStatic}) by which the engine resumes the
+     * frame, on the frame's own receiver (local 0; null for a static method).
+     */
+    public static final String END_FRAME_METHOD = "endFrame";
+    public static final String END_FRAME_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandle;Ljava/lang/Object;I)V";
+
+    /**
+     * What a resumed twin's call site gives instead of calling again: {@code fiber.resumed<Kind>()}
+     * for each of {@link #VALUE_KINDS}, and {@code fiber.resumedVoid()}: the result that the engine
+     * passes in (the callee's return value, or the suspension point's), or the exception it passes
+     * in, thrown there.
+     */
+    public static final String RESUMED_PREFIX = "resumed";
+    public static final String RESUMED_VOID_METHOD = "resumedVoid";
 
     /**
      * The fiber's value stack: {@code fiber.push<Kind>(value)} on unwinding and
@@ -102,6 +125,14 @@ public final class WeavingContract {
     /** The bootstrap of every call a twin makes. */
     public static final String LINKER_CLASS = "dev/weft/internal/woven/TwinLinker";
     public static final String LINK_METHOD = "link";
+
+    /**
+     * The bootstrap class that woven classes' lambdas and method references use instead of
+     * {@code java/lang/invoke/LambdaMetafactory}: the same two methods, of the same names and
+     * descriptors.
+     */
+    public static final String LAMBDAS_CLASS = "dev/weft/internal/woven/WovenLambdas";
+    public static final String LAMBDA_METAFACTORY_CLASS = "java/lang/invoke/LambdaMetafactory";
 
     /** The interfaces through which the woven engine enters a body: a woven class with the matching run twin implements it. */
     public static final String TWIN_RUNNABLE = "dev/weft/internal/woven/TwinRunnable";
@@ -141,6 +172,11 @@ public final class WeavingContract {
     /** {@code push<kind>}'s descriptor. */
     public static String pushDescriptor(String kind) {
         return "(" + valueDescriptor(kind) + ")V";
+    }
+
+    /** {@code resumed<kind>}'s descriptor. */
+    public static String resumedDescriptor(String kind) {
+        return "()" + valueDescriptor(kind);
     }
 
     /** {@code pop<kind>}'s descriptor. */

@@ -18,6 +18,9 @@ import java.lang.reflect.Method;
  *   <li>a suspension point of the library ({@code Coroutine.yield}, {@code yieldTo},
  *       {@code AsymCoroutine.ret}): its woven-engine version, which unwinds;</li>
  *   <li>a method whose twin stands for it: the twin, passing the fiber on;</li>
+ *   <li>the interface method of a lambda or method reference of a woven class whose
+ *       implementation is woven ({@link WovenLambdas}): the implementation's twin, with the
+ *       lambda's captured values;</li>
  *   <li>anything else (a JDK method, a class that is not woven, an override that is not
  *       woven): the method itself, dropping the fiber. Such a call is <em>opaque</em>: the
  *       woven engine cannot unwind through it, and a suspension inside it is refused.</li>
@@ -186,6 +189,10 @@ public final class TwinLinker {
 
         private MethodHandle forClass(Class<?> receiver) throws ReflectiveOperationException {
             MethodType original = withoutFiber(type()).dropParameterTypes(0, 1);
+            WovenLambdas.Lambda lambda = WovenLambdas.of(receiver);
+            if (lambda != null && lambda.isCallOf(name, original.parameterArray())) {
+                return lambda.invoker().asType(type()); // the lambda's class is left out of the chain
+            }
             MethodHandle call = caller.findVirtual(owner, name, original);
             Method method = Twins.implementation(owner, receiver, name, original.parameterArray());
             if (method == null) {

@@ -8,6 +8,8 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Twin methods: the woven engine's versions of woven methods. For each method it weaves, the
@@ -25,7 +27,97 @@ import java.util.Arrays;
  */
 public final class Twins {
 
+    /**
+     * The resumers of the twin handles that woven code of each class saved with its frames, by
+     * handle: a handle constant is one object per class constant, so there are as many entries as
+     * the class has twins that suspended.
+     */
+    private static final ClassValue<Map<MethodHandle, MethodHandle>> RESUMERS = new ClassValue<>() {
+        @Override
+        protected Map<MethodHandle, MethodHandle> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
+    /** The type of every resumer: the frame's receiver (null for a static method) and the fiber; the twin's result, boxed. */
+    private static final MethodType RESUMER_TYPE = MethodType.methodType(Object.class, Object.class, Fiber.class);
+
     private Twins() {
+    }
+
+    /**
+     * The handle by which the engine resumes a frame of {@code owner} saved with the handle
+     * {@code twin} (which woven code loads as a constant: an exact call of the twin).
+     */
+    static MethodHandle resumerOf(Class<?> owner, MethodHandle twin) {
+        return RESUMERS.get(owner).computeIfAbsent(twin, Twins::resumer);
+    }
+
+    /**
+     * An exact call of the twin of {@code method}, which must be woven: the handle woven code
+     * saves with a frame of it. Any thread.
+     */
+    public static MethodHandle exactTwin(Method method) {
+        Method twin = twinOf(method);
+        if (twin == null) {
+            throw new IllegalArgumentException(method + " has no twin: it is not woven");
+        }
+        try {
+            MethodHandles.Lookup lookup = privateLookup(twin.getDeclaringClass());
+            return Modifier.isStatic(twin.getModifiers()) ? lookup.unreflect(twin) : lookup.unreflectSpecial(twin, twin.getDeclaringClass());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot reach the twin of " + method + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The method whose twin {@code twin}, a handle that woven code of {@code owner} saved with a
+     * frame (or one of {@link #exactTwin}), calls.
+     *
+     * @throws IllegalArgumentException if Weft cannot read the handle (the class's package is not open to it)
+     */
+    public static Method methodOf(Class<?> owner, MethodHandle twin) {
+        try {
+            MethodHandles.Lookup lookup = privateLookup(owner);
+            Method m = lookup.revealDirect(twin).reflectAs(Method.class, lookup);
+            String name = m.getName().substring(0, m.getName().length() - WeavingContract.TWIN_SUFFIX.length());
+            Class<?>[] parameters = Arrays.copyOf(m.getParameterTypes(), m.getParameterCount() - 1);
+            return m.getDeclaringClass().getDeclaredMethod(name, parameters);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot tell the method of a saved frame of " + owner.getName() + ": " + e, e);
+        }
+    }
+
+    private static MethodHandles.Lookup privateLookup(Class<?> owner) throws IllegalAccessException {
+        Twins.class.getModule().addReads(owner.getModule());
+        return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+    }
+
+    /**
+     * {@code twin}, of type {@code (receiver?, parameters..., Fiber) R}, as a resumer: the
+     * receiver passed on (a static twin's first parameter gets it if it is a reference, which is
+     * then null), every parameter zero or null (a resumed prologue overwrites them all), the
+     * result boxed.
+     */
+    public static MethodHandle resumer(MethodHandle twin) {
+        MethodType type = twin.type();
+        int count = type.parameterCount();
+        MethodHandle h = twin;
+        for (int k = count - 2; k >= 1; k--) {
+            h = MethodHandles.insertArguments(h, k, zero(type.parameterType(k)));
+        }
+        if (count == 1 || type.parameterType(0).isPrimitive()) {
+            if (count > 1) {
+                h = MethodHandles.insertArguments(h, 0, zero(type.parameterType(0)));
+            }
+            h = MethodHandles.dropArguments(h, 0, Object.class);
+        }
+        return h.asType(RESUMER_TYPE);
+    }
+
+    /** The default value of {@code type}, boxed if primitive. */
+    static Object zero(Class<?> type) {
+        return type.isPrimitive() ? java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(type, 1), 0) : null;
     }
 
     /** The twin's type for a method of type {@code original}: the same, with a {@code Fiber} appended. */

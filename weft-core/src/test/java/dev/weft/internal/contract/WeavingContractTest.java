@@ -30,9 +30,13 @@ class WeavingContractTest {
     void everyFiberOperationExists() throws ClassNotFoundException {
         Class<?> fiber = runtime(WeavingContract.FIBER_CLASS);
         assertInstance(fiber, WeavingContract.UNWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR);
-        assertInstance(fiber, WeavingContract.REWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR);
+        assertInstance(fiber, WeavingContract.RESUMING_METHOD, WeavingContract.FLAG_DESCRIPTOR);
+        assertInstance(fiber, WeavingContract.REWINDS_CALLEE_METHOD, WeavingContract.FLAG_DESCRIPTOR);
         assertInstance(fiber, WeavingContract.NOT_A_SITE_METHOD, WeavingContract.FIBER_NOT_A_SITE_DESCRIPTOR);
+        assertInstance(fiber, WeavingContract.END_FRAME_METHOD, WeavingContract.END_FRAME_DESCRIPTOR);
+        assertInstance(fiber, WeavingContract.RESUMED_VOID_METHOD, "()V");
         for (String kind : WeavingContract.VALUE_KINDS) {
+            assertInstance(fiber, WeavingContract.RESUMED_PREFIX + kind, WeavingContract.resumedDescriptor(kind));
             assertInstance(fiber, WeavingContract.PUSH_PREFIX + kind, WeavingContract.pushDescriptor(kind));
             assertInstance(fiber, WeavingContract.POP_PREFIX + kind, WeavingContract.popDescriptor(kind));
         }

@@ -157,6 +157,22 @@ abstract class CallSiteRewriter implements Opcodes {
      * woven too, restores itself in turn.
      */
     final void restoreAndJump(InsnList code, SuspensionSite site, SavedValues saved) {
+        int slot = restoreFrame(code, site, saved);
+        if (site.receiver() != null) {
+            saved.push(code, slot, site.receiver());
+        }
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+    }
+
+    /**
+     * Sets every local of {@code site}'s frame from {@code saved} if live, else to zero or null,
+     * and pushes the stack below the call from {@code saved}; returns the frame slot of the
+     * call's receiver, the next saved value.
+     */
+    final int restoreFrame(InsnList code, SuspensionSite site, SavedValues saved) {
         List<SlotType> locals = site.locals();
         for (int slot = 0; slot < locals.size(); slot++) {
             SlotType type = locals.get(slot);
@@ -175,13 +191,7 @@ abstract class CallSiteRewriter implements Opcodes {
             saved.push(code, slot, type);
             slot += type.getSize();
         }
-        if (site.receiver() != null) {
-            saved.push(code, slot, site.receiver());
-        }
-        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
-            code.add(SlotCode.defaultValue(SlotType.of(argument)));
-        }
-        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
+        return slot;
     }
 
     /** The locals at the method's start: the receiver, if any, and the parameters. */

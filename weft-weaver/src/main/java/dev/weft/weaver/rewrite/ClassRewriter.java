@@ -25,7 +25,8 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * The rewrite pass for one class: weaves each method that has suspension sites, adds its twin
- * for the woven engine ({@link TwinMethods}), makes the class's static initializer register its
+ * for the woven engine ({@link TwinMethods}), bootstraps its lambdas by Weft's metafactory
+ * ({@link LambdaFactories}), makes the class's static initializer register its
  * site table with the runtime, and marks the class as woven.
  *
  * <pre>
@@ -67,7 +68,7 @@ public final class ClassRewriter implements Opcodes {
         for (SuspensionSites analysis : analyses) {
             if (TwinMethods.canHaveTwins(type) && TwinMethods.getsTwin(analysis)) {
                 SuspensionSites twin = TwinMethods.copy(analysis);
-                TwinRewriter.rewrite(type.name, twin);
+                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin);
                 twins.add(twin.method());
             }
             if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
@@ -85,6 +86,9 @@ public final class ClassRewriter implements Opcodes {
         }
         type.methods.addAll(twins);
         TwinMethods.addEntryInterfaces(type, twins);
+        if (TwinMethods.canHaveTwins(type)) {
+            LambdaFactories.rewrite(type);
+        }
         MethodNode initializer = registerTable(type, table(type, analyses));
         ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));

@@ -7,7 +7,9 @@ import dev.weft.weaver.analysis.SlotType;
 import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -23,39 +25,58 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * The rewrite pass for one twin ({@link TwinMethods}): makes it unwind its frame into its
- * {@code Fiber} when the coroutine suspends, and rewind it from there when it resumes. The
- * fiber, its last parameter, moves at once to a new local after the method's own (the
- * parameter's slot is an ordinary local of the original code), and every frame declares it.
+ * The rewrite pass for one twin ({@link TwinMethods}): makes it save its frame into its
+ * {@code Fiber} and return when the coroutine suspends (unwinding), and, when the engine resumes
+ * the frame, rebuild it from there and go on after the call it was suspended in with the result
+ * the engine passes in, or rebuild its saved callee by calling it again. The fiber, its last parameter, moves at once to a new local after
+ * the method's own (the parameter's slot is an ordinary local of the original code), and every
+ * frame declares it.
  *
  * <p>At each linked site (below):
  * <pre>
  * call_k:                           // [below..., receiver, args...]
  *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   aload fiber; invokedynamic name(receiver?, args..., Fiber) TwinLinker.link(opcode, Owner)
+ *                                   // [below..., result]
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
  *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
- *   fiber.pushObject(Owner.class); fiber.pushInt(siteId); return zero or null
- * continue_k:
+ *   fiber.endFrame(Owner.class, ldc MethodHandle(Owner.name$weft), this or null, siteId)
+ *   return zero or null
+ * resume_k:                         // [below...]: reached from the prologue only
+ *   fiber.resumed&lt;Kind&gt;() (checkcast)   // the call's result, or its exception thrown here,
+ *                                   // inside the call's try blocks: the frame's own handlers apply
+ * continue_k:                       // [below..., result]
  * </pre>
- * At the method's start:
+ * The handle is an exact call of the twin ({@code REF_invokeSpecial}, {@code REF_invokeStatic}),
+ * by which the engine calls it on its own receiver to resume the frame: its arguments then are
+ * zero or null. At the method's start:
  * <pre>
  *   aload fiberParameter; astore fiber
- *   aload fiber; invokevirtual Fiber.isRewinding(); ifeq start
+ *   aload fiber; invokevirtual Fiber.isResuming(); ifeq start
  *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
  * restore_k:
- *   fiber.popObject()               // the class, which serialize() reads to tell the frame's method
  *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
- *   push fiber.pop() for below..., bottom first, then the receiver; zero or null for each argument
- *   goto call_k                     // the callee rewinds in turn; the innermost is the suspension point
+ *   push fiber.pop() for below..., bottom first, then the receiver (checkcast)
+ *   aload fiber; invokevirtual Fiber.rewindsCallee(); ifne rewind_k
+ *   pop the receiver; goto resume_k // the callee has returned or thrown: the engine says which
+ * rewind_k:                         // [below..., receiver]: the callee was saved too, and is rebuilt with this frame
+ *   push zero or null for each argument; goto call_k   // the callee's prologue restores it in turn
  * start:
  * </pre>
- * The values saved per frame are exactly the slots the class's site table lists for the site
+ * Only the frames the engine resumes are rebuilt: the innermost saved frame alone when the
+ * coroutine is resumed, so that a switch costs the same at any depth; once a frame has returned,
+ * a few frames at a time (the outermost of them called by the engine, each re-invoking its
+ * saved callee, the innermost taking the result), as a stack unwinding itself by returns is
+ * likely to go on returning. The others stay saved, and the suspension point is never called
+ * again.
+ *
+ * <p>The values saved per frame are exactly the slots the class's site table lists for the site
  * (null-typed ones included), so that {@code serialize()} can read a suspended fiber as
- * {@code CoroutineFrame}s and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a twin cannot return out of a monitor it
- * holds and take it again) or is a static or special call of a JDK class (no twin there):
- * those stay plain calls, which the woven engine cannot unwind through.
+ * {@code CoroutineFrame}s and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a
+ * twin cannot return out of a monitor it holds and take it again) or is a static or special call
+ * of a JDK class (no twin there): those stay plain calls, which the woven engine cannot unwind
+ * through.
  */
 final class TwinRewriter extends CallSiteRewriter {
 
@@ -64,12 +85,15 @@ final class TwinRewriter extends CallSiteRewriter {
                     + "Ljava/lang/invoke/CallSite;", false);
     private static final SlotType FIBER_TYPE = SlotType.ofInternalName(TwinMethods.FIBER);
 
+    private final boolean ownerIsInterface;
     private final int fiberParameter;
     private final int fiber;
     private final int siteId;
+    private final Map<SuspensionSite, LabelNode> resumeLabels = new HashMap<>();
 
-    private TwinRewriter(String owner, SuspensionSites twin) {
+    private TwinRewriter(String owner, boolean ownerIsInterface, SuspensionSites twin) {
         super(owner, twin, true, twin.method().maxLocals);
+        this.ownerIsInterface = ownerIsInterface;
         this.fiberParameter = entryLocals().size() - 1;
         this.fiber = firstFree;
         this.siteId = firstFree + 1;
@@ -90,9 +114,12 @@ final class TwinRewriter extends CallSiteRewriter {
         return withLocal(locals.size() > fiber ? locals.subList(0, fiber) : locals, fiber, FIBER_TYPE);
     }
 
-    /** Rewrites {@code twin}, a copy made by {@link TwinMethods#copy} of a method of class {@code owner}. */
-    static void rewrite(String owner, SuspensionSites twin) {
-        TwinRewriter rewriter = new TwinRewriter(owner, twin);
+    /**
+     * Rewrites {@code twin}, a copy made by {@link TwinMethods#copy} of a method of class
+     * {@code owner} (an interface if {@code ownerIsInterface}).
+     */
+    static void rewrite(String owner, boolean ownerIsInterface, SuspensionSites twin) {
+        TwinRewriter rewriter = new TwinRewriter(owner, ownerIsInterface, twin);
         rewriter.declareFiberInFrames();
         List<SuspensionSite> linked = twin.sites().stream().filter(TwinRewriter::isLinked).toList();
         linked.forEach(rewriter::weaveCall);
@@ -175,14 +202,44 @@ final class TwinRewriter extends CallSiteRewriter {
         }
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(new LdcInsnNode(Type.getObjectType(owner)));
-        code.add(fiberPush("Object"));
-        code.add(new VarInsnNode(ALOAD, fiber));
+        code.add(new LdcInsnNode(ownHandle()));
+        code.add(hasSelf(site) ? new VarInsnNode(ALOAD, 0) : new InsnNode(ACONST_NULL));
         code.add(SlotCode.push(site.bci()));
-        code.add(fiberPush("Int"));
+        code.add(fiberCall(WeavingContract.END_FRAME_METHOD, WeavingContract.END_FRAME_DESCRIPTOR));
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
+        LabelNode resume = new LabelNode();
+        resumeLabels.put(site, resume);
+        code.add(resume);
+        addFrame(code, frameLocals(site.locals()), site.stackBelow());
+        takeResult(code, result);
         code.add(continueLabel);
         addFrameAfter(code, site, linked);
         return code;
+    }
+
+    /** Pushes the result of the resumed frame's call, of type {@code result}, or throws its exception. */
+    private void takeResult(InsnList code, Type result) {
+        code.add(new VarInsnNode(ALOAD, fiber));
+        if (result.getSort() == Type.VOID) {
+            code.add(fiberCall(WeavingContract.RESUMED_VOID_METHOD, "()V"));
+            return;
+        }
+        SlotType type = SlotType.of(result);
+        String kind = SlotCode.kind(type);
+        code.add(fiberCall(WeavingContract.RESUMED_PREFIX + kind, WeavingContract.resumedDescriptor(kind)));
+        SlotCode.castTo(code, type);
+    }
+
+    /** Whether the frame's own receiver is in local 0 at {@code site}: an instance method's, which is always saved. */
+    private boolean hasSelf(SuspensionSite site) {
+        return (method.access & ACC_STATIC) == 0 && !site.locals().isEmpty()
+                && site.locals().get(0).kind() == SlotType.Kind.REFERENCE;
+    }
+
+    /** The handle of this twin as a constant: an exact call, by which the engine resumes its frame. */
+    private Handle ownHandle() {
+        boolean isStatic = (method.access & ACC_STATIC) != 0;
+        return new Handle(isStatic ? H_INVOKESTATIC : H_INVOKESPECIAL, owner, method.name, method.desc, ownerIsInterface);
     }
 
     /** Saves the value of {@code type} in {@code slot} into the fiber, if it is one that is saved. */
@@ -247,7 +304,7 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private void rewindSwitch(InsnList code, List<SuspensionSite> linked, LabelNode start) {
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberCall(WeavingContract.REWINDING_METHOD, WeavingContract.FLAG_DESCRIPTOR));
+        code.add(fiberCall(WeavingContract.RESUMING_METHOD, WeavingContract.FLAG_DESCRIPTOR));
         code.add(new JumpInsnNode(IFEQ, start));
         code.add(new VarInsnNode(ALOAD, fiber));
         code.add(fiberPop("Int"));
@@ -280,9 +337,27 @@ final class TwinRewriter extends CallSiteRewriter {
     }
 
     private void rewind(InsnList code, SuspensionSite site) {
+        restoreFrame(code, site, (c, slot, type) -> pop(c, type));
+        if (site.receiver() != null) {
+            pop(code, site.receiver());
+        }
+        LabelNode rewindCallee = new LabelNode();
         code.add(new VarInsnNode(ALOAD, fiber));
-        code.add(fiberPop("Object"));
-        code.add(new InsnNode(POP));
-        restoreAndJump(code, site, (c, slot, type) -> pop(c, type));
+        code.add(fiberCall(WeavingContract.REWINDS_CALLEE_METHOD, WeavingContract.FLAG_DESCRIPTOR));
+        code.add(new JumpInsnNode(IFNE, rewindCallee));
+        if (site.receiver() != null) {
+            code.add(new InsnNode(POP));
+        }
+        code.add(new JumpInsnNode(GOTO, resumeLabels.get(site)));
+        code.add(rewindCallee);
+        List<SlotType> stack = new ArrayList<>(site.stackBelow());
+        if (site.receiver() != null) {
+            stack.add(site.receiver());
+        }
+        addFrame(code, frameLocals(site.locals()), stack);
+        for (Type argument : Type.getArgumentTypes(site.call().desc)) {
+            code.add(SlotCode.defaultValue(SlotType.of(argument)));
+        }
+        code.add(new JumpInsnNode(GOTO, callLabels.get(site)));
     }
 }

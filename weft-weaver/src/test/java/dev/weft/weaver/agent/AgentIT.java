@@ -25,7 +25,7 @@ class AgentIT {
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(2, TimeUnit.MINUTES));
         assertEquals(0, process.exitValue(), output);
-        assertEquals(7, output.lines().filter(l -> l.startsWith("original ") || l.endsWith(" ok")).count(), output);
+        assertEquals(8, output.lines().filter(l -> l.startsWith("original ") || l.endsWith(" ok")).count(), output);
         assertFalse(output.contains("MISMATCH") || output.contains("weft-weaver: left"), output);
     }
 }

@@ -18,6 +18,7 @@ public final class AgentMain {
 
     public static void main(String[] args) throws Exception {
         subclassLoadedBeforeItsSuperclass();
+        lambdaBodyOnTheWovenEngine();
         Series reference = new Series();
         Series original = new Series();
         for (int input = 1; input <= 2; input++) {
@@ -37,6 +38,21 @@ public final class AgentMain {
             String restored = copy.call(input);
             System.out.println("restored " + restored + (restored.equals(expected) ? " ok" : " MISMATCH " + expected));
         }
+    }
+
+    /** A lambda of a class the agent wove, as the body of a woven-engine coroutine, runs as on the native engine. */
+    private static void lambdaBodyOnTheWovenEngine() {
+        dev.weft.weaver.fixtures.LambdaBodies bodies = new dev.weft.weaver.fixtures.LambdaBodies();
+        AsymCoroutine<Integer, String> onNative = bodies.apply("capturing", dev.weft.Engine.NATIVE);
+        AsymCoroutine<Integer, String> woven = bodies.apply("capturing", dev.weft.Engine.WOVEN);
+        StringBuilder expected = new StringBuilder();
+        StringBuilder actual = new StringBuilder();
+        for (int input = 1; input <= 4; input++) {
+            expected.append(onNative.call(input)).append(' ');
+            actual.append(woven.call(input)).append(' ');
+        }
+        boolean same = expected.toString().equals(actual.toString()) && woven.isFinished();
+        System.out.println("lambda body on the woven engine " + actual + (same ? " ok" : " MISMATCH " + expected));
     }
 
     /** SubStep is loaded, and woven, before BaseStep, which the JVM loads while defining it. */

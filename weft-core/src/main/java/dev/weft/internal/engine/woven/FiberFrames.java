@@ -5,20 +5,22 @@ import dev.weft.CoroutineFrame;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.woven.Fiber;
+import dev.weft.internal.woven.Twins;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
+import java.lang.reflect.Modifier;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Reads a suspended woven-engine coroutine's {@link Fiber} as {@link CoroutineFrame}s, and
  * writes frames into one: what {@code serialize} and {@code deserialize} are on the woven
  * engine. Nothing runs: the twins saved exactly the slots of their site's table entry (see the
- * weaver's {@code TwinRewriter}), per frame, innermost first: the operand stack's values from the
- * top (the receiver first), the live locals from the last, the frame's class, and its site id.
+ * weaver's {@code TwinRewriter}), per frame, in the order pushed: the receiver of the call in
+ * progress, the operand stack's values below it from the top, the live locals from the last, and
+ * the site id; the fiber keeps each frame's class beside.
  * Confined to the coroutine's owner thread.
  */
 final class FiberFrames {
@@ -31,18 +33,29 @@ final class FiberFrames {
     private FiberFrames() {
     }
 
-    /** The frames saved in {@code fiber}, outermost first; the first is an activation of {@code entry}. */
-    static CoroutineFrame[] read(Fiber fiber, Method entry) {
-        Object[] references = FIBERS.savedReferences(fiber);
-        long[] primitives = FIBERS.savedPrimitives(fiber);
-        int r = references.length;
-        int p = primitives.length;
-        List<CoroutineFrame> frames = new ArrayList<>();
-        String key = key(entry);
+    /**
+     * The frames saved in {@code fiber}, outermost first. Each frame's method is the one whose
+     * twin saved it, read from the twin's handle: not always the method its caller's site names
+     * (a lambda's implementation is called through its interface method).
+     */
+    static CoroutineFrame[] read(Fiber fiber) {
+        int count = FIBERS.frameCount(fiber);
+        CoroutineFrame[] frames = new CoroutineFrame[count];
+        String key = null;
+        MethodHandle lastTwin = null;
         Lookup last = null; // a recursion reads one method many times
-        while (p > 0) {
+        for (int f = 0; f < count; f++) {
+            Object[] references = FIBERS.frameReferences(fiber, f);
+            long[] primitives = FIBERS.framePrimitives(fiber, f);
+            int r = references.length;
+            int p = primitives.length;
             int bci = (int) primitives[--p];
-            Class<?> owner = (Class<?>) references[--r];
+            Class<?> owner = FIBERS.frameClass(fiber, f);
+            MethodHandle twin = FIBERS.frameTwin(fiber, f);
+            if (twin != lastTwin) {
+                key = key(Twins.methodOf(owner, twin));
+                lastTwin = twin;
+            }
             if (last == null || last.owner != owner || !last.key.equals(key)) {
                 last = new Lookup(owner, key);
             }
@@ -59,33 +72,30 @@ final class FiberFrames {
                     scalars[slot] = primitives[--p];
                 }
             }
-            frames.add(new CoroutineFrame(last.method, bci, localCount, slots - localCount, scalars, objects));
-            key = site.targetKey();
+            frames[f] = new CoroutineFrame(last.method, bci, localCount, slots - localCount, scalars, objects);
         }
-        return frames.toArray(new CoroutineFrame[0]);
+        return frames;
     }
 
-    /** Replaces what {@code fiber} holds by {@code frames}, which {@link FrameValidator} has checked. */
+    /**
+     * Replaces what {@code fiber} holds by {@code frames}, which {@link FrameValidator} has checked.
+     * A frame's receiver, if its method is not static, is its local 0, which woven code always
+     * saves.
+     */
     static void write(Fiber fiber, CoroutineFrame[] frames) {
-        Object[] references = new Object[16];
-        long[] primitives = new long[16];
-        int r = 0;
-        int p = 0;
+        FIBERS.discardSavedFrames(fiber);
         Lookup last = null;
-        for (int i = frames.length - 1; i >= 0; i--) {
-            CoroutineFrame frame = frames[i];
+        for (CoroutineFrame frame : frames) {
             Class<?> owner = frame.method.getDeclaringClass();
             if (last == null || !last.method.equals(frame.method)) {
                 last = new Lookup(owner, key(frame.method));
             }
             SiteTable.Site site = last.site(frame.bci);
             int slots = site.locals().size() + site.stack().size();
-            if (r + slots + 1 > references.length) {
-                references = Arrays.copyOf(references, 2 * (r + slots + 1));
-            }
-            if (p + slots + 1 > primitives.length) {
-                primitives = Arrays.copyOf(primitives, 2 * (p + slots + 1));
-            }
+            Object[] references = new Object[slots];
+            long[] primitives = new long[slots + 1];
+            int r = 0;
+            int p = 0;
             for (int slot = slots - 1; slot >= 0; slot--) {
                 String code = code(site, slot);
                 if (isReference(code)) {
@@ -94,10 +104,11 @@ final class FiberFrames {
                     primitives[p++] = frame.scalarValues[slot];
                 }
             }
-            references[r++] = owner;
             primitives[p++] = frame.bci;
+            Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
+            FIBERS.addSavedFrame(fiber, owner, last.twin(), last.resumer(), self, Arrays.copyOf(references, r),
+                    Arrays.copyOf(primitives, p));
         }
-        FIBERS.replaceSavedFrames(fiber, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
     }
 
     /**
@@ -123,6 +134,8 @@ final class FiberFrames {
         final String key;
         final Method method;
         private final WovenMethods.WovenMethod table;
+        private MethodHandle twin;
+        private MethodHandle resumer;
 
         Lookup(Class<?> owner, String key) {
             this.owner = owner;
@@ -130,6 +143,22 @@ final class FiberFrames {
             this.method = WovenFrames.method(owner, key);
             WovenMethods methods = WovenMethods.of(owner);
             this.table = methods == null ? null : methods.method(key);
+        }
+
+        /** An exact call of this method's twin, made once per lookup. */
+        MethodHandle twin() {
+            if (twin == null) {
+                twin = Twins.exactTwin(method);
+            }
+            return twin;
+        }
+
+        /** The handle that resumes a frame of this method, made once per lookup. */
+        MethodHandle resumer() {
+            if (resumer == null) {
+                resumer = Twins.resumer(twin());
+            }
+            return resumer;
         }
 
         SiteTable.Site site(int bci) {

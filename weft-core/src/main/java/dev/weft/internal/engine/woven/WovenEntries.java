@@ -9,13 +9,16 @@ import dev.weft.internal.woven.TwinAsymBody;
 import dev.weft.internal.woven.TwinAsymRunnable;
 import dev.weft.internal.woven.TwinRunnable;
 import dev.weft.internal.woven.Twins;
+import dev.weft.internal.woven.WovenLambdas;
 
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
 
 /**
  * Finds, and checks, how the woven engine enters a coroutine's body: the twin of its
  * {@code run}, declared by the coroutine's own class if it overrides {@code run}, else by its
- * target's. Any thread.
+ * target's; for a target that is a lambda or method reference of a woven class, the twin of its
+ * implementation ({@link WovenLambdas}). Any thread.
  */
 final class WovenEntries {
 
@@ -56,6 +59,36 @@ final class WovenEntries {
         }
     }
 
+    /** A lambda or method reference of a woven class as a {@code Runnable}: its implementation's twin. */
+    private record SymmetricLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            try {
+                invoker.invokeExact(body, fiber);
+            } catch (Throwable t) {
+                throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
+            }
+            return null;
+        }
+    }
+
+    /** A lambda or method reference of a woven class as an {@code AsymRunnable}: its implementation's twin. */
+    private record AsymLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            try {
+                return (Object) invoker.invokeExact(body, (AsymCoroutine<?, ?>) coroutine, input, fiber);
+            } catch (Throwable t) {
+                throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
     /** A coroutine with nothing to run: its {@code run} is the library's own and it has no target. */
     private record Nothing() implements Entry {
         @Override
@@ -67,6 +100,7 @@ final class WovenEntries {
         public Method method() {
             return null;
         }
+
     }
 
     /** A body class's {@code run} method of one signature, and whether it has a twin. */
@@ -89,6 +123,10 @@ final class WovenEntries {
             Method run = Twins.implementation(type, "run", parameters);
             return new Run(run, run != null && Twins.twinOf(run) != null);
         }
+
+        Class<?>[] parameters() {
+            return parameters.clone();
+        }
     }
 
     private static final RunMethods SYMMETRIC_RUN = new RunMethods();
@@ -105,11 +143,19 @@ final class WovenEntries {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
             Object body = overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN) ? coroutine : target;
+            WovenLambdas.Lambda lambda = body == null ? null : WovenLambdas.of(body.getClass());
+            if (lambda != null && lambda.isCallOf("run", SYMMETRIC_RUN.parameters())) {
+                return new SymmetricLambda(body, lambda.invoker(), lambda.implementation());
+            }
             return body == null ? new Nothing()
                     : new Symmetric(require(coroutine, body, TwinRunnable.class, SYMMETRIC_RUN), runMethod(body, SYMMETRIC_RUN));
         }
         if (overridesRun(coroutine, AsymCoroutine.class, OWN_RUN)) {
             return new OwnBody(require(coroutine, coroutine, TwinAsymBody.class, OWN_RUN), runMethod(coroutine, OWN_RUN));
+        }
+        WovenLambdas.Lambda lambda = target == null ? null : WovenLambdas.of(target.getClass());
+        if (lambda != null && lambda.isCallOf("run", TARGET_RUN.parameters())) {
+            return new AsymLambda(target, lambda.invoker(), lambda.implementation());
         }
         return target == null ? new Nothing()
                 : new Target(require(coroutine, target, TwinAsymRunnable.class, TARGET_RUN), runMethod(target, TARGET_RUN));
@@ -136,8 +182,8 @@ final class WovenEntries {
         }
         Method method = run.method();
         String why = type.isHidden()
-                ? "its body is a lambda or a method reference (" + type.getName() + "), whose class the weaver never sees;"
-                        + " make the body a named class"
+                ? "its body is a lambda or a method reference (" + type.getName() + ") of a class that is not woven, or"
+                        + " whose implementation is not woven; weave the class that creates it with weft-weaver"
                 : "its body's run method (" + (method == null ? type.getName() + ".run" : method.toString()) + ") is not woven;"
                         + " weave " + (method == null ? type : method.getDeclaringClass()).getName() + " with weft-weaver";
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why

@@ -10,8 +10,9 @@ import dev.weft.internal.woven.Fiber;
 
 /**
  * An {@link ExecutionStack} of the woven engine: the body runs on the resuming thread's own
- * stack, as twin methods that unwind to {@link #resume()} when the coroutine suspends and
- * rewind from it when it is resumed ({@link Fiber}). Nothing of the coroutine stays on any
+ * stack, as twin methods that unwind to {@link #resume()} when the coroutine suspends; when it is
+ * resumed, its innermost saved frame alone is rebuilt, and each outer one when the frame above it
+ * returns ({@link Fiber}). Nothing of the coroutine stays on any
  * thread's stack while it is suspended, so it may be resumed on any thread; its frames are the
  * fiber's saved values, which {@link #capture()} reads and {@link #restore} writes without
  * running any of its code.
@@ -27,6 +28,14 @@ final class WovenStack implements ExecutionStack {
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
     private static final FiberAccess FIBERS = SharedAccess.fibers();
 
+    /**
+     * How many saved frames are rebuilt together once a resumed frame has returned or thrown:
+     * each is a cheap call of its callee, as in Kilim's rewind, where resuming them one at a
+     * time from here is a call through a method handle each; few enough that a stack that
+     * returns one frame and goes down again does not pay for many.
+     */
+    private static final int REWIND_CHUNK = 32;
+
     private final CoroutineBase coroutine;
     private final WovenEntries.Entry entry;
     private final Fiber fiber;
@@ -38,26 +47,67 @@ final class WovenStack implements ExecutionStack {
         this.fiber = FIBERS.newFiber(coroutine);
     }
 
+    /*
+     * Implementation notes: a resume is a trampoline over the saved frames. The suspension
+     * point's result (or the exception it throws on the resumed side) goes to the innermost
+     * saved frame, which runs on alone; what it returns (or throws) goes to the next saved
+     * frames, rebuilt REWIND_CHUNK at a time (the outermost called from here, each calling its
+     * saved callee again, the innermost taking the result), and so on, until a frame suspends again (the fiber unwinds: only the frames that
+     * ran are saved anew, above the ones still saved) or the outermost returns or throws (the
+     * coroutine ends). A resume thus costs the frames that run, not the depth of the stack.
+     */
+
     @Override
     public void resume() {
-        boolean rewinding = FIBERS.hasSavedFrames(fiber);
-        if (rewinding) {
-            FIBERS.startRewinding(fiber);
-        }
-        try {
-            Object input = rewinding ? null : COROUTINES.startingInput(coroutine); // a rewind keeps the call's input for the ret it resumes in
-            Object output = entry.enter(coroutine, input, fiber);
-            if (!fiber.isUnwinding()) {
-                COROUTINES.putOutput(coroutine, output);
+        Object value = null;
+        Throwable thrown = null;
+        if (FIBERS.hasSavedFrames(fiber)) {
+            try {
+                value = WovenSwitches.resumed(coroutine);
+            } catch (Throwable t) {
+                thrown = t;
             }
-        } catch (Throwable t) {
-            COROUTINES.recordEnd(coroutine, t);
-        }
-        if (fiber.isUnwinding()) {
-            FIBERS.finishUnwinding(fiber);
+            int count = 1; // the innermost frame alone: a switch that costs the same at any depth
+            while (FIBERS.hasSavedFrames(fiber)) {
+                try {
+                    if (FIBERS.take(fiber, count, value, thrown)) { // the body's own frame: through the entry, no handle
+                        try {
+                            value = entry.enter(coroutine, null, fiber);
+                        } finally {
+                            FIBERS.afterResume(fiber);
+                        }
+                    } else {
+                        value = FIBERS.resumeTaken(fiber);
+                    }
+                    thrown = null;
+                } catch (Throwable t) {
+                    value = null;
+                    thrown = t;
+                }
+                if (fiber.isUnwinding()) {
+                    FIBERS.finishUnwinding(fiber);
+                    return;
+                }
+                count = REWIND_CHUNK; // the stack is returning: rebuild the next frames together
+            }
         } else {
-            done = true;
-            FIBERS.discardSavedFrames(fiber);
+            FIBERS.enter(fiber);
+            try {
+                value = entry.enter(coroutine, COROUTINES.startingInput(coroutine), fiber); // refuses a body closeAll closed
+            } catch (Throwable t) {
+                thrown = t;
+            }
+            if (fiber.isUnwinding()) {
+                FIBERS.finishUnwinding(fiber);
+                return;
+            }
+        }
+        done = true;
+        FIBERS.discardSavedFrames(fiber);
+        if (thrown != null) {
+            COROUTINES.recordEnd(coroutine, thrown);
+        } else {
+            COROUTINES.putOutput(coroutine, value);
         }
     }
 
@@ -80,13 +130,12 @@ final class WovenStack implements ExecutionStack {
 
     @Override
     public CoroutineFrame[] capture() {
-        return FiberFrames.read(fiber, entry.method());
+        return FiberFrames.read(fiber);
     }
 
     @Override
     public void restore(CoroutineFrame[] frames) {
         FiberFrames.checkEntry(frames, entry.method());
-        FIBERS.discardSavedFrames(fiber);
         done = false;
         FiberFrames.write(fiber, frames);
     }

@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * The woven engine's versions of the library's suspension points, which {@code TwinLinker}
  * links a twin's calls of {@code Coroutine.yield}, {@code Coroutine.yieldTo} and
- * {@code AsymCoroutine.ret} to. Each is called twice per suspension: once running, to pass
- * control on and start unwinding, and once rewinding, when the coroutine is resumed and its
- * frames have been rebuilt down to it, to finish the switch on the resumed side. The fixed
+ * {@code AsymCoroutine.ret} to. Each passes control on and starts unwinding; when the coroutine is
+ * resumed, {@link #resumed} finishes the switch on the resumed side and gives what the
+ * suspension point returns, which the engine passes to the innermost saved frame. The fixed
  * table of them is this class's own: nothing can add to it. Confined to the running
  * coroutine's owner thread, except {@link #handlerFor}, which any thread may call.
  */
@@ -60,36 +60,37 @@ public final class WovenSwitches {
     }
 
     private static void yieldTo(Coroutine target, Fiber fiber) {
-        if (target == null && !fiber.isRewinding()) { // a rewind re-invokes the call with a null argument
+        if (target == null) {
             throw new NullPointerException("target");
         }
         switchFrom(fiber, target, "yieldTo");
     }
 
-    /** Passes control from the fiber's coroutine to {@code target}, or the next in the ring if null; or ends the rewind. */
+    /** Passes control from the fiber's coroutine to {@code target}, or the next in the ring if null. */
     private static void switchFrom(Fiber fiber, Coroutine target, String operation) {
         CoroutineBase running = (CoroutineBase) FIBERS.coroutine(fiber);
-        if (fiber.isRewinding()) {
-            FIBERS.finishRewinding(fiber);
-            COROUTINES.afterSwitch((Coroutine) running);
-            return;
-        }
         if (COROUTINES.handOff(running, target, operation)) {
             FIBERS.startUnwinding(fiber);
         }
     }
 
     /**
-     * Passes {@code output} out of {@code self} and unwinds; when the fiber rewinds to it,
-     * returns the input of the call that resumed it.
+     * Finishes the switch to {@code coroutine}, resumed with its frames saved: what its suspension
+     * point returns ({@code ret}'s input, nothing for {@code yield} and {@code yieldTo}), or throws
+     * what it throws there ({@code CoroutineExitException} when it is being closed).
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object ret(AsymCoroutine<?, ?> self, Object output, Fiber fiber) {
-        if (fiber.isRewinding()) {
-            FIBERS.finishRewinding(fiber);
+    static Object resumed(CoroutineBase coroutine) {
+        if (coroutine instanceof AsymCoroutine<?, ?> self) {
             COROUTINES.checkExitRequested(self);
             return COROUTINES.takeInput(self);
         }
+        COROUTINES.afterSwitch((Coroutine) coroutine);
+        return null;
+    }
+
+    /** Passes {@code output} out of {@code self} and unwinds; {@link #resumed} gives its result on resumption. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object ret(AsymCoroutine<?, ?> self, Object output, Fiber fiber) {
         if (FIBERS.coroutine(fiber) != self) {
             return ((AsymCoroutine) self).ret(output); // not the running coroutine: refused there, as it would be from unwoven code
         }

@@ -1,0 +1,112 @@
+package dev.weft.weaver.rewrite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.internal.contract.WeavingContract;
+import dev.weft.weaver.Weaver;
+import dev.weft.weaver.WeavingException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * The shape of woven twins (see {@link TwinRewriter}'s templates): each linked call is followed
+ * by the save of its frame, ended by {@code endFrame} with a handle constant of the twin itself
+ * (an exact call, by which the engine resumes the frame alone), and by the taking of the call's
+ * result when the frame is resumed, of the call's own kind; the prologue tests
+ * {@code isResuming} and never calls a callee again.
+ */
+class TwinRewriterTest implements Opcodes {
+
+    private static ClassNode woven(String simpleName) throws IOException, WeavingException {
+        String resource = "dev/weft/weaver/fixtures/" + simpleName + ".class";
+        try (InputStream in = TwinRewriterTest.class.getClassLoader().getResourceAsStream(resource)) {
+            ClassNode type = new ClassNode();
+            new ClassReader(new Weaver().weave(in.readAllBytes())).accept(type, 0);
+            return type;
+        }
+    }
+
+    private static List<MethodNode> twins(ClassNode type) {
+        return type.methods.stream().filter(m -> m.name.endsWith(WeavingContract.TWIN_SUFFIX)).toList();
+    }
+
+    private static boolean isFiberCall(AbstractInsnNode insn, String name) {
+        return insn instanceof MethodInsnNode call && call.owner.equals(WeavingContract.FIBER_CLASS) && call.name.equals(name);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"DeepStack", "DeepThrow", "DeepLocals", "AskingBody", "Asker", "Recursion", "Wide", "Finallies"})
+    void everyLinkedCallEndsItsFrameWithAHandleOfItsOwnTwinAndTakesItsResultOfItsKind(String fixture) throws Exception {
+        ClassNode type = woven(fixture);
+        boolean isInterface = (type.access & ACC_INTERFACE) != 0;
+        List<MethodNode> twins = twins(type);
+        assertFalse(twins.isEmpty(), fixture + " has twins");
+        for (MethodNode twin : twins) {
+            List<InvokeDynamicInsnNode> calls = new ArrayList<>();
+            List<String> resumed = new ArrayList<>();
+            int endFrames = 0;
+            for (AbstractInsnNode insn : twin.instructions) {
+                if (insn instanceof InvokeDynamicInsnNode call && call.bsm.getOwner().equals(WeavingContract.LINKER_CLASS)) {
+                    calls.add(call);
+                } else if (isFiberCall(insn, WeavingContract.END_FRAME_METHOD)) {
+                    endFrames++;
+                    Handle self = handleBefore(insn);
+                    String where = type.name + "." + twin.name;
+                    assertEquals(type.name, self.getOwner(), where);
+                    assertEquals(twin.name, self.getName(), where);
+                    assertEquals(twin.desc, self.getDesc(), where);
+                    assertEquals((twin.access & ACC_STATIC) != 0 ? H_INVOKESTATIC : H_INVOKESPECIAL, self.getTag(), where);
+                    assertEquals(isInterface, self.isInterface(), where);
+                } else if (insn instanceof MethodInsnNode m && m.owner.equals(WeavingContract.FIBER_CLASS)
+                        && m.name.startsWith(WeavingContract.RESUMED_PREFIX)) {
+                    resumed.add(m.name);
+                }
+                assertFalse(isFiberCall(insn, "isRewinding"), "no twin rewinds its callees any more");
+            }
+            assertEquals(calls.size(), endFrames, twin.name + ": one frame end per linked call");
+            List<String> kinds = calls.stream().map(c -> resumedName(Type.getReturnType(c.desc))).toList();
+            assertEquals(kinds, resumed, twin.name + ": the result taken at each site is of the call's kind");
+            boolean testsResuming = false;
+            for (AbstractInsnNode insn : twin.instructions) {
+                testsResuming |= isFiberCall(insn, WeavingContract.RESUMING_METHOD);
+            }
+            assertEquals(!calls.isEmpty(), testsResuming, twin.name + ": its prologue tests whether it is resumed");
+        }
+    }
+
+    private static Handle handleBefore(AbstractInsnNode endFrame) {
+        for (AbstractInsnNode insn = endFrame.getPrevious(); insn != null; insn = insn.getPrevious()) {
+            if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof Handle handle) {
+                return handle;
+            }
+        }
+        throw new AssertionError("no handle constant before endFrame");
+    }
+
+    private static String resumedName(Type result) {
+        return switch (result.getSort()) {
+            case Type.VOID -> WeavingContract.RESUMED_VOID_METHOD;
+            case Type.BOOLEAN, Type.BYTE, Type.CHAR, Type.SHORT, Type.INT -> WeavingContract.RESUMED_PREFIX + "Int";
+            case Type.FLOAT -> WeavingContract.RESUMED_PREFIX + "Float";
+            case Type.LONG -> WeavingContract.RESUMED_PREFIX + "Long";
+            case Type.DOUBLE -> WeavingContract.RESUMED_PREFIX + "Double";
+            default -> WeavingContract.RESUMED_PREFIX + "Object";
+        };
+    }
+}
