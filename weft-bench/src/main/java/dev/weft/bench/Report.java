@@ -143,7 +143,7 @@ public final class Report {
 
     private static List<Section> sections(Machine machine) {
         MemorySection memory = new MemorySection(machine.platformThreadCap());
-        return List.of(new SwitchSection(), new CreationSection(), memory, new MigrationSection(),
+        return List.of(new SwitchSection(), new DepthSection(), new CreationSection(), memory, new MigrationSection(),
                 new SerializationSection(), new FiberChainSection(), new SameFringeSection(),
                 new RingSection(machine.platformThreadCap(), memory), new SessionsSection(), new PeersSection());
     }

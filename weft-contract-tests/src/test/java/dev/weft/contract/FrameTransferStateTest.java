@@ -133,10 +133,12 @@ class FrameTransferStateTest {
 
     /**
      * A restore that throws while it rebuilds the frames: a deep recursion, captured on a
-     * thread with a large stack, restored on one whose stack cannot hold it.
+     * thread with a large stack, restored on one whose stack cannot hold it. The native engine's
+     * restore alone raises the count; the woven engine rebuilds frames as they run, 32 at a time,
+     * so whether its restore overflows this stack depends on the frames' sizes.
      */
     @ParameterizedTest
-    @EnumSource(Engine.class)
+    @EnumSource(value = Engine.class, names = "NATIVE")
     void aRestoreThatFailsLeavesNothingRaised(Engine engine) throws Throwable {
         Deep[] original = new Deep[1];
         CoroutineFrame[] frames = onThread(64L << 20, () -> {

@@ -7,6 +7,7 @@ import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
 
+import dev.weft.internal.woven.WovenLambdas;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 
@@ -242,14 +243,16 @@ public final class FrameValidator {
 
     /**
      * A call through a lambda or method reference's proxy, which is not woven and holds no
-     * state: the next frame must be the proxy's implementation method, and only the native
-     * engine can resume through the proxy (the woven engine cannot unwind through it).
+     * state: the next frame must be the proxy's implementation method. The woven engine resumes
+     * through a proxy only when the weaver bootstrapped it ({@link WovenLambdas}: a lambda of a
+     * woven class whose implementation is woven), calling the implementation's twin directly.
      */
     private void checkThroughProxy(int i, SiteCheck site, Object proxy, CoroutineFrame callee) {
-        if (coroutine.engine() == Engine.WOVEN) {
+        if (coroutine.engine() == Engine.WOVEN && WovenLambdas.of(proxy.getClass()) == null) {
             throw refuse(i, "is suspended in a call of " + site.target + " through a lambda or method reference ("
-                    + proxy.getClass().getName() + "), which the woven engine cannot resume through: deserialize"
-                    + " these frames into a coroutine of the native engine");
+                    + proxy.getClass().getName() + ") that the weaver did not bootstrap (made by a class that is not"
+                    + " woven, or implemented by a method that is not), which the woven engine cannot resume through:"
+                    + " deserialize these frames into a coroutine of the native engine");
         }
         if (!CallTargets.implementedBy(proxy, callee.method)) {
             throw refuse(i, "is suspended in a call of " + site.target + " through a lambda or method reference ("

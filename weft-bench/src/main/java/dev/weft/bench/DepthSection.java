@@ -1,0 +1,143 @@
+package dev.weft.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Workload 1b: the cost of a switch against the depth of the stack (issue 12, point 1), on the
+ * woven engine, the native engine and a bare continuation, parked and round trip
+ * ({@link DepthSwitchBenchmark}).
+ */
+final class DepthSection extends Section {
+
+    private static final String WORKLOAD = "depth";
+    private static final List<String> PARKED = List.of("wovenParked", "nativeParked", "rawParked");
+    private static final List<String> ROUND_TRIP = List.of("wovenRoundTrip", "nativeRoundTrip", "rawRoundTrip");
+
+    /** Woven frames run on the thread's own stack, a thousand of them too. */
+    private static final String WOVEN_STACK = "-Xss64m";
+
+    private final Results results = new Results();
+
+    @Override
+    String title() {
+        return "1b. Switch time against the depth of the stack";
+    }
+
+    private static List<Integer> depths(Settings s) {
+        return s.quick() ? List.of(0, 10) : List.of(0, 1, 10, 50, 200, 1_000);
+    }
+
+    @Override
+    int plannedSteps(Settings s) {
+        return depths(s).size() * (PARKED.size() + ROUND_TRIP.size());
+    }
+
+    @Override
+    void measure(Bench bench) {
+        for (int depth : depths(bench.settings())) {
+            for (String m : allMethods()) {
+                JmhRunner.Spec spec = JmhRunner.Spec.of(DepthSwitchBenchmark.class, m, Map.of("depth", "" + depth), 1);
+                results.add(depth, m, bench.jmh(WORKLOAD, m, "depth=" + depth,
+                        m.startsWith("woven") ? spec.withJvmArgs(WOVEN_STACK) : spec));
+            }
+        }
+    }
+
+    private static List<String> allMethods() {
+        List<String> all = new ArrayList<>(PARKED);
+        all.addAll(ROUND_TRIP);
+        return all;
+    }
+
+    private static final String DESCRIPTION = """
+            One `AsymCoroutine` (or bare continuation) `depth` frames below its body, called again and \
+            again; time per call+ret round trip in ns. **Parked**: the body called down `depth` frames \
+            once and the innermost frame loops on `ret`, so the frames below stay put between switches: a \
+            switch whose cost does not grow with the depth costs the same at every depth here. **Round \
+            trip**: for each call the body calls down `depth` frames, `ret`s there and returns back up \
+            to the body, so every frame runs on every round trip. The woven engine resumes only the \
+            innermost saved frame and rebuilds an outer one when the frame above it returns; the woven \
+            coroutines are `dev.weft.bench.woven.DepthMembers`, the native ones run the same code \
+            unwoven.""";
+
+    @Override
+    void write(Page page) {
+        page.heading(2, title());
+        page.paragraph(DESCRIPTION);
+        page.paragraph("**Parked**");
+        page.table(table(PARKED));
+        page.paragraph("**Round trip**");
+        page.table(table(ROUND_TRIP));
+        page.plot(figure(), "depth-switch-time.png", "Switch time against the depth of the stack");
+    }
+
+    private Table table(List<String> methods) {
+        Table t = new Table("depth", "woven (ns)", "native (ns)", "raw continuation (ns)", "woven / raw", "native / raw");
+        for (int depth : results.parameters()) {
+            t.row(Format.count(depth), Format.outcome(results.get(depth, methods.get(0))),
+                    Format.outcome(results.get(depth, methods.get(1))), Format.outcome(results.get(depth, methods.get(2))),
+                    Format.ratio(results.ratio(depth, methods.get(0), methods.get(2))),
+                    Format.ratio(results.ratio(depth, methods.get(1), methods.get(2))));
+        }
+        return t;
+    }
+
+    private LinePlot figure() {
+        LinePlot plot = new LinePlot("Call+ret round trip against stack depth", "frames below the body (depth + 1)",
+                "ns (median)", true, true);
+        for (String m : allMethods()) {
+            List<LinePlot.Point> shifted = results.points(m).stream()
+                    .map(p -> new LinePlot.Point(p.x() + 1, p.y())).toList(); // a log axis has no 0
+            plot.series(m, shifted);
+        }
+        return plot;
+    }
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        return List.of(parkedFlat(), belowRaw("wovenRoundTrip", "rawRoundTrip",
+                "woven round trip down and back up below the raw continuation at every depth"));
+    }
+
+    /** Parked: within 1.5× of depth 0 and below the raw continuation, at every depth. */
+    private Target parkedFlat() {
+        String goal = "woven switch parked `depth` frames down within 1.5× of depth 0 and below the raw continuation,"
+                + " at every depth";
+        Outcome base = results.isEmpty() ? null : results.get(0, "wovenParked");
+        if (base == null || !base.ok()) {
+            return Target.notMeasured(goal, "depth 0 not measured");
+        }
+        boolean met = true;
+        List<String> measured = new ArrayList<>();
+        for (int depth : results.parameters()) {
+            Outcome woven = results.get(depth, "wovenParked");
+            Outcome raw = results.get(depth, "rawParked");
+            if (!woven.ok() || !raw.ok()) {
+                return Target.notMeasured(goal, "depth " + depth + " failed");
+            }
+            met &= woven.value() <= 1.5 * base.value() && woven.value() < raw.value();
+            measured.add(depth + ": " + Format.number(woven.value()) + " ns (raw " + Format.number(raw.value()) + ")");
+        }
+        return Target.of(goal, String.join(", ", measured), met);
+    }
+
+    private Target belowRaw(String method, String raw, String goal) {
+        if (results.isEmpty()) {
+            return Target.notMeasured(goal, "not run");
+        }
+        boolean met = true;
+        List<String> measured = new ArrayList<>();
+        for (int depth : results.parameters()) {
+            Outcome o = results.get(depth, method);
+            Outcome r = results.get(depth, raw);
+            if (!o.ok() || !r.ok()) {
+                return Target.notMeasured(goal, "depth " + depth + " failed");
+            }
+            met &= o.value() < r.value();
+            measured.add(depth + ": " + Format.number(o.value()) + " ns (raw " + Format.number(r.value()) + ")");
+        }
+        return Target.of(goal, String.join(", ", measured), met);
+    }
+}
