@@ -50,7 +50,7 @@ record Settings(
                 List.of(1_000),
                 List.of(100, 1_000),
                 Duration.ofMillis(100), Duration.ofMillis(200),
-                Duration.ofSeconds(45));
+                Duration.ofSeconds(120));
     }
 
     /** Estimated seconds of one time-based JMH run (all forks). */
