@@ -12,6 +12,7 @@ import dev.weft.internal.frames.FrameValidator;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One thread's coroutines (the thesis's {@code CoroutineSupport}, section 4.2.8): the ring of
@@ -87,7 +88,7 @@ final class CoroutineSupport {
      * a thief that steals one of them counts it in {@link #unstartedStolen} instead.
      */
     private int unstarted;
-    private final java.util.concurrent.atomic.AtomicInteger unstartedStolen = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger unstartedStolen = new AtomicInteger();
 
     private CoroutineSupport() {
         thread = Thread.currentThread();

@@ -58,7 +58,7 @@ class FrameTransferStateTest {
         original.call(2);
         CoroutineFrame[] frames = original.serialize();
         Totals copy = new Totals(engine);
-        copy.deserialize(rehome(frames, original, copy));
+        copy.deserialize(SerializationContract.rehome(frames, original, copy));
         original.close();
         return copy;
     }
@@ -150,7 +150,7 @@ class FrameTransferStateTest {
         });
         int after = onThread(160L << 10, () -> {
             Deep copy = new Deep(engine);
-            copy.deserialize(rehome(frames, original[0], copy));
+            copy.deserialize(SerializationContract.rehome(frames, original[0], copy));
             assertThrows(StackOverflowError.class, () -> copy.call(1));
             assertTrue(copy.isFinished());
             return FrameTransfer.activeCount();
@@ -159,15 +159,4 @@ class FrameTransferStateTest {
         assertEquals(before, FrameTransfer.activeCount());
     }
 
-    /** {@code frames}, with every reference to {@code from} replaced by {@code to}. */
-    private static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
-        for (CoroutineFrame frame : frames) {
-            for (int i = 0; i < frame.objectValues.length; i++) {
-                if (frame.objectValues[i] == from) {
-                    frame.objectValues[i] = to;
-                }
-            }
-        }
-        return frames;
-    }
 }

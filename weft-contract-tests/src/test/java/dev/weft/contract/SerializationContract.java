@@ -107,7 +107,7 @@ abstract class SerializationContract extends EngineContract {
      * coroutine reference the objects of its stack, itself included (thesis figure 3.9), and a
      * copy must reference itself instead (thesis 5.2 does this with an object stream).
      */
-    private static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
+    static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
         for (CoroutineFrame frame : frames) {
             for (int i = 0; i < frame.objectValues.length; i++) {
                 if (frame.objectValues[i] == from) {

@@ -109,17 +109,6 @@ abstract class TamperedFramesContract extends EngineContract {
 
     // ------------------------------------------------------------ helpers
 
-    /** {@code frames}, with every reference to {@code from} replaced by {@code to}. */
-    static CoroutineFrame[] rehome(CoroutineFrame[] frames, Object from, Object to) {
-        for (CoroutineFrame frame : frames) {
-            for (int i = 0; i < frame.objectValues.length; i++) {
-                if (frame.objectValues[i] == from) {
-                    frame.objectValues[i] = to;
-                }
-            }
-        }
-        return frames;
-    }
 
     /** Asserts that {@code copy} refuses {@code frames} with a message that has each of {@code parts}, and stays new. */
     static void assertRefused(AsymCoroutine<?, ?> copy, CoroutineFrame[] frames, String... parts) {
@@ -150,7 +139,7 @@ abstract class TamperedFramesContract extends EngineContract {
     void untamperedFramesResumeAsCaptured() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        copy.deserialize(rehome(original.serialize(), original, copy));
+        copy.deserialize(SerializationContract.rehome(original.serialize(), original, copy));
         assertEquals(11, copy.call(10));
     }
 
@@ -159,10 +148,10 @@ abstract class TamperedFramesContract extends EngineContract {
     void aReceiverSwappedForAnotherImplementationIsRefused() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int run = innermostOf(frames, "run");
         Up up = (Up) frames[run + 1].objectValues[0];
-        rehome(frames, up, new Down());
+        SerializationContract.rehome(frames, up, new Down());
         frames[run + 1].objectValues[0] = up; // the next frame stays Up's
         assertRefused(copy, frames, "frame " + run + " of", "which reaches " + Down.class.getName() + ".apply",
                 "frame " + (run + 1) + " is " + Up.class.getName() + ".apply", "do not chain");
@@ -173,7 +162,7 @@ abstract class TamperedFramesContract extends EngineContract {
     void aFrameRelabelledAsAnotherClassesMethodIsRefused() throws NoSuchMethodException {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int apply = innermostOf(frames, "apply");
         frames[apply].method = Down.class.getDeclaredMethod("apply", AsymCoroutine.class, int.class);
         frames[apply].objectValues[0] = new Down();
@@ -192,13 +181,13 @@ abstract class TamperedFramesContract extends EngineContract {
         String[] kinds = {"boolean", "char", "byte"};
         for (int k = 0; k < cases.length; k++) {
             Narrow copy = new Narrow(engine());
-            CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+            CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
             int slot = slotHolding(frames[run], cases[k][0]);
             frames[run].scalarValues[slot] = cases[k][1];
             assertRefused(copy, frames, "slot " + slot + " holds " + cases[k][1], "does not fit its " + kinds[k]);
         }
         Narrow copy = new Narrow(engine());
-        copy.deserialize(rehome(captured, original, copy));
+        copy.deserialize(SerializationContract.rehome(captured, original, copy));
         assertEquals("true y 37", copy.call(5), "untampered, the same frames resume");
     }
 
@@ -216,11 +205,11 @@ abstract class TamperedFramesContract extends EngineContract {
     void nullReceiversAreRefused() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int apply = innermostOf(frames, "apply");
         frames[apply].objectValues[0] = null;
         assertRefused(copy, frames, "frame " + apply + " of", "has a null this (slot 0)");
-        frames = rehome(original.serialize(), original, copy);
+        frames = SerializationContract.rehome(original.serialize(), original, copy);
         CoroutineFrame run = frames[apply - 1];
         run.objectValues[run.objectValues.length - 1] = null;
         assertRefused(copy, frames, "frame " + (apply - 1) + " of", "holds null, which the code never leaves there",
@@ -237,7 +226,7 @@ abstract class TamperedFramesContract extends EngineContract {
     void aNullTheCodeMayHaveResumesAndFailsAsTheJvmWould() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int run = innermostOf(frames, "run");
         int slot = slotOf(frames[run], Up.class);
         frames[run].objectValues[slot] = null; // its local s; the receiver of the call in progress stays
@@ -263,7 +252,7 @@ abstract class TamperedFramesContract extends EngineContract {
     void aRetOnAnotherCoroutineIsRefused() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
-        CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         CoroutineFrame innermost = frames[frames.length - 1];
         innermost.objectValues[innermost.objectValues.length - 1] = new Stepper(new Up(), engine());
         assertRefused(copy, frames, "is the innermost frame, but its ret is made on another coroutine");
@@ -281,7 +270,7 @@ abstract class TamperedFramesContract extends EngineContract {
         ThroughLambda other = new ThroughLambda(1, engine());
         assertEquals(1000, other.call(1));
         CoroutineFrame[] swapped = original.serialize();
-        rehome(swapped, proxyOf(swapped), proxyOf(other.serialize()));
+        SerializationContract.rehome(swapped, proxyOf(swapped), proxyOf(other.serialize()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> original.deserialize(swapped));
         assertMentions(e.getMessage(), "through a lambda or method reference", "whose implementation is not frame");
         assertEquals(1007, original.call(7), "refused: it goes on as it was");

@@ -124,8 +124,9 @@ final class WovenEntries {
             return new Run(run, run != null && Twins.twinOf(run) != null);
         }
 
+        /** The parameter types, shared: not to be changed. */
         Class<?>[] parameters() {
-            return parameters.clone();
+            return parameters;
         }
     }
 
