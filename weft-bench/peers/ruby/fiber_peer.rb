@@ -7,6 +7,8 @@
 # The chain and the ring pass control with Fiber#transfer (symmetric, like a channel hand-off);
 # the same-fringe walkers are asymmetric, Fiber#resume and Fiber.yield.
 
+require_relative 'fringe'
+
 # JRuby runs it twice: on its own fibers, and with `-r weft/fiber`, which makes ::Fiber Weft's.
 WEFT = defined?(::Weft::Fiber) && ::Fiber.equal?(::Weft::Fiber)
 PEER = if RUBY_ENGINE != 'jruby' then 'mri-fiber' elsif WEFT then 'jruby-weft' else 'jruby-fiber' end
@@ -142,50 +144,6 @@ def switch_ring(plan, n)
   stop(fibers)
   row('switch', n, 'switches-per-second', 1e9 / median(ns), '1/s',
       note("median of #{ns.size}; ring of fibers passing one token by Fiber#transfer"))
-end
-
-# A binary tree: a leaf is an Integer, an inner node a two-element Array. See README for the shapes.
-def build(lo, hi, divisor, changed = -1)
-  return (lo == changed ? -1 : lo) if hi - lo == 1
-
-  mid = lo + [1, (hi - lo) / divisor].max
-  [build(lo, mid, divisor, changed), build(mid, hi, divisor, changed)]
-end
-
-DONE = Object.new.freeze
-
-def walk(t)
-  if t.is_a?(Array)
-    walk(t[0])
-    walk(t[1])
-  else
-    Fiber.yield(t)
-  end
-end
-
-def leaves(tree)
-  Fiber.new do
-    walk(tree)
-    DONE
-  end
-end
-
-# Compares the fringes of two trees, or only their first `limit` leaves where that is fewer
-# (calibration starts with short prefixes).
-def same_fringe?(a, b, limit = nil)
-  fa = leaves(a)
-  fb = leaves(b)
-  i = 0
-  loop do
-    return true if i == limit
-
-    la = fa.resume
-    lb = fb.resume
-    return false unless la.equal?(lb) || la == lb
-    return true if la.equal?(DONE)
-
-    i += 1
-  end
 end
 
 def same_fringe_bench(plan, n)

@@ -70,6 +70,7 @@ public enum Engine {
      * The engine of coroutines created without one: the one {@link #setDefault} set, else the
      * one the system property {@value #DEFAULT_PROPERTY} names, else {@link #NATIVE}. Any thread.
      *
+     * @return the default engine
      * @throws IllegalStateException if the property names no engine
      */
     public static Engine defaultEngine() {
@@ -87,6 +88,7 @@ public enum Engine {
      * Makes {@code engine} the engine of coroutines created without one from now on, on every
      * thread; coroutines already created keep theirs. Any thread.
      *
+     * @param engine the new default
      * @throws NullPointerException if {@code engine} is null
      */
     public static void setDefault(Engine engine) {

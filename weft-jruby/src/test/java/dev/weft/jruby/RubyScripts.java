@@ -37,10 +37,14 @@ final class RubyScripts {
         }
     }
 
-    /** Runs the script resource {@code name} and returns its standard output (and error). */
+    /**
+     * Runs the script resource {@code name} and returns its standard output (and error). The
+     * script is named by its class-loader URI, so that its {@code require_relative} finds the
+     * resources beside it.
+     */
     static String run(String name, Fibers fibers) {
         return withRuntime(fibers, runtime -> {
-            runtime.executeScript(resource(name), name);
+            runtime.executeScript(resource(name), "uri:classloader:/dev/weft/jruby/" + name);
             return null;
         });
     }
