@@ -115,21 +115,16 @@ public class MigrationBenchmark {
         }
     }
 
-    @State(Scope.Thread)
-    public static class WeftPingPong extends PingPong {
-        private AsymCoroutine<Object, Object> coroutine;
+    /** A coroutine that the benchmark thread and its partner steal from each other, calling it once each time. */
+    public abstract static class CoroutinePingPong extends PingPong {
+        private AsymCoroutine<Integer, Integer> coroutine;
+
+        /** A coroutine suspended {@code frames} frames down, called once already. */
+        abstract AsymCoroutine<Integer, Integer> suspendedCoroutine();
 
         @Override
         void create() {
-            coroutine = new AsymCoroutine<>((self, in) -> {
-                Frames.descend(frames, () -> {
-                    while (true) {
-                        self.ret(null);
-                    }
-                });
-                return null;
-            });
-            coroutine.call(null);
+            coroutine = suspendedCoroutine();
         }
 
         /** The benchmark thread took it back last; the partner, waiting for its turn, never touches it again. */
@@ -143,32 +138,35 @@ public class MigrationBenchmark {
             if (!coroutine.steal()) {
                 throw new IllegalStateException("steal refused: " + coroutine);
             }
-            coroutine.call(null);
+            coroutine.call(0);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class WeftPingPong extends CoroutinePingPong {
+        @Override
+        AsymCoroutine<Integer, Integer> suspendedCoroutine() {
+            AsymCoroutine<Integer, Integer> coroutine = new AsymCoroutine<>((self, in) -> {
+                Frames.descend(frames, () -> {
+                    while (true) {
+                        self.ret(0);
+                    }
+                });
+                return 0;
+            });
+            coroutine.call(0);
+            return coroutine;
         }
     }
 
     /** The same on the woven engine: {@link DeepSuspension} (3 frames at least), rebuilt from its saved frames on each resume. */
     @State(Scope.Thread)
-    public static class WovenPingPong extends PingPong {
-        private AsymCoroutine<Integer, Integer> coroutine;
-
+    public static class WovenPingPong extends CoroutinePingPong {
         @Override
-        void create() {
-            coroutine = new DeepSuspension(frames, Engine.WOVEN);
+        AsymCoroutine<Integer, Integer> suspendedCoroutine() {
+            AsymCoroutine<Integer, Integer> coroutine = new DeepSuspension(frames, Engine.WOVEN);
             coroutine.call(0);
-        }
-
-        @TearDown(Level.Trial)
-        public void close() {
-            coroutine.close();
-        }
-
-        @Override
-        void migrateHere() {
-            if (!coroutine.steal()) {
-                throw new IllegalStateException("steal refused: " + coroutine);
-            }
-            coroutine.call(0);
+            return coroutine;
         }
     }
 
