@@ -42,6 +42,16 @@ import org.openjdk.jmh.annotations.TearDown;
  * </ul>
  * One invocation sends {@link #messagesPerInvocation} messages down the chain; {@link Report}
  * runs it with {@link #hopsPerInvocation} operations per invocation, so the score is per hop.
+ *
+ * <p>Every iteration, warm-up or measured, gets a chain of its own, built before its clock
+ * starts and closed after it. A member's loop runs in one frame that never returns, and a
+ * stackful member keeps that frame while suspended: built before its code is compiled, it runs
+ * interpreted until a back edge that happens to trip the interpreter's overflow check (one in
+ * 1,024, counted per method over all members) moves it into on-stack-replacement code, and in
+ * that code's first tier until a check one in 8,192 moves it on. With 5,000 members that takes
+ * thousands of messages, so a chain built once measured mostly its members' first, cold frames,
+ * and swung between runs. Built after the earlier iterations compiled the code, every member
+ * starts in compiled code: the steady state of a program whose fibers come and go.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -88,7 +98,7 @@ public class FiberChainBenchmark {
         Coroutine first;
         final ChainMembers.Message message = new ChainMembers.Message();
 
-        @TearDown(Level.Trial)
+        @TearDown(Level.Iteration)
         public void close() {
             CoroutineBase.closeAll();
         }
@@ -98,7 +108,7 @@ public class FiberChainBenchmark {
     public abstract static class AsymmetricChain extends Chain {
         AsymCoroutine<Integer, Integer> first;
 
-        @TearDown(Level.Trial)
+        @TearDown(Level.Iteration)
         public void close() {
             CoroutineBase.closeAll();
         }
@@ -106,7 +116,7 @@ public class FiberChainBenchmark {
 
     @State(Scope.Thread)
     public static class WeftSymmetricChain extends SymmetricChain {
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             Coroutine next = Coroutine.current(); // the last member passes back to the driver
@@ -125,7 +135,7 @@ public class FiberChainBenchmark {
 
     @State(Scope.Thread)
     public static class WeftAsymmetricChain extends AsymmetricChain {
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             AsymCoroutine<Integer, Integer> next = null;
@@ -145,7 +155,7 @@ public class FiberChainBenchmark {
 
     @State(Scope.Thread)
     public static class WovenSymmetricChain extends SymmetricChain {
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             Coroutine next = Coroutine.current();
@@ -158,7 +168,7 @@ public class FiberChainBenchmark {
 
     @State(Scope.Thread)
     public static class WovenAsymmetricChain extends AsymmetricChain {
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             AsymCoroutine<Integer, Integer> next = null;
@@ -174,7 +184,7 @@ public class FiberChainBenchmark {
         Continuation[] members;
         Integer value;
 
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             members = new Continuation[length];
@@ -194,7 +204,7 @@ public class FiberChainBenchmark {
         Continuation first;
         Integer value;
 
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             Continuation next = null;
@@ -220,13 +230,13 @@ public class FiberChainBenchmark {
 
         abstract ThreadChain build();
 
-        @Setup(Level.Trial)
+        @Setup(Level.Iteration)
         public void create() {
             sized();
             chain = build();
         }
 
-        @TearDown(Level.Trial)
+        @TearDown(Level.Iteration)
         public void stop() throws InterruptedException {
             chain.stop();
         }
