@@ -474,7 +474,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     final void checkOwner(CoroutineSupport support, String operation) {
         CoroutineSupport o = owner;
         if (o != support) {
-            throw new WrongThreadException("cannot " + operation + " " + this + " from thread "
+            throw WrongThread.exception("cannot " + operation + " " + this + " from thread "
                     + support.thread.getName() + ": it belongs to thread " + o.thread.getName());
         }
     }
