@@ -21,9 +21,10 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * What weft-jdk17-test's test runs in a JDK 17 with no JVM option, the agent weaving
- * {@code dev.weft.jdk17.loadtime}: one line per check, on standard output, which the test
- * compares with what it expects. Any failure ends it with an exception, and a non-zero status.
+ * What weft-jdk17-test's test runs in a JDK 17 with no JVM option, {@code dev.weft.jdk17.loadtime}
+ * woven after the build (by the agent as it loads, or by the weaver's command line): one line
+ * per check, on standard output, which the test compares with what it expects. Any failure ends
+ * it with an exception, and a non-zero status.
  */
 public final class Jdk17Check {
 
@@ -36,7 +37,7 @@ public final class Jdk17Check {
         System.out.println("symmetric: " + symmetric());
         System.out.println("asymmetric: " + asymmetric());
         System.out.println("serialized: " + serialized());
-        System.out.println("woven by the agent: " + wovenByTheAgent());
+        System.out.println("woven after the build: " + wovenAfterTheBuild());
         System.out.println("from another thread: " + fromAnotherThread());
         System.out.println("native engine: " + refusal(() -> new AsymCoroutine<Void, Integer>((self, in) -> 1, Engine.NATIVE)));
         Engine.setDefault(Engine.NATIVE);
@@ -96,7 +97,7 @@ public final class Jdk17Check {
         return result;
     }
 
-    private static String wovenByTheAgent() {
+    private static String wovenAfterTheBuild() {
         Countdown countdown = new Countdown();
         StringJoiner values = new StringJoiner(" ");
         values.add(countdown.call(3));
