@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Thread affinity</h2>
  * A coroutine belongs to one thread at a time, its <em>owner</em>: the thread that created it,
  * or the last one that {@linkplain #steal() stole} it. Only the owner may run, switch to, call
- * or close it; doing so from another thread throws {@link WrongThreadException} naming both
- * threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
+ * or close it; doing so from another thread throws {@link WrongThreadException} (on JDK 17 and
+ * 18, which lack it, its superclass {@link IllegalStateException}) naming both threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
  * {@link #toString()} may be called from any thread.
  *
  * <h2>Life cycle</h2>
