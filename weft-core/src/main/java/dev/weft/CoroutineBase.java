@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A coroutine belongs to one thread at a time, its <em>owner</em>: the thread that created it,
  * or the last one that {@linkplain #steal() stole} it. Only the owner may run, switch to, call
  * or close it; doing so from another thread throws {@link WrongThreadException} (on JDK 17 and
- * 18, which lack it, its superclass {@link IllegalStateException}) naming both threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
+ * 18, which lack it, an {@link IllegalStateException}) naming both threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
  * {@link #toString()} may be called from any thread.
  *
  * <h2>Life cycle</h2>

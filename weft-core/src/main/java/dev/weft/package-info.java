@@ -29,8 +29,8 @@
  * </pre>
  *
  * <p>A coroutine belongs to the thread that created it; touching it from another thread throws
- * {@link java.lang.WrongThreadException} ({@link IllegalStateException}, its superclass, on JDK
- * 17 and 18, which lack it), except {@code steal()}. The native engine needs JDK 21 or later and
+ * {@link java.lang.WrongThreadException} (an {@link IllegalStateException} on JDK 17 and 18,
+ * which lack it), except {@code steal()}. The native engine needs JDK 21 or later and
  * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} (class path) or
  * {@code =dev.weft} (module path); the woven engine runs on JDK 17 and later, and needs classes
  * woven by {@code weft-weaver}.
