@@ -12,8 +12,8 @@ import dev.weft.internal.frames.FrameTransfer;
  *
  * <p>The native engine's classes link to {@code jdk.internal.vm.Continuation}, which JDKs before
  * {@value #NATIVE_FEATURE_VERSION} lack: they are compiled apart from the rest of
- * {@code weft-core} (which is compiled for JDK 17), nothing refers to them by type, and
- * {@link #NATIVE} loads the engine by name, only on a JDK that has them. On an older JDK the
+ * {@code weft-core} (which is compiled for JDK 17), nothing refers to them by type, and this
+ * class loads the engine by name, once, only on a JDK that has them. On an older JDK the
  * woven engine is the default, and creating a native-engine coroutine throws.
  */
 public final class Engines {
@@ -24,7 +24,7 @@ public final class Engines {
     private static final String NATIVE_ENGINE_CLASS = "dev.weft.internal.engine.hotspot.NativeEngine";
 
     /** The native engine, or on an older JDK the link that refuses it; a constant once inlined. */
-    private static final NativeEngineLink NATIVE = linkNativeEngine();
+    private static final NativeEngineLink NATIVE_ENGINE = linkNativeEngine();
 
     private Engines() {
     }
@@ -42,7 +42,7 @@ public final class Engines {
      */
     public static ExecutionStack newStack(Engine engine, CoroutineBase coroutine) {
         return switch (engine) {
-            case NATIVE -> NATIVE.newStack(coroutine);
+            case NATIVE -> NATIVE_ENGINE.newStack(coroutine);
             case WOVEN -> WovenEngine.newStack(coroutine);
         };
     }
@@ -55,7 +55,7 @@ public final class Engines {
      * HotSpot's compilers may keep from before the suspension.
      */
     public static CoroutineBase runningCoroutine() {
-        return NATIVE.runningCoroutine();
+        return NATIVE_ENGINE.runningCoroutine();
     }
 
     /**
@@ -63,7 +63,7 @@ public final class Engines {
      * which woven code captures itself into or restores itself from; null if there are none.
      */
     public static FrameTransfer nativeTransfer() {
-        return NATIVE.currentTransfer();
+        return NATIVE_ENGINE.currentTransfer();
     }
 
     private static NativeEngineLink linkNativeEngine() {
