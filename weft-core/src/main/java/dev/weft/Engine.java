@@ -44,9 +44,9 @@ public enum Engine {
     /**
      * HotSpot's own continuations (the default on JDK 21 and later; on an older JDK, creating a
      * coroutine on it throws {@link IllegalStateException} naming the JDK it needs). Any code
-     * may suspend, woven or not, including callbacks that JDK code calls; only native frames (a class initializer, JNI) and, before
-     * JDK 24, monitors are refused. A switch freezes and thaws the frames involved, so its cost
-     * grows little with depth. Serializing a coroutine needs its code woven by
+     * may suspend, woven or not, including callbacks that JDK code calls; only native frames (a
+     * class initializer, JNI) and, before JDK 24, monitors are refused. A switch freezes and thaws
+     * the frames involved, so its cost grows little with depth. Serializing a coroutine needs its code woven by
      * {@code weft-weaver}.
      */
     NATIVE,
