@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, a
  * class woven by the agent as it loads, and the native engine's refusals. Then the weaver's
  * command line, on JDK 17, weaves that class instead, and the same program runs with no option
- * at all. The JDK 17 is {@code java} on the PATH if it is one, else one under
+ * at all, with weft-core on the class path and on the module path (as module {@code dev.weft}). The JDK 17 is {@code java} on the PATH if it is one, else one under
  * {@code /usr/lib/jvm}; where there is none, the tests are skipped and say so.
  */
 class Jdk17Test {
@@ -61,6 +61,30 @@ class Jdk17Test {
     void theWeaveCommandRunsOnJdk17AndWhatItWeavesRunsWithNoJvmOptionAtAll(TestReporter reporter, @TempDir Path woven)
             throws Exception {
         Path home = jdk17(reporter);
+        weaveLoadTimeClasses(home, woven);
+
+        Child child = run(List.of(java(home), "-cp", classPath(woven, classes(), core()), Jdk17Check.class.getName()));
+
+        assertEquals("", child.errors, "the child's standard error");
+        assertEquals(expectedLines(home), child.lines);
+        assertEquals(0, child.status, "the child's exit status");
+    }
+
+    @Test
+    void weftCoreRunsOnJdk17AsAModuleOnTheModulePath(TestReporter reporter, @TempDir Path woven) throws Exception {
+        Path home = jdk17(reporter);
+        weaveLoadTimeClasses(home, woven);
+
+        Child child = run(List.of(java(home), "-p", core().toString(), "--add-modules", "dev.weft",
+                "-cp", classPath(woven, classes()), Jdk17Check.class.getName()));
+
+        assertEquals("", child.errors, "the child's standard error");
+        assertEquals(expectedLines(home), child.lines);
+        assertEquals(0, child.status, "the child's exit status");
+    }
+
+    /** Copies the classes the build left unwoven into {@code woven} and weaves them there, on JDK 17, with the command line. */
+    private static void weaveLoadTimeClasses(Path home, Path woven) throws Exception {
         Path loadTime = Path.of(LOAD_TIME_PACKAGE.replace('.', '/'));
         Files.createDirectories(woven.resolve(loadTime));
         try (Stream<Path> files = Files.list(classes().resolve(loadTime))) {
@@ -72,12 +96,6 @@ class Jdk17Test {
         Child weave = run(List.of(java(home), "-cp", classPath(agentJar(), core()), "dev.weft.weaver.WeaveCommand",
                 "--only", LOAD_TIME_PACKAGE, woven.toString()));
         assertEquals(new Child(List.of("weft-weaver: wove 1 classes in " + woven), "", 0), weave, "the weave command");
-
-        Child child = run(List.of(java(home), "-cp", classPath(woven, classes(), core()), Jdk17Check.class.getName()));
-
-        assertEquals("", child.errors, "the child's standard error");
-        assertEquals(expectedLines(home), child.lines);
-        assertEquals(0, child.status, "the child's exit status");
     }
 
     /** What {@link Jdk17Check} prints on the JDK at {@code home}. */
