@@ -36,8 +36,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, a
  * class woven by the agent as it loads, and the native engine's refusals. Then the weaver's
  * command line, on JDK 17, weaves that class instead, and the same program runs with no option
- * at all, with weft-core on the class path and on the module path (as module {@code dev.weft}). The JDK 17 is {@code java} on the PATH if it is one, else one under
- * {@code /usr/lib/jvm}; where there is none, the tests are skipped and say so.
+ * at all, with weft-core on the class path and on the module path (as module {@code dev.weft}).
+ * The JDK 17 is {@code java} on the PATH if it is one, else one under {@code /usr/lib/jvm};
+ * where there is none, the tests are skipped and say so. The children run one at a time, on
+ * the test's thread.
  */
 class Jdk17Test {
 
