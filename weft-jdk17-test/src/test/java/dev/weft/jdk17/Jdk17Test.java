@@ -94,9 +94,7 @@ class Jdk17Test {
                 Files.copy(file, woven.resolve(loadTime).resolve(file.getFileName()));
             }
         }
-        // the weaver reads the woven-code contract from weft-core, which the agent jar does not hold
-        Child weave = run(List.of(java(home), "-cp", classPath(agentJar(), core()), "dev.weft.weaver.WeaveCommand",
-                "--only", LOAD_TIME_PACKAGE, woven.toString()));
+        Child weave = run(List.of(java(home), "-jar", agentJar().toString(), "--only", LOAD_TIME_PACKAGE, woven.toString()));
         assertEquals(new Child(List.of("weft-weaver: wove 1 classes in " + woven), "", 0), weave, "the weave command");
     }
 
