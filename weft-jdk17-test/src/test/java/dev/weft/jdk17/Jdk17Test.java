@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, a
  * class woven by the agent as it loads, and the native engine's refusals. Then the weaver's
  * command line, on JDK 17, weaves that class instead, and the same program runs with no option
- * at all, with weft-core on the class path and on the module path (as module {@code dev.weft}).
+ * at all; and the agent weaves it again with weft-core on the module path (module {@code dev.weft}).
  * The JDK 17 is {@code java} on the PATH if it is one, else one under {@code /usr/lib/jvm};
  * where there is none, the tests are skipped and say so. The children run one at a time, on
  * the test's thread.
@@ -73,12 +73,11 @@ class Jdk17Test {
     }
 
     @Test
-    void weftCoreRunsOnJdk17AsAModuleOnTheModulePath(TestReporter reporter, @TempDir Path woven) throws Exception {
+    void weftCoreRunsOnJdk17AsAModuleOnTheModulePathWithTheAgent(TestReporter reporter) throws Exception {
         Path home = jdk17(reporter);
-        weaveLoadTimeClasses(home, woven);
-
-        Child child = run(List.of(java(home), "-p", core().toString(), "--add-modules", "dev.weft",
-                "-cp", classPath(woven, classes()), Jdk17Check.class.getName()));
+        Child child = run(List.of(java(home), "-javaagent:" + agentJar() + "=" + LOAD_TIME_PACKAGE,
+                "-p", core().toString(), "--add-modules", "dev.weft", "-cp", classes().toString(),
+                Jdk17Check.class.getName()));
 
         assertEquals("", child.errors, "the child's standard error");
         assertEquals(expectedLines(home), child.lines);
