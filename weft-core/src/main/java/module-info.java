@@ -4,11 +4,13 @@
  * <p>The whole public contract is the package {@link dev.weft}. The engines that actually
  * suspend and resume stacks live in {@code dev.weft.internal.*}, which is not exported.
  *
- * <p>The native engine runs on HotSpot's continuations ({@code jdk.internal.vm}). The JVM must
- * export that package to this module: {@code --add-exports java.base/jdk.internal.vm=dev.weft}
+ * <p>The module runs on JDK 17 and later. The native engine runs on HotSpot's continuations
+ * ({@code jdk.internal.vm}), which take JDK 21 or later, and the JVM must export that package to
+ * this module: {@code --add-exports java.base/jdk.internal.vm=dev.weft}
  * on the module path, {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} on the class
  * path. Without it, creating a coroutine on the native engine throws an exception that names the
- * option; the woven engine needs no such access.
+ * option (on JDK 17 to 20, one that names the JDK it needs); the woven engine needs no such
+ * access.
  */
 module dev.weft {
     exports dev.weft;

@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Thread affinity</h2>
  * A coroutine belongs to one thread at a time, its <em>owner</em>: the thread that created it,
  * or the last one that {@linkplain #steal() stole} it. Only the owner may run, switch to, call
- * or close it; doing so from another thread throws {@link WrongThreadException} naming both
- * threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
+ * or close it; doing so from another thread throws {@link WrongThreadException} (on JDK 17 and
+ * 18, which lack it, an {@link IllegalStateException}) naming both threads. {@link #steal()}, {@link #isFinished()}, {@link #isAlive()}, {@link #getName()} and
  * {@link #toString()} may be called from any thread.
  *
  * <h2>Life cycle</h2>
@@ -474,7 +474,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     final void checkOwner(CoroutineSupport support, String operation) {
         CoroutineSupport o = owner;
         if (o != support) {
-            throw new WrongThreadException("cannot " + operation + " " + this + " from thread "
+            throw WrongThread.exception("cannot " + operation + " " + this + " from thread "
                     + support.thread.getName() + ": it belongs to thread " + o.thread.getName());
         }
     }

@@ -647,7 +647,7 @@ final class CoroutineSupport {
     /** Why {@code c}, which tryTake refused, cannot be run by {@code operation} from this thread. */
     RuntimeException notRunnable(CoroutineBase c, String operation) {
         if (c.owner() != this) {
-            return new WrongThreadException("cannot " + operation + " " + c + " from thread " + thread.getName()
+            return WrongThread.exception("cannot " + operation + " " + c + " from thread " + thread.getName()
                     + ": it belongs to thread " + c.owner().thread.getName());
         }
         if (c.isFinished()) {

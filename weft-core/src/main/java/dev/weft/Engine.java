@@ -1,5 +1,7 @@
 package dev.weft;
 
+import dev.weft.internal.engine.Engines;
+
 import java.util.Locale;
 
 /**
@@ -7,7 +9,8 @@ import java.util.Locale;
  * and its semantics are the same on both, within the limits each states.
  *
  * <h2>The default engine</h2>
- * A constructor that takes no engine uses the default engine: {@link #NATIVE}, unless the system
+ * A constructor that takes no engine uses the default engine: {@link #NATIVE} on JDK 21 and
+ * later, {@link #WOVEN} on JDK 17 to 20 (where the native engine cannot run), unless the system
  * property {@value #DEFAULT_PROPERTY} says {@code native} or {@code woven} (read the first time
  * the default is needed), or the program sets it with {@link #setDefault}, which wins over the
  * property. Setting it changes the engine of coroutines created afterwards, on any thread; a
@@ -29,6 +32,9 @@ import java.util.Locale;
  *       refuses them: it can unwind woven frames only</td></tr>
  *   <tr><td>a JVM without {@code --add-exports java.base/jdk.internal.vm}</td>
  *       <td>{@link #WOVEN}</td><td>it uses no JDK-internal API</td></tr>
+ *   <tr><td>JDK 17 to 20</td><td>{@link #WOVEN}</td><td>the only engine there: the native
+ *       engine needs JDK 21's continuations, and creating a coroutine on it throws an exception
+ *       that says so</td></tr>
  *   <tr><td>coroutines kept suspended for long, or serialized often</td><td>{@link #WOVEN}</td>
  *       <td>its frames are saved already: {@code serialize()} reads them without resuming</td></tr>
  * </table>
@@ -36,10 +42,11 @@ import java.util.Locale;
 public enum Engine {
 
     /**
-     * HotSpot's own continuations (the default). Any code may suspend, woven or not, including
-     * callbacks that JDK code calls; only native frames (a class initializer, JNI) and, before
-     * JDK 24, monitors are refused. A switch freezes and thaws the frames involved, so its cost
-     * grows little with depth. Serializing a coroutine needs its code woven by
+     * HotSpot's own continuations (the default on JDK 21 and later; on an older JDK, creating a
+     * coroutine on it throws {@link IllegalStateException} naming the JDK it needs). Any code
+     * may suspend, woven or not, including callbacks that JDK code calls; only native frames (a
+     * class initializer, JNI) and, before JDK 24, monitors are refused. A switch freezes and thaws
+     * the frames involved, so its cost grows little with depth. Serializing a coroutine needs its code woven by
      * {@code weft-weaver}.
      */
     NATIVE,
@@ -68,7 +75,8 @@ public enum Engine {
 
     /**
      * The engine of coroutines created without one: the one {@link #setDefault} set, else the
-     * one the system property {@value #DEFAULT_PROPERTY} names, else {@link #NATIVE}. Any thread.
+     * one the system property {@value #DEFAULT_PROPERTY} names, else {@link #NATIVE} on JDK 21 and
+     * later and {@link #WOVEN} before. Any thread.
      *
      * @return the default engine
      * @throws IllegalStateException if the property names no engine
@@ -98,10 +106,13 @@ public enum Engine {
         chosen = engine;
     }
 
-    /** The engine that {@code value}, a value of {@value #DEFAULT_PROPERTY}, names; {@link #NATIVE} for null. */
+    /**
+     * The engine that {@code value}, a value of {@value #DEFAULT_PROPERTY}, names; for null,
+     * {@link #NATIVE} where it runs (JDK 21+), else {@link #WOVEN}.
+     */
     static Engine parse(String value) {
         if (value == null) {
-            return NATIVE;
+            return Engines.nativeEngineRuns() ? NATIVE : WOVEN;
         }
         return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "native" -> NATIVE;

@@ -12,7 +12,8 @@
  *       {@link dev.weft.CoroutineInputStream}: a suspended coroutine as frames, and as bytes for
  *       another process to resume.
  *   <li>{@link dev.weft.Engine}: which engine runs a coroutine: HotSpot's continuations
- *       ({@code NATIVE}, the default) or woven code that saves its own frames ({@code WOVEN}).
+ *       ({@code NATIVE}, the default on JDK 21 and later) or woven code that saves its own frames
+ *       ({@code WOVEN}, the default on JDK 17 to 20).
  * </ul>
  *
  * <pre>
@@ -28,8 +29,10 @@
  * </pre>
  *
  * <p>A coroutine belongs to the thread that created it; touching it from another thread throws
- * {@link java.lang.WrongThreadException}, except {@code steal()}. The native engine needs
+ * {@link java.lang.WrongThreadException} (an {@link IllegalStateException} on JDK 17 and 18,
+ * which lack it), except {@code steal()}. The native engine needs JDK 21 or later and
  * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED} (class path) or
- * {@code =dev.weft} (module path); the woven engine needs classes woven by {@code weft-weaver}.
+ * {@code =dev.weft} (module path); the woven engine runs on JDK 17 and later, and needs classes
+ * woven by {@code weft-weaver}.
  */
 package dev.weft;

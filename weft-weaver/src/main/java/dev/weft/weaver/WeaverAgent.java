@@ -26,6 +26,9 @@ import java.util.Set;
  */
 public final class WeaverAgent {
 
+    /** weft-core's package of the names woven code and the runtime share. */
+    private static final String CONTRACT_PACKAGE = "dev.weft.internal.contract";
+
     private WeaverAgent() {
     }
 
@@ -41,6 +44,7 @@ public final class WeaverAgent {
     public static void premain(String arguments, Instrumentation instrumentation) {
         ClassSelection selection = ClassSelection.parse(arguments);
         openContinuations(instrumentation);
+        exportContractToTheAgent(instrumentation);
         if (!selection.isEverything()) {
             instrumentation.addTransformer(new Transformer(selection));
         }
@@ -67,6 +71,18 @@ public final class WeaverAgent {
         readers.add(ClassLoader.getSystemClassLoader().getUnnamedModule());
         ModuleLayer.boot().findModule("dev.weft").ifPresent(readers::add);
         instrumentation.redefineModule(base, Set.of(), Map.of("jdk.internal.vm", readers), Map.of(), Set.of(), Map.of());
+    }
+
+    /**
+     * With {@code weft-core} on the module path, exports its woven-code contract (which module
+     * {@code dev.weft} exports to {@code dev.weft.weaver} only) to the agent, which the JVM loads
+     * on the class path: the weaver reads the contract as it weaves.
+     */
+    private static void exportContractToTheAgent(Instrumentation instrumentation) {
+        Module agent = WeaverAgent.class.getModule();
+        ModuleLayer.boot().findModule("dev.weft").filter(weft -> !weft.isExported(CONTRACT_PACKAGE, agent))
+                .ifPresent(weft -> instrumentation.redefineModule(weft, Set.of(), Map.of(CONTRACT_PACKAGE, Set.of(agent)),
+                        Map.of(), Set.of(), Map.of()));
     }
 
     /** Weaves the classes of its selection. */

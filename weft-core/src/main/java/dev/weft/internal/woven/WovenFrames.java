@@ -1,7 +1,7 @@
 package dev.weft.internal.woven;
 
 import dev.weft.CoroutineFrame;
-import dev.weft.internal.engine.hotspot.NativeEngine;
+import dev.weft.internal.engine.Engines;
 import dev.weft.internal.frames.FrameTransfer;
 
 
@@ -56,7 +56,7 @@ public final class WovenFrames {
      */
     public static CoroutineFrame captureFrame(Class<?> owner, String methodKey, int bci, int localCount,
             int expressionCount) {
-        FrameTransfer t = NativeEngine.currentTransfer();
+        FrameTransfer t = Engines.nativeTransfer();
         if (t == null || !t.isCapturing()) {
             return null;
         }
@@ -72,7 +72,7 @@ public final class WovenFrames {
      * if the current coroutine is not being restored (or is done restoring).
      */
     public static CoroutineFrame restoring(Class<?> owner, String methodKey) {
-        FrameTransfer t = NativeEngine.currentTransfer();
+        FrameTransfer t = Engines.nativeTransfer();
         if (t == null || t.isCapturing()) {
             return null;
         }

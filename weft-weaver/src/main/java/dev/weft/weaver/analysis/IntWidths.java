@@ -199,11 +199,9 @@ public final class IntWidths {
 
         @Override
         public Width naryOperation(AbstractInsnNode insn, List<? extends Width> values) {
-            String descriptor = switch (insn) {
-                case MethodInsnNode call -> call.desc;
-                case InvokeDynamicInsnNode indy -> indy.desc;
-                default -> null;
-            };
+            String descriptor = insn instanceof MethodInsnNode call ? call.desc
+                    : insn instanceof InvokeDynamicInsnNode indy ? indy.desc
+                    : null;
             return descriptor == null ? Width.OTHER : newValue(Type.getReturnType(descriptor));
         }
 

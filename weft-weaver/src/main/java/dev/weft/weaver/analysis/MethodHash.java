@@ -60,23 +60,45 @@ public final class MethodHash {
     }
 
     private static String operands(InsnList insns, AbstractInsnNode insn) {
-        return switch (insn) {
-            case VarInsnNode v -> String.valueOf(v.var);
-            case IntInsnNode n -> String.valueOf(n.operand);
-            case IincInsnNode n -> n.var + " " + n.incr;
-            case LdcInsnNode n -> n.cst.getClass().getSimpleName() + ":" + n.cst;
-            case TypeInsnNode n -> n.desc;
-            case FieldInsnNode n -> n.owner + "." + n.name + ":" + n.desc;
-            case MethodInsnNode n -> n.owner + "." + n.name + n.desc;
-            case InvokeDynamicInsnNode n -> n.name + n.desc + " " + n.bsm + " " + java.util.Arrays.deepToString(n.bsmArgs);
-            case MultiANewArrayInsnNode n -> n.desc + " " + n.dims;
-            case JumpInsnNode n -> String.valueOf(position(insns, n.label));
-            case TableSwitchInsnNode n -> n.min + ".." + n.max + " " + position(insns, n.dflt) + " "
+        if (insn instanceof VarInsnNode v) {
+            return String.valueOf(v.var);
+        }
+        if (insn instanceof IntInsnNode n) {
+            return String.valueOf(n.operand);
+        }
+        if (insn instanceof IincInsnNode n) {
+            return n.var + " " + n.incr;
+        }
+        if (insn instanceof LdcInsnNode n) {
+            return n.cst.getClass().getSimpleName() + ":" + n.cst;
+        }
+        if (insn instanceof TypeInsnNode n) {
+            return n.desc;
+        }
+        if (insn instanceof FieldInsnNode n) {
+            return n.owner + "." + n.name + ":" + n.desc;
+        }
+        if (insn instanceof MethodInsnNode n) {
+            return n.owner + "." + n.name + n.desc;
+        }
+        if (insn instanceof InvokeDynamicInsnNode n) {
+            return n.name + n.desc + " " + n.bsm + " " + java.util.Arrays.deepToString(n.bsmArgs);
+        }
+        if (insn instanceof MultiANewArrayInsnNode n) {
+            return n.desc + " " + n.dims;
+        }
+        if (insn instanceof JumpInsnNode n) {
+            return String.valueOf(position(insns, n.label));
+        }
+        if (insn instanceof TableSwitchInsnNode n) {
+            return n.min + ".." + n.max + " " + position(insns, n.dflt) + " "
                     + n.labels.stream().map(l -> String.valueOf(position(insns, l))).toList();
-            case LookupSwitchInsnNode n -> n.keys + " " + position(insns, n.dflt) + " "
+        }
+        if (insn instanceof LookupSwitchInsnNode n) {
+            return n.keys + " " + position(insns, n.dflt) + " "
                     + n.labels.stream().map(l -> String.valueOf(position(insns, l))).toList();
-            default -> "";
-        };
+        }
+        return "";
     }
 
     /** The number of real instructions before {@code node}: stable whatever labels and frames are around. */

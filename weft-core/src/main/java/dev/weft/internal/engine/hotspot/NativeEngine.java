@@ -2,22 +2,26 @@ package dev.weft.internal.engine.hotspot;
 
 import dev.weft.CoroutineBase;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.engine.NativeEngineLink;
 import dev.weft.internal.frames.FrameTransfer;
 
 
 /**
- * The native engine: coroutine stacks that are HotSpot continuations.
+ * The native engine: coroutine stacks that are HotSpot continuations. JDK 21 and later only:
+ * {@link dev.weft.internal.engine.Engines} creates the one instance, by name, on such a JDK, and
+ * nothing else refers to this package, so that {@code weft-core} loads on JDK 17.
  *
  * <p>Every method may be called from any thread.
  */
-public final class NativeEngine {
+public final class NativeEngine implements NativeEngineLink {
 
     private static final String CONTINUATION_PACKAGE = "jdk.internal.vm";
 
     /** Null when this module may use {@code jdk.internal.vm}; otherwise what the user must do. */
     private static final String ACCESS_PROBLEM = accessProblem();
 
-    private NativeEngine() {
+    /** Called by {@link dev.weft.internal.engine.Engines}, once. */
+    public NativeEngine() {
     }
 
     /**
@@ -30,26 +34,20 @@ public final class NativeEngine {
         }
     }
 
-    /** A new stack that will run {@code coroutine}'s body. */
-    public static ExecutionStack newStack(CoroutineBase coroutine) {
+    @Override
+    public ExecutionStack newStack(CoroutineBase coroutine) {
         requireAccess();
         return new NativeStack(coroutine);
     }
 
-    /**
-     * The coroutine whose native stack is the innermost one running on the current thread, or
-     * null when the caller runs on no stack of this engine (see {@link dev.weft.internal.engine.Engines#runningCoroutine()}).
-     * A few loads, no lookup.
-     */
-    public static CoroutineBase runningCoroutine() {
+    /** A few loads, no lookup (see {@link dev.weft.internal.engine.Engines#runningCoroutine()}). */
+    @Override
+    public CoroutineBase runningCoroutine() {
         return ACCESS_PROBLEM == null ? NativeStack.runningCoroutine() : null;
     }
 
-    /**
-     * The frames moving out of or into the innermost native stack running on the current
-     * thread, which woven code captures itself into or restores itself from; null if there are none.
-     */
-    public static FrameTransfer currentTransfer() {
+    @Override
+    public FrameTransfer currentTransfer() {
         return ACCESS_PROBLEM == null ? NativeStack.currentTransfer() : null;
     }
 
