@@ -25,7 +25,7 @@ final class SessionsSection extends Section {
     private static final double GOAL = 1.3;
 
     /** One probe's numbers, or why there are none. */
-    private record Run(Map<String, String> values, String failure) {
+    record Run(Map<String, String> values, String failure) {
         String get(String key) {
             return values == null ? Format.NONE : Format.number(Double.parseDouble(values.getOrDefault(key, "NaN")));
         }
@@ -73,13 +73,23 @@ final class SessionsSection extends Section {
         rounds = settings.quick() ? 2 : 20;
         for (String store : List.of("sqlite", "postgres")) {
             for (int frames : frames(settings)) {
-                depthRuns.put(store + " " + frames, probe(bench, store, frames, 1));
+                addDepth(store, frames, probe(bench, store, frames, 1));
             }
         }
-        dbosRun = dbosProbe(bench, floorBytes());
+        addDbos(dbosProbe(bench, floorBytes()));
         for (int nodes : nodes(settings)) {
             nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes));
         }
+    }
+
+    /** Records Weft's run on {@code store} at {@code frames} frames. */
+    void addDepth(String store, int frames, Run run) {
+        depthRuns.put(store + " " + frames, run);
+    }
+
+    /** Records DBOS Transact's run. */
+    void addDbos(Run run) {
+        dbosRun = run;
     }
 
     /** The state size of the shallowest Weft session measured on PostgreSQL: DBOS's floor row. */
