@@ -1,6 +1,7 @@
 package dev.weft.bench;
 
 import dev.weft.bench.woven.SessionWorkflow;
+import dev.weft.sessions.SessionStep;
 import dev.weft.sessions.SessionStore;
 import dev.weft.sessions.Sessions;
 import dev.weft.sessions.testing.PostgresServer;
@@ -31,7 +32,7 @@ import java.util.concurrent.Future;
  * would have). Then the floor: the same number of steps, each one transaction updating one row
  * of the same size as a stored session, with the same store settings. Prints
  * {@code key=value} lines: steps per second and median and 99th-percentile latency of both, and
- * the stored state's size.
+ * the stored state's size. Every step's answer is checked.
  */
 public final class SessionsProbe {
 
@@ -64,7 +65,7 @@ public final class SessionsProbe {
             Timing steps = timed(nodes, ids, rounds, (node, slice) -> {
                 try (SessionStore store = target.store()) {
                     Sessions sessionsOfNode = Sessions.builder(store).build();
-                    return run(slice, rounds, id -> sessionsOfNode.resume(id, 2));
+                    return run(slice, rounds, id -> answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)));
                 }
             });
             print("sessions", steps);
@@ -82,7 +83,7 @@ public final class SessionsProbe {
     }
 
     /** A store, and plain connections to its database with the same settings. */
-    private interface Target {
+    interface Target {
         SessionStore store();
 
         Connection connect() throws SQLException;
@@ -116,7 +117,7 @@ public final class SessionsProbe {
         };
     }
 
-    private static Target postgres(String url) {
+    static Target postgres(String url) {
         return new Target() {
             public SessionStore store() {
                 return SessionStore.postgres(url, "postgres", null);
@@ -136,19 +137,19 @@ public final class SessionsProbe {
         };
     }
 
-    private interface Work {
+    interface Work {
         long[] run(int node, List<String> slice) throws Exception;
     }
 
-    private interface Step {
+    interface Step {
         void run(String id) throws Exception;
     }
 
-    private record Timing(long[] latencies, long wallNanos) {
+    record Timing(long[] latencies, long wallNanos) {
     }
 
     /** Runs {@code work} on {@code nodes} threads, each with its share of {@code ids}. */
-    private static Timing timed(int nodes, List<String> ids, int rounds, Work work) throws Exception {
+    static Timing timed(int nodes, List<String> ids, int rounds, Work work) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(nodes);
         try {
             List<Future<long[]>> results = new ArrayList<>();
@@ -172,7 +173,7 @@ public final class SessionsProbe {
         }
     }
 
-    private static long[] run(List<String> slice, int rounds, Step step) throws Exception {
+    static long[] run(List<String> slice, int rounds, Step step) throws Exception {
         long[] latencies = new long[slice.size() * rounds];
         int k = 0;
         for (int round = 0; round < rounds; round++) {
@@ -185,8 +186,16 @@ public final class SessionsProbe {
         return latencies;
     }
 
+    /** Checks that session {@code id} answered input 2 with 3, as {@link SessionWorkflow} does. */
+    private static void answered(String id, SessionStep<Integer> step) {
+        if (step.output() != 3 || step.finished()) {
+            throw new IllegalStateException("session " + id + " answered 2 with " + step.output() + " at step "
+                    + step.version() + (step.finished() ? " and finished" : ""));
+        }
+    }
+
     /** The floor's table: a row of {@code bytes} bytes per session. */
-    private static void floorTable(Target target, List<String> ids, int bytes) throws SQLException {
+    static void floorTable(Target target, List<String> ids, int bytes) throws SQLException {
         try (Connection connection = target.connect()) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("CREATE TABLE weft_floor (id VARCHAR(64) PRIMARY KEY, data "
@@ -204,7 +213,7 @@ public final class SessionsProbe {
     }
 
     /** The floor: per step, one transaction that updates one row of {@code bytes} bytes. */
-    private static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
+    static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
         try (Connection connection = target.connect()) {
             Random random = new Random(1);
             byte[] data = new byte[bytes];
@@ -229,13 +238,13 @@ public final class SessionsProbe {
         }
     }
 
-    private static void execute(Connection connection, String sql) throws SQLException {
+    static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
         }
     }
 
-    private static void print(String prefix, Timing timing) {
+    static void print(String prefix, Timing timing) {
         long[] sorted = timing.latencies().clone();
         Arrays.sort(sorted);
         System.out.println(prefix + "-steps=" + sorted.length);

@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * Workload 9: durable sessions (weft-sessions, issue 13). Each store and depth runs in a fresh
  * JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
- * same store doing one {@code UPDATE} of a row of the same size per step; then throughput on
- * PostgreSQL with 1, 2 and 4 nodes.
+ * same store doing one {@code UPDATE} of a row of the same size per step; then DBOS Transact
+ * running the same workflow on PostgreSQL in a fresh JVM of its own ({@link DbosProbe}), with
+ * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes.
  */
 final class SessionsSection extends Section {
 
@@ -18,9 +19,13 @@ final class SessionsSection extends Section {
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     private static final List<Integer> FRAMES = List.of(1, 10, 100);
     private static final List<Integer> NODES = List.of(1, 2, 4);
+    private static final String DBOS = "DBOS Transact 1.1.0-m6";
+    /** The floor's row size for DBOS's run when no Weft run on PostgreSQL said its state's size. */
+    private static final int DEFAULT_FLOOR_BYTES = 1_000;
+    private static final double GOAL = 1.3;
 
     /** One probe's numbers, or why there are none. */
-    private record Run(Map<String, String> values, String failure) {
+    record Run(Map<String, String> values, String failure) {
         String get(String key) {
             return values == null ? Format.NONE : Format.number(Double.parseDouble(values.getOrDefault(key, "NaN")));
         }
@@ -32,6 +37,7 @@ final class SessionsSection extends Section {
 
     private final Map<String, Run> depthRuns = new LinkedHashMap<>();
     private final Map<Integer, Run> nodeRuns = new LinkedHashMap<>();
+    private Run dbosRun;
     private int sessions;
     private int rounds;
 
@@ -52,7 +58,7 @@ final class SessionsSection extends Section {
 
     @Override
     int plannedSteps(Settings settings) {
-        return 2 * frames(settings).size() + nodes(settings).size();
+        return 2 * frames(settings).size() + 1 + nodes(settings).size();
     }
 
     @Override
@@ -67,11 +73,46 @@ final class SessionsSection extends Section {
         rounds = settings.quick() ? 2 : 20;
         for (String store : List.of("sqlite", "postgres")) {
             for (int frames : frames(settings)) {
-                depthRuns.put(store + " " + frames, probe(bench, store, frames, 1));
+                addDepth(store, frames, probe(bench, store, frames, 1));
             }
         }
+        addDbos(dbosProbe(bench, floorBytes()));
         for (int nodes : nodes(settings)) {
             nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes));
+        }
+    }
+
+    /** Records Weft's run on {@code store} at {@code frames} frames. */
+    void addDepth(String store, int frames, Run run) {
+        depthRuns.put(store + " " + frames, run);
+    }
+
+    /** Records DBOS Transact's run. */
+    void addDbos(Run run) {
+        dbosRun = run;
+    }
+
+    /** The state size of the shallowest Weft session measured on PostgreSQL: DBOS's floor row. */
+    private int floorBytes() {
+        return depthRuns.entrySet().stream().filter(e -> e.getKey().startsWith("postgres ")).map(Map.Entry::getValue)
+                .mapToDouble(run -> run.number("state-bytes")).filter(bytes -> !Double.isNaN(bytes))
+                .mapToInt(bytes -> (int) bytes).findFirst().orElse(DEFAULT_FLOOR_BYTES);
+    }
+
+    private Run dbosProbe(Bench bench, int floorBytes) {
+        String label = WORKLOAD + ": " + DBOS + " on postgres";
+        try {
+            Map<String, String> values = bench.probe(label, DbosProbe.class, List.of("" + sessions, "" + rounds,
+                    "" + floorBytes), List.of("--enable-native-access=ALL-UNNAMED"), TIMEOUT);
+            double median = ProbeRunner.number(values, "dbos-median-us");
+            double floor = ProbeRunner.number(values, "floor-median-us");
+            bench.record(WORKLOAD, "dbos postgres", "median step",
+                    Outcome.measured(median, "us", (int) ProbeRunner.number(values, "dbos-steps")));
+            bench.probed(label, Format.number(median) + " us a step, floor " + Format.number(floor) + " us");
+            return new Run(values, null);
+        } catch (ProbeRunner.ProbeFailure e) {
+            bench.record(WORKLOAD, "dbos postgres", "median step", Outcome.failed(e.getMessage()));
+            return new Run(null, e.getMessage());
         }
     }
 
@@ -104,15 +145,31 @@ final class SessionsSection extends Section {
                 (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 from Maven Central's binaries, \
                 default settings, on this machine). The goal is a median step within 1.3x of the floor.\
                 """.formatted(sessions, rounds));
-        Table depths = new Table("store", "frames", "state bytes", "steps/s", "median µs", "p99 µs",
+        page.paragraph("""
+                The %s row runs the same workflow on PostgreSQL with DBOS's documented means, in a fresh \
+                JVM of its own that starts the same PostgreSQL build with the same settings (`DbosProbe`): \
+                each workflow waits for its input with `recv`, answers it (the input plus one) in a durable \
+                step (`runStep`) and publishes the answer with `setEvent`; one step from outside is a `send` \
+                of the input and a `getEvent` of the answer, timed the same way, every answer checked. DBOS \
+                keeps no stack: its workflow waits on a thread, and a restarted node rebuilds it by replaying \
+                the recorded steps. Its floor is measured on the same server, after it, with a row of the \
+                shallowest Weft session's size.\
+                """.formatted(DBOS));
+        Table depths = new Table("system", "store", "frames", "state bytes", "steps/s", "median µs", "p99 µs",
                 "floor steps/s", "floor median µs", "floor p99 µs", "median / floor");
         depthRuns.forEach((key, run) -> {
             String[] parts = key.split(" ");
-            depths.row(parts[0], parts[1], run.get("state-bytes"), run.get("sessions-steps-per-second"),
+            depths.row("Weft", parts[0], parts[1], run.get("state-bytes"), run.get("sessions-steps-per-second"),
                     run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
                     run.get("floor-median-us"), run.get("floor-p99-us"),
                     Format.number(run.number("sessions-median-us") / run.number("floor-median-us")));
         });
+        if (dbosRun != null) {
+            depths.row(DBOS, "postgres", Format.NONE, Format.NONE,
+                    dbosRun.get("dbos-steps-per-second"), dbosRun.get("dbos-median-us"), dbosRun.get("dbos-p99-us"),
+                    dbosRun.get("floor-steps-per-second"), dbosRun.get("floor-median-us"), dbosRun.get("floor-p99-us"),
+                    Format.number(dbosRun.number("dbos-median-us") / dbosRun.number("floor-median-us")));
+        }
         page.table(depths);
         if (!nodeRuns.isEmpty()) {
             page.paragraph("""
@@ -137,10 +194,65 @@ final class SessionsSection extends Section {
                 failures.add("postgres nodes=" + count + ": " + run.failure());
             }
         });
+        if (dbosRun != null && dbosRun.failure() != null) {
+            failures.add(DBOS + ": " + dbosRun.failure());
+        }
         if (!failures.isEmpty()) {
             page.paragraph("Not measured:");
             page.bullets(failures);
         }
-        page.paragraph("DBOS Transact for Java (`dev.dbos:transact` on Maven Central) is not yet run side by side.");
+    }
+
+    @Override
+    List<Target> targets(PeerResults peers) {
+        return List.of(withinFloor(), besideDbos());
+    }
+
+    /** Issue 13's goal: a median step within 1.3x of the same store's single-row update. */
+    private Target withinFloor() {
+        String goal = "Durable sessions: a median step within " + GOAL + "x of one single-row UPDATE on the same store"
+                + " (issue 13)";
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (Map.Entry<String, Run> entry : depthRuns.entrySet()) {
+            double ratio = entry.getValue().number("sessions-median-us") / entry.getValue().number("floor-median-us");
+            if (Double.isNaN(ratio)) {
+                return Target.notMeasured(goal, entry.getKey() + " frames failed");
+            }
+            measured.add(entry.getKey() + " frames " + Format.number(ratio) + "x");
+            met &= ratio <= GOAL;
+        }
+        if (measured.isEmpty()) {
+            return Target.notMeasured(goal, "not run");
+        }
+        return Target.of(goal, String.join(", ", measured), met);
+    }
+
+    /** Issue 13's comparison: Weft's step on PostgreSQL against DBOS Transact's on the same workflow. */
+    private Target besideDbos() {
+        String goal = "Durable sessions on PostgreSQL: a median step below " + DBOS + "'s on the same workflow"
+                + " (issue 13)";
+        if (dbosRun == null || dbosRun.failure() != null) {
+            return Target.notMeasured(goal, dbosRun == null ? "not run" : DBOS + " failed: " + dbosRun.failure());
+        }
+        double dbos = dbosRun.number("dbos-median-us");
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (Map.Entry<String, Run> entry : depthRuns.entrySet()) {
+            if (!entry.getKey().startsWith("postgres ")) {
+                continue;
+            }
+            double weft = entry.getValue().number("sessions-median-us");
+            if (Double.isNaN(weft)) {
+                return Target.notMeasured(goal, "Weft's " + entry.getKey() + " frames failed");
+            }
+            measured.add(entry.getKey().substring("postgres ".length()) + " frames " + Format.number(weft)
+                    + " µs (DBOS / Weft " + Format.number(dbos / weft) + "x)");
+            met &= weft < dbos;
+        }
+        if (measured.isEmpty()) {
+            return Target.notMeasured(goal, "Weft not run on PostgreSQL");
+        }
+        return Target.of(goal, DBOS + " " + Format.number(dbos) + " µs; Weft " + String.join(", ", measured), met);
     }
 }

@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.ArrayList;
 import java.util.Map;
@@ -475,10 +474,10 @@ public final class Sessions {
         final Builds.Manifest manifest;
         final byte[] state;
         final String point;
-        final Map<String, Object> pointValues;
+        final byte[] pointValues;
 
         StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
-                byte[] state, String point, Map<String, Object> pointValues) {
+                byte[] state, String point, byte[] pointValues) {
             this.output = output;
             this.finished = finished;
             this.failure = failure;
@@ -500,7 +499,7 @@ public final class Sessions {
                         StateCodec.value(output), null, created, now) : null;
             }
             return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
-                    point == null ? null : StateCodec.value(new LinkedHashMap<>(pointValues)), state,
+                    pointValues, state,
                     StateCodec.value(output), null, created, now);
         }
 

@@ -1,6 +1,5 @@
 package dev.weft.sessions;
 
-import java.io.Serializable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -42,7 +41,7 @@ public final class StepContext {
     /** Whether the body took the connection, and so a savepoint marks where its writes begin. */
     private boolean savepoint;
     private String point;
-    private Map<String, Object> pointValues;
+    private byte[] pointValues;
 
     StepContext(String sessionId, long step, Connection connection, SessionStore store) {
         this.sessionId = sessionId;
@@ -124,35 +123,45 @@ public final class StepContext {
     /**
      * Names the point the body suspends at next, with values an {@linkplain Sessions.Builder#upgrade
      * upgrade} to new code may need there. They are stored beside the frames, by Java
-     * serialization; keep them plain JDK values (strings, numbers, lists and maps of them), so
-     * that a node with other code can read them. The last call in a step counts; a step that
-     * makes none leaves the session at no named point.
+     * serialization, as they are at this call; they must be plain JDK values (strings, numbers,
+     * dates, lists and maps of them: classes of the JDK's own modules, all the way down), so that
+     * a node with other code can read them. The last call in a step counts; a step that makes
+     * none leaves the session at no named point. A refused call changes nothing: the point named
+     * before it in this step, if any, stands.
      *
      * @param name   the point's name, as upgrades know it
-     * @param values serializable values by name (copied)
-     * @throws IllegalArgumentException if a value is not serializable
+     * @param values plain JDK values by name
+     * @throws IllegalArgumentException if a value is not serializable or holds an object of a
+     *                                  class outside the JDK (the message names the session, the
+     *                                  point, the value and the class)
      */
     public void suspendingAt(String name, Map<String, ?> values) {
         if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("a point needs a name");
+            throw new IllegalArgumentException("session " + sessionId + ": a point needs a name");
+        }
+        if (values == null) {
+            throw new NullPointerException("session " + sessionId + ": the values of point " + name);
         }
         Map<String, Object> copy = new LinkedHashMap<>();
         values.forEach((key, value) -> {
-            if (value != null && !(value instanceof Serializable)) {
-                throw new IllegalArgumentException("value " + key + " of point " + name + " is a "
-                        + value.getClass().getName() + ", which is not serializable");
-            }
+            PlainValues.check(value, () -> "session " + sessionId + ": value '" + key + "' of point '" + name + "'");
             copy.put(key, value);
         });
+        byte[] written = StateCodec.value(copy);
+        if (written == null) {
+            throw new IllegalArgumentException("session " + sessionId + ": the values of point '" + name
+                    + "' cannot be serialized");
+        }
         this.point = name;
-        this.pointValues = copy;
+        this.pointValues = written;
     }
 
     String point() {
         return point;
     }
 
-    Map<String, Object> pointValues() {
+    /** The values of {@link #point()}, serialized when it was named; null if none was. */
+    byte[] pointValues() {
         return pointValues;
     }
 

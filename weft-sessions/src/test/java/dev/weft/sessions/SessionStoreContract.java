@@ -1,5 +1,6 @@
 package dev.weft.sessions;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,15 +10,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.sessions.flows.Gate;
 import dev.weft.sessions.flows.Ledger;
+import dev.weft.sessions.flows.Marked;
 import dev.weft.sessions.flows.Questionnaire;
+import java.io.ByteArrayInputStream;
+import java.io.ObjectInputStream;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.DayOfWeek;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -242,6 +249,61 @@ abstract class SessionStoreContract {
         assertEquals(List.of("1:a"), ledger(id));
         assertEquals("after step 2", sessions.<String, String>resume(id, 1, "b").output());
         assertEquals(List.of("1:a", "2:b"), ledger(id));
+    }
+
+    // ---------------------------------------------------------------- named points
+
+    @Test
+    void aPointsPlainJdkValuesAreStoredWithIt() throws Exception {
+        SessionStep<String> step = sessions.start(new Marked(), "plain");
+        assertEquals("named plain", step.output());
+        assertEquals("plain", sessions.status(step.id()).orElseThrow().point());
+        Map<?, ?> values = pointValues(step.id());
+        assertEquals(List.of("Ada", "Grace"), values.get("names"));
+        assertEquals(LocalDate.of(2024, 1, 2), values.get("since"));
+        assertArrayEquals(new int[] {1, 2}, (int[]) values.get("scores"));
+        assertEquals(DayOfWeek.MONDAY, values.get("weekday"));
+        assertEquals("named other", sessions.<String, String>resume(step.id(), "other").output());
+        assertEquals("other", sessions.status(step.id()).orElseThrow().point());
+        assertEquals(Map.of("input", "other"), pointValues(step.id()));
+    }
+
+    /** The values stored with session {@code id}'s point, read from its row as a node with other code would. */
+    private Map<?, ?> pointValues(String id) throws Exception {
+        try (Connection connection = connect();
+                PreparedStatement select = connection.prepareStatement(
+                        "SELECT point_values FROM weft_sessions WHERE id = ?")) {
+            select.setString(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                assertTrue(rows.next());
+                try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(rows.getBytes(1)))) {
+                    return (Map<?, ?>) in.readObject();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPointsValueOfAnotherClassIsRefusedWhenSuspendingAndThePointBeforeStands() {
+        String id = sessions.start(new Marked(), "plain").id();
+        for (String input : List.of("custom", "nested", "array", "class")) {
+            String answer = sessions.<String, String>resume(id, input).output();
+            assertTrue(answer.startsWith("refused: session " + id + ": value '"), answer);
+            assertTrue(answer.contains("of point '" + input + "' holds a " + Marked.Visitor.class.getName()), answer);
+            assertTrue(answer.contains("not a JDK class"), answer);
+            assertEquals("step", sessions.status(id).orElseThrow().point(), input);
+        }
+    }
+
+    @Test
+    void aPointsValueThatCannotBeSerializedIsRefusedWithItsClass() {
+        String id = sessions.start(new Marked(), "plain").id();
+        String answer = sessions.<String, String>resume(id, "unserializable").output();
+        assertTrue(answer.startsWith("refused: session " + id + ": value 'lock' of point 'unserializable' holds a"
+                + " java.lang.Object, which is not serializable"), answer);
+        SessionInfo info = sessions.status(id).orElseThrow();
+        assertEquals("step", info.point());
+        assertEquals(2, info.version());
     }
 
     // ---------------------------------------------------------------- one step at a time

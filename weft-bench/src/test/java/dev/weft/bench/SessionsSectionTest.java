@@ -1,0 +1,80 @@
+package dev.weft.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Section 9's targets: Weft's step against the same store's floor, and against DBOS Transact's step. */
+class SessionsSectionTest {
+
+    /** Weft at {@code median} µs a step on both stores at 1 and 10 frames, each floor at {@code floor} µs. */
+    private static SessionsSection measured(double median, double floor) {
+        SessionsSection section = new SessionsSection();
+        for (String store : List.of("sqlite", "postgres")) {
+            for (int frames : List.of(1, 10)) {
+                section.addDepth(store, frames, new SessionsSection.Run(Map.of("sessions-median-us", "" + median,
+                        "floor-median-us", "" + floor, "state-bytes", "900"), null));
+            }
+        }
+        return section;
+    }
+
+    private static SessionsSection.Run dbos(double median) {
+        return new SessionsSection.Run(Map.of("dbos-median-us", "" + median, "floor-median-us", "300"), null);
+    }
+
+    @Test
+    void aStepWithinOnePointThreeTimesItsFloorMeetsTheGoal() {
+        SessionsSection section = measured(380, 300);
+        section.addDbos(dbos(5_000));
+        Target within = section.targets(PeerResults.notRun("none")).get(0);
+        assertEquals(Target.Status.MET, within.status(), within.measured());
+        assertTrue(within.measured().contains("sqlite 1 frames 1.27x"), within.measured());
+    }
+
+    @Test
+    void aStepSlowerThanOnePointThreeTimesItsFloorMissesIt() {
+        SessionsSection section = measured(400, 300);
+        section.addDbos(dbos(5_000));
+        assertEquals(Target.Status.MISSED, section.targets(PeerResults.notRun("none")).get(0).status());
+    }
+
+    @Test
+    void weftFasterThanDbosAtEveryDepthOnPostgresMeetsTheComparison() {
+        SessionsSection section = measured(400, 300);
+        section.addDbos(dbos(5_000));
+        Target beside = section.targets(PeerResults.notRun("none")).get(1);
+        assertEquals(Target.Status.MET, beside.status(), beside.measured());
+        assertTrue(beside.measured().contains("DBOS Transact 1.1.0-m6 5,000 µs"), beside.measured());
+        assertTrue(beside.measured().contains("10 frames 400 µs (DBOS / Weft 12.5x)"), beside.measured());
+    }
+
+    @Test
+    void weftSlowerThanDbosMissesTheComparison() {
+        SessionsSection section = measured(400, 300);
+        section.addDbos(dbos(350));
+        assertEquals(Target.Status.MISSED, section.targets(PeerResults.notRun("none")).get(1).status());
+    }
+
+    @Test
+    void aFailedDbosRunIsNotMeasuredAndSaysWhy() {
+        SessionsSection section = measured(400, 300);
+        section.addDbos(new SessionsSection.Run(null, "exit 1: no PostgreSQL"));
+        Target beside = section.targets(PeerResults.notRun("none")).get(1);
+        assertEquals(Target.Status.NOT_MEASURED, beside.status());
+        assertTrue(beside.measured().contains("exit 1: no PostgreSQL"), beside.measured());
+    }
+
+    @Test
+    void aFailedWeftRunLeavesBothTargetsNotMeasured() {
+        SessionsSection section = new SessionsSection();
+        section.addDepth("postgres", 10, new SessionsSection.Run(null, "exit 1"));
+        section.addDbos(dbos(5_000));
+        List<Target> targets = section.targets(PeerResults.notRun("none"));
+        assertEquals(Target.Status.NOT_MEASURED, targets.get(0).status());
+        assertEquals(Target.Status.NOT_MEASURED, targets.get(1).status());
+    }
+}
