@@ -19,17 +19,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES}. It
+ * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT]}. It
  * starts {@code SESSIONS} sessions of {@link SessionWorkflow} suspended {@code FRAMES} frames
  * deep in the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real
  * server it starts), then resumes each {@code ROUNDS} times, timing every step, spread over
  * {@code NODES} threads each with a {@link Sessions} and store of its own (as separate nodes
- * would have). Then the floor: the same number of steps, each one transaction updating one row
+ * would have); with {@code RESIDENT} above 0, each node's {@code Sessions} keeps that many
+ * sessions resident ({@link Sessions.Builder#keepResident}) and steps its share once, untimed,
+ * before the clock starts, so that every timed step runs from the coroutine it kept. Then the floor: the same number of steps, each one transaction updating one row
  * of the same size as a stored session, with the same store settings. Prints
  * {@code key=value} lines: steps per second and median and 99th-percentile latency of both, and
  * the stored state's size. Every step's answer is checked.
@@ -45,6 +48,7 @@ public final class SessionsProbe {
         int sessions = Integer.parseInt(args[2]);
         int rounds = Integer.parseInt(args[3]);
         int nodes = Integer.parseInt(args[4]);
+        int resident = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         Path directory = Files.createTempDirectory("weft-sessions-bench");
         try {
             Target target = kind.equals("sqlite") ? sqlite(directory.resolve("sessions.db"))
@@ -62,11 +66,19 @@ public final class SessionsProbe {
                 }
             }
             int stateBytes = stateBytes(target);
-            Timing steps = timed(nodes, ids, rounds, (node, slice) -> {
-                try (SessionStore store = target.store()) {
-                    Sessions sessionsOfNode = Sessions.builder(store).build();
-                    return run(slice, rounds, id -> answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)));
+            Timing steps = timed(nodes, ids, (node, slice) -> {
+                SessionStore store = target.store();
+                Sessions sessionsOfNode = Sessions.builder(store).keepResident(resident).build();
+                if (resident > 0) {
+                    for (String id : slice) {
+                        answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)); // makes it resident, untimed
+                    }
                 }
+                return () -> {
+                    try (store) {
+                        return run(slice, rounds, id -> answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)));
+                    }
+                };
             });
             print("sessions", steps);
             System.out.println("state-bytes=" + stateBytes);
@@ -145,23 +157,54 @@ public final class SessionsProbe {
         void run(String id) throws Exception;
     }
 
+    /** A node's part, made ready on its thread before the clock starts. */
+    interface Preparation {
+        Timed prepare(int node, List<String> slice) throws Exception;
+    }
+
+    /** A node's timed part: the latency of each of its steps. */
+    interface Timed {
+        long[] run() throws Exception;
+    }
+
     record Timing(long[] latencies, long wallNanos) {
     }
 
     /** Runs {@code work} on {@code nodes} threads, each with its share of {@code ids}. */
     static Timing timed(int nodes, List<String> ids, int rounds, Work work) throws Exception {
+        return timed(nodes, ids, (node, slice) -> () -> work.run(node, slice));
+    }
+
+    /**
+     * Prepares each of {@code nodes} threads with its share of {@code ids}, untimed, then starts
+     * the clock and runs what each prepared.
+     */
+    static Timing timed(int nodes, List<String> ids, Preparation preparation) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(nodes);
+        CountDownLatch prepared = new CountDownLatch(nodes);
+        CountDownLatch started = new CountDownLatch(1);
         try {
             List<Future<long[]>> results = new ArrayList<>();
-            long start = System.nanoTime();
             for (int n = 0; n < nodes; n++) {
                 int node = n;
                 List<String> slice = new ArrayList<>();
                 for (int i = node; i < ids.size(); i += nodes) {
                     slice.add(ids.get(i));
                 }
-                results.add(threads.submit(() -> work.run(node, slice)));
+                results.add(threads.submit(() -> {
+                    Timed timed;
+                    try {
+                        timed = preparation.prepare(node, slice);
+                    } finally {
+                        prepared.countDown();
+                    }
+                    started.await();
+                    return timed.run();
+                }));
             }
+            prepared.await();
+            long start = System.nanoTime();
+            started.countDown();
             List<long[]> all = new ArrayList<>();
             for (Future<long[]> result : results) {
                 all.add(result.get());

@@ -15,11 +15,21 @@ class SessionsProbeTest {
 
     @Test
     void printsStepsLatenciesAndTheFloor() throws Exception {
+        checkProbe("0");
+    }
+
+    @Test
+    void printsTheSameWithResidentSessions() throws Exception {
+        checkProbe("3");
+    }
+
+    /** Runs the probe with {@code resident} sessions kept resident, and checks what it prints. */
+    private static void checkProbe(String resident) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
-            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "1"});
+            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "2", resident});
         } finally {
             System.setOut(original);
         }

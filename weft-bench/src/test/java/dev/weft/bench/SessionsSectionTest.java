@@ -27,6 +27,20 @@ class SessionsSectionTest {
     }
 
     @Test
+    void residentSessionsAreJudgedOnTheirOwnLine() {
+        SessionsSection section = measured(400, 300);
+        section.addResident("postgres", 10, new SessionsSection.Run(Map.of("sessions-median-us", "350",
+                "floor-median-us", "300"), null));
+        section.addDbos(dbos(5_000));
+        List<Target> targets = section.targets(PeerResults.notRun("none"));
+        assertEquals(Target.Status.MISSED, targets.get(0).status(), targets.get(0).measured());
+        Target resident = targets.get(2);
+        assertEquals(Target.Status.MET, resident.status(), resident.measured());
+        assertTrue(resident.goal().contains("kept resident"), resident.goal());
+        assertTrue(resident.measured().contains("postgres 10 frames 1.17x"), resident.measured());
+    }
+
+    @Test
     void aStepWithinOnePointThreeTimesItsFloorMeetsTheGoal() {
         SessionsSection section = measured(380, 300);
         section.addDbos(dbos(5_000));

@@ -318,10 +318,14 @@ public final class SessionStore implements AutoCloseable {
         insert.executeUpdate();
     }
 
+    private static final String UPDATE = "UPDATE weft_sessions SET id = ?, status = ?, version = ?, build = ?,"
+            + " manifest = ?, point = ?, point_values = ?, state = ?, output = ?, failure = ?, created_at = ?,"
+            + " updated_at = ? WHERE id = ?";
+    /** What identifies one stored version of a session: a session removed and started again under its id differs. */
+    private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
+
     void update(Connection connection, Row row) throws SQLException {
-        PreparedStatement update = prepared(connection, "UPDATE weft_sessions SET id = ?, status = ?,"
-                + " version = ?, build = ?, manifest = ?, point = ?, point_values = ?, state = ?, output = ?,"
-                + " failure = ?, created_at = ?, updated_at = ? WHERE id = ?");
+        PreparedStatement update = prepared(connection, UPDATE);
         bind(update, row);
         update.setString(13, row.id());
         if (update.executeUpdate() != 1) {
@@ -329,10 +333,43 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Replaces the stored version {@code previous} of the session by {@code row}, without having
+     * read it: false, changing nothing, if the store holds another version (or none).
+     */
+    boolean updateAt(Connection connection, Row row, Version previous) throws SQLException {
+        PreparedStatement update = prepared(connection, UPDATE + AT);
+        bind(update, row);
+        update.setString(13, row.id());
+        previous.bind(update, 14);
+        return update.executeUpdate() == 1;
+    }
+
     void delete(Connection connection, String id) throws SQLException {
         PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?");
         delete.setString(1, id);
         delete.executeUpdate();
+    }
+
+    /** Deletes the stored version {@code previous} of session {@code id}: false if the store holds another (or none). */
+    boolean deleteAt(Connection connection, String id, Version previous) throws SQLException {
+        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + AT);
+        delete.setString(1, id);
+        previous.bind(delete, 2);
+        return delete.executeUpdate() == 1;
+    }
+
+    /** One stored version of a session, as {@link #updateAt} and {@link #deleteAt} expect to find it. */
+    record Version(long version, long created, long updated) {
+        static Version of(Row row) {
+            return new Version(row.version(), row.created(), row.updated());
+        }
+
+        void bind(PreparedStatement statement, int first) throws SQLException {
+            statement.setLong(first, version);
+            statement.setLong(first + 1, created);
+            statement.setLong(first + 2, updated);
+        }
     }
 
     private static void bind(PreparedStatement statement, Row row) throws SQLException {

@@ -49,6 +49,13 @@ import javax.crypto.SecretKey;
  * ({@link #resume(String, long, Object)}): a resend of an answer already taken fails with
  * {@link SessionConflictException}, which carries the output of the step that took it.
  *
+ * <p><b>Resident sessions.</b> With {@link Builder#keepResident}, a node keeps the coroutines it
+ * last stored in memory, and a session's next step on the same thread runs from there: no state
+ * read, no row lock, and a commit that stores the new state only over the very version this node
+ * stored (otherwise the step's writes roll back and it runs again from the store). The body's
+ * database writes stay exactly once; its other side effects may also have run once more, from
+ * that older state.
+ *
  * <p><b>Builds.</b> Each stored session records the fingerprint of the code its frames belong to
  * ({@link SessionInfo#build()}). A node whose code differs refuses the session with
  * {@link SessionRefusedException} and leaves it as it was, so nodes still on the old build can
@@ -65,7 +72,10 @@ public final class Sessions {
      *   3. the checks: status, expected version, build (cached per manifest),
      *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
      *   5. the new row (or a deletion) written and committed, then the mark released.
-     * Whatever fails before the commit rolls everything back: the stored session is as it was. */
+     * Whatever fails before the commit rolls everything back: the stored session is as it was.
+     * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
+     * write in 5 is conditional on the stored version (SessionStore.updateAt); when that finds
+     * another version, the step is rolled back and run as a stored step. */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
@@ -98,6 +108,7 @@ public final class Sessions {
         private ClassLoader loader;
         private Duration busyWait = Duration.ZERO;
         private boolean keepFinished;
+        private int resident;
         private final Map<String, Upgrade> upgrades = new HashMap<>();
         private final List<SecretKey> keys = new ArrayList<>();
 
@@ -138,6 +149,24 @@ public final class Sessions {
          */
         public Builder keepFinished(boolean keep) {
             this.keepFinished = keep;
+            return this;
+        }
+
+        /**
+         * Keeps the suspended coroutines of up to {@code sessions} sessions this node stepped
+         * last in memory, so that the next step of one of them, if it comes to the thread that
+         * ran the last one, runs without reading its state back: it takes no lock on the row,
+         * and its commit stores the new state only if the store still holds the version this
+         * node stored (else the step's writes are rolled back and it runs again from the stored
+         * state, the usual way). Default: 0, none. The step's own database writes stay exactly
+         * once; its other side effects, which run at least once anyway, may then also have run
+         * from that older state: keep sessions on one node (sticky routing) when that matters.
+         */
+        public Builder keepResident(int sessions) {
+            if (sessions < 0) {
+                throw new IllegalArgumentException("a negative number of resident sessions: " + sessions);
+            }
+            this.resident = sessions;
             return this;
         }
 
@@ -192,8 +221,10 @@ public final class Sessions {
     private final StateCodec codec;
     private final Builds builds;
     private final RunningSteps running = new RunningSteps();
+    private final ResidentSessions resident;
 
     private Sessions(Builder builder, ClassLoader loader) {
+        this.resident = new ResidentSessions(builder.resident);
         this.store = builder.store;
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
@@ -269,6 +300,7 @@ public final class Sessions {
                 }
                 store.commit(connection);
                 committed = true;
+                keepIfSuspended(row, coroutine);
                 return result.reply(id, 1);
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
@@ -348,31 +380,84 @@ public final class Sessions {
     private <I, O> SessionStep<O> step(String id, long expectedVersion, I input) {
         enter(id);
         try {
-            Connection connection = begin(id);
-            boolean healthy = true;
-            boolean committed = false;
-            try {
-                Row row = lock(connection, id);
-                AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
-                long step = row.version() + 1;
-                StepResult<O> result = run(connection, id, step, coroutine, input);
-                Row next = result.row(id, step, row.created(), System.currentTimeMillis(), row);
-                if (next == null) {
-                    store.delete(connection, id);
-                } else {
-                    store.update(connection, next);
+            ResidentSessions.Entry entry = resident.take(id);
+            if (entry != null && (expectedVersion < 0 || expectedVersion == entry.stored().version())) {
+                SessionStep<O> done = residentStep(id, entry, input);
+                if (done != null) {
+                    return done;
                 }
-                store.commit(connection);
-                committed = true;
-                return result.reply(id, step);
-            } catch (SQLException e) {
-                healthy = false;
-                throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
-            } finally {
-                finish(connection, committed, healthy);
             }
+            return storedStep(id, expectedVersion, input);
         } finally {
             running.leave(id);
+        }
+    }
+
+    /** A step of a session read from the store under its row lock. */
+    private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
+        Connection connection = begin(id);
+        boolean healthy = true;
+        boolean committed = false;
+        try {
+            Row row = lock(connection, id);
+            AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
+            long step = row.version() + 1;
+            StepResult<O> result = run(connection, id, step, coroutine, input);
+            Row next = result.row(id, step, row.created(), System.currentTimeMillis(), row);
+            if (next == null) {
+                store.delete(connection, id);
+            } else {
+                store.update(connection, next);
+            }
+            store.commit(connection);
+            committed = true;
+            keepIfSuspended(next, coroutine);
+            return result.reply(id, step);
+        } catch (SQLException e) {
+            healthy = false;
+            throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
+        } finally {
+            finish(connection, committed, healthy);
+        }
+    }
+
+    /**
+     * A step of a resident session, run without reading it from the store: null if the store
+     * no longer holds the version this node stored, in which case nothing of the step is
+     * committed.
+     */
+    @SuppressWarnings("unchecked")
+    private <I, O> SessionStep<O> residentStep(String id, ResidentSessions.Entry entry, I input) {
+        AsymCoroutine<I, O> coroutine = (AsymCoroutine<I, O>) entry.coroutine();
+        SessionStore.Version stored = entry.stored();
+        Connection connection = begin(id);
+        boolean healthy = true;
+        boolean committed = false;
+        try {
+            long step = stored.version() + 1;
+            StepResult<O> result = run(connection, id, step, coroutine, input);
+            Row next = result.row(id, step, stored.created(), System.currentTimeMillis(), null);
+            boolean current = next == null ? store.deleteAt(connection, id, stored)
+                    : store.updateAt(connection, next, stored);
+            if (!current) {
+                return null;
+            }
+            store.commit(connection);
+            committed = true;
+            keepIfSuspended(next, coroutine);
+            return result.reply(id, step);
+        } catch (SQLException e) {
+            healthy = false;
+            throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
+        } finally {
+            finish(connection, committed, healthy);
+        }
+    }
+
+    /** After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended session. */
+    private void keepIfSuspended(Row stored, AsymCoroutine<?, ?> coroutine) {
+        if (stored != null && stored.status() == SessionStatus.SUSPENDED) {
+            resident.put(stored.id(), SessionStore.Version.of(stored), coroutine);
         }
     }
 
@@ -644,6 +729,7 @@ public final class Sessions {
     public boolean remove(String id) {
         enter(id);
         try {
+            resident.drop(id);
             Connection connection = begin(id);
             boolean healthy = true;
             boolean committed = false;

@@ -33,8 +33,11 @@ import org.junit.jupiter.api.Test;
  * node (one in ten sent to two nodes at once), and one node killed with SIGKILL
  * ({@code destroyForcibly}) and restarted after every {@code 1/KILLS} of the steps. A request
  * whose node died, or that was busy, is sent again, with the version it answers, to another
- * node. In the end every session has finished, and its ledger holds each of its steps exactly
- * once, in order: nothing was lost, nothing ran twice.
+ * node. Odd-numbered nodes keep the sessions they step resident ({@link Sessions.Builder#keepResident})
+ * and run one worker thread, so that a session that comes back to one of them runs from the
+ * coroutine kept in memory without a row lock, and often from one that another node has moved
+ * on since. In the end every session has finished, and its
+ * ledger holds each of its steps exactly once, in order: nothing was lost, nothing ran twice.
  *
  * <p>Sizes: {@code -Dweft.sessions.stress.nodes} (4), {@code .sessions} (150; the issue's full
  * size is 2000), {@code .steps} (10), {@code .kills} (6). Kills follow progress, not time, so
@@ -71,7 +74,8 @@ class PostgresNodesStressTest {
             List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
                     "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss4m",
                     "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                    "-cp", System.getProperty("java.class.path"), StressNode.class.getName(), url, "3"));
+                    "-cp", System.getProperty("java.class.path"), StressNode.class.getName(), url,
+                    index % 2 == 1 ? "1" : "3", index % 2 == 1 ? "10000" : "0"));
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             input = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),

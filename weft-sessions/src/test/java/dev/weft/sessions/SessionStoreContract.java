@@ -139,26 +139,9 @@ abstract class SessionStoreContract {
     void aTamperedSealedStateIsRefusedAndLeftAsItWas() throws SQLException {
         Sessions sealing = Sessions.builder(store).sealWith(key(1)).build();
         String id = sealing.start(new Questionnaire(), null).id();
-        byte[] state;
-        try (Connection connection = connect();
-                PreparedStatement read = connection.prepareStatement("SELECT state FROM weft_sessions WHERE id = ?")) {
-            read.setString(1, id);
-            try (ResultSet row = read.executeQuery()) {
-                assertTrue(row.next());
-                state = row.getBytes(1);
-            }
-        }
-        byte[] tampered = state.clone();
+        byte[] tampered = storedState(id);
         tampered[tampered.length / 2] ^= 1;
-        try (Connection connection = connect();
-                PreparedStatement write = connection.prepareStatement("UPDATE weft_sessions SET state = ? WHERE id = ?")) {
-            write.setBytes(1, tampered);
-            write.setString(2, id);
-            assertEquals(1, write.executeUpdate());
-            if (!connection.getAutoCommit()) {
-                connection.commit();
-            }
-        }
+        overwriteState(id, tampered);
         SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> sealing.resume(id, "Ada"));
         assertTrue(refused.getMessage().contains(id), refused.getMessage());
         assertEquals(SessionStatus.SUSPENDED, sessions.status(id).orElseThrow().status());
@@ -436,6 +419,99 @@ abstract class SessionStoreContract {
     }
 
     /** The ledger rows of session {@code id}, as "step:input", in step order. */
+    // ---------------------------------------------------------------- resident sessions
+
+    @Test
+    void aResidentSessionStepsWithoutReadingItsStoredState() throws SQLException {
+        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        String id = resident.start(new Ledger(3), "a").id();
+        overwriteState(id, new byte[] {1, 2, 3});
+        assertEquals("after step 2", resident.<String, String>resume(id, "b").output());
+        assertEquals("done after 3", resident.<String, String>resume(id, "c").output());
+        assertEquals(List.of("1:a", "2:b", "3:c"), ledger(id));
+        assertTrue(sessions.status(id).isEmpty(), "a finished session is deleted");
+    }
+
+    @Test
+    void aResidentSessionThatAnotherNodeMovedOnRunsFromTheStoredStateAndItsStaleWritesRollBack() {
+        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        String id = resident.start(new Ledger(5), "a").id();
+        assertEquals("after step 2", resident.<String, String>resume(id, "b").output());
+        assertEquals("after step 3", sessions.<String, String>resume(id, "c").output());
+        SessionStep<String> step = resident.resume(id, "d");
+        assertEquals("after step 4", step.output());
+        assertEquals(4, step.version());
+        assertEquals(List.of("1:a", "2:b", "3:c", "4:d"), ledger(id), "the step run from the stale coroutine left no row");
+        assertEquals("done after 5", resident.<String, String>resume(id, "e").output());
+        assertEquals(List.of("1:a", "2:b", "3:c", "4:d", "5:e"), ledger(id));
+    }
+
+    @Test
+    void aResidentSessionResumedOnAnotherThreadIsReadFromTheStore() throws Exception {
+        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        String id = resident.start(new Ledger(3), "a").id();
+        byte[] state = storedState(id);
+        overwriteState(id, new byte[] {1, 2, 3});
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<Throwable> refused = other.submit(() -> {
+                try {
+                    resident.resume(id, "b");
+                    return null;
+                } catch (SessionRefusedException e) {
+                    return e;
+                }
+            });
+            assertNotNull(refused.get(), "another thread resumed the resident coroutine instead of the stored state");
+            overwriteState(id, state);
+            assertEquals("after step 2", other.submit(() -> resident.<String, String>resume(id, "b").output()).get());
+        } finally {
+            other.shutdown();
+        }
+        assertEquals(List.of("1:a", "2:b"), ledger(id));
+        assertEquals(2, sessions.status(id).orElseThrow().version());
+    }
+
+    @Test
+    void theLeastRecentlySteppedSessionLeavesMemoryFirst() throws SQLException {
+        Sessions resident = Sessions.builder(store).keepResident(1).build();
+        String first = resident.start(new Ledger(3), "a").id();
+        String second = resident.start(new Ledger(3), "a").id();
+        overwriteState(first, new byte[] {1, 2, 3});
+        overwriteState(second, new byte[] {1, 2, 3});
+        assertEquals("after step 2", resident.<String, String>resume(second, "b").output());
+        assertThrows(SessionRefusedException.class, () -> resident.resume(first, "b"));
+        assertEquals(1, sessions.status(first).orElseThrow().version(), "a refused session is left as it was");
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
+                () -> Sessions.builder(store).keepResident(-1));
+        assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
+    }
+
+    /** The stored state of session {@code id}, as its row holds it. */
+    byte[] storedState(String id) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement read = connection.prepareStatement("SELECT state FROM weft_sessions WHERE id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next());
+                return row.getBytes(1);
+            }
+        }
+    }
+
+    /** Replaces the stored state of session {@code id} behind the sessions' back. */
+    void overwriteState(String id, byte[] state) throws SQLException {
+        try (Connection connection = connect();
+                PreparedStatement write = connection.prepareStatement("UPDATE weft_sessions SET state = ? WHERE id = ?")) {
+            write.setBytes(1, state);
+            write.setString(2, id);
+            assertEquals(1, write.executeUpdate());
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+    }
+
     List<String> ledger(String id) {
         try (Connection connection = connect();
                 PreparedStatement select = connection.prepareStatement(

@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
  * </pre>
  *
  * It prints {@code ready} once its store is open, and ends when its input ends (or it is killed).
+ * Arguments: the store's URL, the number of worker threads, and how many sessions it keeps
+ * resident ({@link Sessions.Builder#keepResident}).
  */
 public final class StressNode {
 
@@ -28,7 +30,8 @@ public final class StressNode {
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         try (SessionStore store = SessionStore.postgres(args[0], "postgres", null)) {
-            Sessions sessions = Sessions.builder(store).keepFinished(true).build();
+            Sessions sessions = Sessions.builder(store).keepFinished(true)
+                    .keepResident(Integer.parseInt(args[2])).build();
             ExecutorService workers = Executors.newFixedThreadPool(Integer.parseInt(args[1]));
             reply(out, "ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
