@@ -395,10 +395,7 @@ public final class Sessions {
 
     /** A step of a session read from the store under its row lock. */
     private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
-        Connection connection = begin(id);
-        boolean healthy = true;
-        boolean committed = false;
-        try {
+        return inStepTransaction(id, (connection, commit) -> {
             Row row = lock(connection, id);
             AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
             long step = row.version() + 1;
@@ -409,16 +406,10 @@ public final class Sessions {
             } else {
                 store.update(connection, next);
             }
-            store.commit(connection);
-            committed = true;
+            commit.run();
             keepIfSuspended(next, coroutine);
             return result.reply(id, step);
-        } catch (SQLException e) {
-            healthy = false;
-            throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
-        } finally {
-            finish(connection, committed, healthy);
-        }
+        });
     }
 
     /**
@@ -430,10 +421,7 @@ public final class Sessions {
     private <I, O> SessionStep<O> residentStep(String id, ResidentSessions.Entry entry, I input) {
         AsymCoroutine<I, O> coroutine = (AsymCoroutine<I, O>) entry.coroutine();
         SessionStore.Version stored = entry.stored();
-        Connection connection = begin(id);
-        boolean healthy = true;
-        boolean committed = false;
-        try {
+        return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
             StepResult<O> result = run(connection, id, step, coroutine, input);
             Row next = result.row(id, step, stored.created(), System.currentTimeMillis(), null);
@@ -442,15 +430,45 @@ public final class Sessions {
             if (!current) {
                 return null;
             }
-            store.commit(connection);
-            committed = true;
+            commit.run();
             keepIfSuspended(next, coroutine);
             return result.reply(id, step);
+        });
+    }
+
+    /** What a step does in its transaction, which it commits through {@code commit} or not at all. */
+    @FunctionalInterface
+    private interface StepTransaction<T> {
+        T run(Connection connection, Commit commit) throws SQLException;
+    }
+
+    /** Commits one step's transaction, and remembers that it did. */
+    private final class Commit {
+        private final Connection connection;
+        boolean done;
+
+        Commit(Connection connection) {
+            this.connection = connection;
+        }
+
+        void run() throws SQLException {
+            store.commit(connection);
+            done = true;
+        }
+    }
+
+    /** Runs {@code work} in a transaction of session {@code id}; what it does not commit is rolled back. */
+    private <T> T inStepTransaction(String id, StepTransaction<T> work) {
+        Connection connection = begin(id);
+        Commit commit = new Commit(connection);
+        boolean healthy = true;
+        try {
+            return work.run(connection, commit);
         } catch (SQLException e) {
             healthy = false;
             throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
         } finally {
-            finish(connection, committed, healthy);
+            finish(connection, commit.done, healthy);
         }
     }
 
