@@ -34,8 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
  * bits, allocated at the first suspension, grown as needed and reused from one suspension to the
- * next; a saved frame's kind (its class, twin handle and resumer, shared by every fiber) and its
- * receiver are its last two references, and where its values end is two ints. Invariants: the
+ * next; a saved frame's receiver is its last reference, and where its values end and its kind
+ * (its class, twin handle and resumer, shared by every fiber, by number) are three ints. Invariants: the
  * saved frames' values lie in the stacks in the order they were pushed, each frame's right above
  * the one saved before it; every segment holds at least one frame not yet resumed; only the top
  * segment is resumed, from its innermost frame up, and it is dropped with its values once its
@@ -54,13 +54,13 @@ public final class Fiber {
     /*
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
-     * from the last), then endFrame pushes the site id (a primitive), the frame's kind and its
-     * own receiver (references); its prologue pops them in reverse from a read position the
-     * engine sets below the kind. frameEnds has, per frame, where its references and primitives
-     * end; each starts where the frame saved before it ends. Within a segment the frames are
+     * from the last), then endFrame pushes the site id (a primitive) and the frame's own
+     * receiver (a reference); its prologue pops them in reverse from a read position the engine
+     * sets below the receiver. frameEnds has, per frame, where its references and primitives
+     * end and its kind's number; each starts where the frame saved before it ends. Within a segment the frames are
      * saved innermost first, so a frame's caller is the next one: frames rebuilt together are
      * read downwards from the outermost of them, each callee's values right under its caller's,
-     * and rewindsCallee only skips the callee's kind and receiver. The frames of the top segment
+     * and rewindsCallee only skips the callee's receiver. The frames of the top segment
      * below nextFrame have been resumed; their places are freed with the segment. The segments
      * below the top one are (start, next) pairs in lowerSegments, allocated when first needed.
      */
@@ -78,12 +78,13 @@ public final class Fiber {
     private static final long[] NO_PRIMITIVES = {};
     private static final int[] NO_FRAMES = {};
 
-    /** Per frame in frameEnds: where its references end, where its primitives end. */
+    /** Per frame in frameEnds: where its references end, where its primitives end, and its kind's number. */
     private static final int REFERENCE_END = 0;
     private static final int PRIMITIVE_END = 1;
-    private static final int ENDS = 2;
-    /** The frame's own references that endFrame pushes above its values: its kind, then its receiver. */
-    private static final int RECORD = 2;
+    private static final int KIND = 2;
+    private static final int ENDS = 3;
+    /** The frame's own reference that endFrame pushes above its values: its receiver. */
+    private static final int RECORD = 1;
 
     private final Object coroutine;
     private byte mode;
@@ -107,13 +108,14 @@ public final class Fiber {
     private int[] lowerSegments;
     private int lowerSegmentCount;
 
-    /** The kind of the last frame saved: the kind of the next one, more often than not. */
+    /** The kinds of the last frame saved and of the last one of another kind: the kind of the next one, more often than not. */
     private Kind lastKind;
+    private Kind kindBefore;
     /** The place of the first frame saved since the engine last entered the stack: that frame starts a segment. */
     private int firstNewFrame;
 
-    /** The frame {@link #take} took, to be called: its kind and receiver; and how many callees it rebuilds. */
-    private Kind takenKind;
+    /** The frame {@link #take} took, to be called: its kind's number and receiver; and how many callees it rebuilds. */
+    private int takenKind;
     private Object resumedReceiver;
     private int rewindsLeft;
 
@@ -144,16 +146,24 @@ public final class Fiber {
 
     public void pushObject(Object value) {
         if (referenceCount == references.length) {
-            references = Arrays.copyOf(references, Math.max(MIN_CAPACITY, 2 * referenceCount));
+            moreReferences();
         }
         references[referenceCount++] = value;
     }
 
     public void pushLong(long value) {
         if (primitiveCount == primitives.length) {
-            primitives = Arrays.copyOf(primitives, Math.max(MIN_CAPACITY, 2 * primitiveCount));
+            morePrimitives();
         }
         primitives[primitiveCount++] = value;
+    }
+
+    private void moreReferences() {
+        references = Arrays.copyOf(references, Math.max(MIN_CAPACITY, 2 * referenceCount));
+    }
+
+    private void morePrimitives() {
+        primitives = Arrays.copyOf(primitives, Math.max(MIN_CAPACITY, 2 * primitiveCount));
     }
 
     public void pushInt(int value) {
@@ -176,27 +186,44 @@ public final class Fiber {
     public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         Kind kind = lastKind;
         if (kind == null || kind.twin != twin) {
-            kind = Kind.of(owner, twin);
-            lastKind = kind;
+            kind = otherKind(owner, twin);
         }
         addFrame(kind, self, site);
+    }
+
+    /** The kind of a frame saved with {@code twin}, not the last one's: the one before it, more often than not. */
+    private Kind otherKind(Class<?> owner, MethodHandle twin) {
+        Kind kind = kindBefore;
+        if (kind == null || kind.twin != twin) {
+            kind = Kind.of(owner, twin);
+        }
+        kindBefore = lastKind;
+        lastKind = kind;
+        return kind;
     }
 
     /** Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a place. */
     private void addFrame(Kind kind, Object self, int site) {
         pushLong(site);
-        pushObject(kind);
         pushObject(self);
         int f = frameCount;
         if (f == firstNewFrame) {
             openSegment(f);
         }
-        if (ENDS * f == frameEnds.length) {
-            frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, 2 * frameEnds.length));
+        int[] ends = frameEnds;
+        int e = ENDS * f;
+        if (e == ends.length) {
+            ends = moreFrames();
         }
-        frameEnds[ENDS * f + REFERENCE_END] = referenceCount;
-        frameEnds[ENDS * f + PRIMITIVE_END] = primitiveCount;
+        ends[e + REFERENCE_END] = referenceCount;
+        ends[e + PRIMITIVE_END] = primitiveCount;
+        ends[e + KIND] = kind.number;
         frameCount = f + 1;
+    }
+
+    private int[] moreFrames() {
+        frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, 2 * frameEnds.length));
+        return frameEnds;
     }
 
     /** Starts a segment at place {@code f}, above the top one if there are saved frames. */
@@ -250,9 +277,8 @@ public final class Fiber {
         }
         rewindsLeft--;
         Object[] r = references;
-        int read = referenceRead - RECORD; // the callee's kind and receiver: its caller passes the receiver
+        int read = referenceRead - RECORD; // the callee's receiver, which its caller passes
         r[read] = null;
-        r[read + 1] = null;
         referenceRead = read;
         return true;
     }
@@ -342,10 +368,9 @@ public final class Fiber {
         int innermost = nextFrame;
         int outermost = Math.min(frameCount, innermost + count) - 1;
         int record = referenceEnd(outermost) - RECORD;
-        takenKind = (Kind) references[record];
-        resumedReceiver = references[record + 1];
+        takenKind = frameEnds[ENDS * outermost + KIND];
+        resumedReceiver = references[record];
         references[record] = null;
-        references[record + 1] = null;
         referenceRead = record;
         primitiveRead = primitiveEnd(outermost);
         rewindsLeft = outermost - innermost;
@@ -378,12 +403,12 @@ public final class Fiber {
 
     /** The resumer of the frame {@link #take} took. */
     private MethodHandle takenResumer() {
-        return takenKind.resumer();
+        return Kind.numbered(takenKind).resumer();
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
-        takenKind = null;
+        takenKind = 0;
         resumedReceiver = null;
         rewindsLeft = 0;
         if (mode == RESUMING) { // the frame failed before it took its result
@@ -405,8 +430,9 @@ public final class Fiber {
         nextFrame = 0;
         lowerSegmentCount = 0;
         lastKind = null;
+        kindBefore = null;
         firstNewFrame = 0;
-        takenKind = null;
+        takenKind = 0;
         resumedReceiver = null;
         rewindsLeft = 0;
         resumeValue = null;
@@ -446,7 +472,7 @@ public final class Fiber {
     }
 
     private Kind kindAt(int place) {
-        return (Kind) references[referenceEnd(place) - RECORD];
+        return Kind.numbered(frameEnds[ENDS * place + KIND]);
     }
 
     private Object[] frameReferences(int place) {
@@ -472,38 +498,76 @@ public final class Fiber {
         for (int k = 0; k < scalars.length - 1; k++) {
             pushLong(scalars[k]);
         }
-        addFrame(new Kind(owner, twin, resumer), receiver, (int) scalars[scalars.length - 1]);
+        addFrame(Kind.ofWritten(owner, twin, resumer), receiver, (int) scalars[scalars.length - 1]);
     }
 
     /**
-     * What a saved frame is a frame of: its class, the handle of its twin that woven code saved
-     * with it, and the handle by which the engine resumes it, made when first needed. Immutable
-     * but for that handle, which any thread may make (the same one); shared by every fiber, one
-     * per twin handle constant.
+     * What a saved frame is a frame of: its class, the handle of its twin, and the handle by which
+     * the engine resumes it, made when first needed; and its number, by which frames name it.
+     * Immutable but for that handle, which any thread may make (the same one). Shared by every
+     * fiber: one per twin handle constant of woven code, and one per method whose frames were
+     * written from {@code CoroutineFrame}s, so that their count is bounded by the woven methods.
+     * Numbers are given under the class's lock and published by a volatile write of the table;
+     * a thread that reads a frame's number got it, through the coroutine's hand-over, after the
+     * write of the kind.
      */
     static final class Kind {
 
-        /** The kind of each twin handle that woven code of a class saved its frames with. */
-        private static final ClassValue<Map<MethodHandle, Kind>> KINDS = new ClassValue<>() {
+        /** The kind of each twin handle constant of a class's woven code. */
+        private static final ClassValue<Map<MethodHandle, Kind>> SAVED = new ClassValue<>() {
             @Override
             protected Map<MethodHandle, Kind> computeValue(Class<?> type) {
                 return new ConcurrentHashMap<>();
             }
         };
 
+        /** The kind of each method of a class whose frames were written. */
+        private static final ClassValue<Map<java.lang.reflect.Method, Kind>> WRITTEN = new ClassValue<>() {
+            @Override
+            protected Map<java.lang.reflect.Method, Kind> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
+
+        private static volatile Kind[] numbered = new Kind[16];
+        private static int count;
+
         final Class<?> owner;
         final MethodHandle twin;
+        final int number;
         private MethodHandle resumer;
 
         private Kind(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
             this.owner = owner;
             this.twin = twin;
             this.resumer = resumer;
+            this.number = register(this);
+        }
+
+        private static synchronized int register(Kind kind) {
+            Kind[] table = numbered;
+            int n = count;
+            if (n == table.length) {
+                table = Arrays.copyOf(table, 2 * n);
+            }
+            table[n] = kind;
+            count = n + 1;
+            numbered = table;
+            return n;
         }
 
         /** The kind of a frame of {@code owner} saved with {@code twin}, a handle constant of its woven code. */
         static Kind of(Class<?> owner, MethodHandle twin) {
-            return KINDS.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t, null));
+            return SAVED.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t, null));
+        }
+
+        /** The kind of a frame written from a {@code CoroutineFrame} of {@code owner}'s method whose twin {@code twin} calls. */
+        static Kind ofWritten(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
+            return WRITTEN.get(owner).computeIfAbsent(Twins.methodOf(owner, twin), m -> new Kind(owner, twin, resumer));
+        }
+
+        static Kind numbered(int number) {
+            return numbered[number];
         }
 
         MethodHandle resumer() {
