@@ -72,8 +72,12 @@ public final class Fiber {
     /** The engine has called the innermost saved frame's twin, which rebuilds the frame and goes on. */
     public static final int RESUMING = 2;
 
-    /** The smallest stack allocated: most suspended coroutines hold a frame or two, and a million of them may be suspended. */
-    private static final int MIN_CAPACITY = 4;
+    /**
+     * The smallest stacks allocated: most suspended coroutines hold a frame or two (a site id
+     * and a value or two of each kind, and a receiver), and a million of them may be suspended.
+     */
+    private static final int MIN_REFERENCES = 4;
+    private static final int MIN_PRIMITIVES = 2;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
     private static final int[] NO_FRAMES = {};
@@ -119,9 +123,9 @@ public final class Fiber {
     private Object resumedReceiver;
     private int rewindsLeft;
 
-    /** What the resumed frame's call site gives: a value, or an exception to throw. */
+    /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
     private Object resumeValue;
-    private Throwable resumeException;
+    private boolean resumeThrows;
 
     static {
         SharedAccess.setFiberAccess(new Control());
@@ -159,11 +163,11 @@ public final class Fiber {
     }
 
     private void moreReferences() {
-        references = Arrays.copyOf(references, Math.max(MIN_CAPACITY, 2 * referenceCount));
+        references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, 2 * referenceCount));
     }
 
     private void morePrimitives() {
-        primitives = Arrays.copyOf(primitives, Math.max(MIN_CAPACITY, 2 * primitiveCount));
+        primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, 2 * primitiveCount));
     }
 
     public void pushInt(int value) {
@@ -288,8 +292,8 @@ public final class Fiber {
         mode = RUNNING;
         Object value = resumeValue;
         resumeValue = null;
-        if (resumeException != null) {
-            throw throwResumeException();
+        if (resumeThrows) {
+            throw throwResumeException((Throwable) value);
         }
         return value;
     }
@@ -321,9 +325,8 @@ public final class Fiber {
         resumedObject();
     }
 
-    private RuntimeException throwResumeException() {
-        Throwable t = resumeException;
-        resumeException = null;
+    private RuntimeException throwResumeException(Throwable t) {
+        resumeThrows = false;
         throw Fiber.<RuntimeException>sneaky(t);
     }
 
@@ -379,8 +382,8 @@ public final class Fiber {
             dropTopSegment();
         }
         enter();
-        resumeValue = value;
-        resumeException = exception;
+        resumeThrows = exception != null;
+        resumeValue = resumeThrows ? exception : value;
         mode = RESUMING;
         return frameCount == 0;
     }
@@ -414,7 +417,7 @@ public final class Fiber {
         if (mode == RESUMING) { // the frame failed before it took its result
             mode = RUNNING;
             resumeValue = null;
-            resumeException = null;
+            resumeThrows = false;
         }
     }
 
@@ -436,7 +439,7 @@ public final class Fiber {
         resumedReceiver = null;
         rewindsLeft = 0;
         resumeValue = null;
-        resumeException = null;
+        resumeThrows = false;
         mode = RUNNING;
     }
 
