@@ -4,6 +4,7 @@ import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -510,6 +511,9 @@ public final class Fiber {
      * Immutable but for that handle, which any thread may make (the same one). Shared by every
      * fiber: one per twin handle constant of woven code, and one per method whose frames were
      * written from {@code CoroutineFrame}s, so that their count is bounded by the woven methods.
+     * A kind lives as long as its class: its class holds it (a class value), and the table of
+     * numbers holds it weakly, so that saved frames never keep a class loader alive; a saved
+     * frame's class is reachable from the frame under it (which called it), down to the body.
      * Numbers are given under the class's lock and published by a volatile write of the table;
      * a thread that reads a frame's number got it, through the coroutine's hand-over, after the
      * write of the kind.
@@ -532,7 +536,7 @@ public final class Fiber {
             }
         };
 
-        private static volatile Kind[] numbered = new Kind[16];
+        private static volatile WeakReference<?>[] numbered = new WeakReference<?>[16];
         private static int count;
 
         final Class<?> owner;
@@ -548,12 +552,12 @@ public final class Fiber {
         }
 
         private static synchronized int register(Kind kind) {
-            Kind[] table = numbered;
+            WeakReference<?>[] table = numbered;
             int n = count;
             if (n == table.length) {
                 table = Arrays.copyOf(table, 2 * n);
             }
-            table[n] = kind;
+            table[n] = new WeakReference<>(kind);
             count = n + 1;
             numbered = table;
             return n;
@@ -569,8 +573,9 @@ public final class Fiber {
             return WRITTEN.get(owner).computeIfAbsent(Twins.methodOf(owner, twin), m -> new Kind(owner, twin, resumer));
         }
 
+        /** The kind numbered {@code number}, which a saved frame names: its class is alive. */
         static Kind numbered(int number) {
-            return numbered[number];
+            return (Kind) numbered[number].get();
         }
 
         MethodHandle resumer() {
