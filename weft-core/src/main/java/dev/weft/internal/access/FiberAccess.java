@@ -65,7 +65,8 @@ public interface FiberAccess {
     MethodHandle frameTwin(Fiber fiber, int frame);
 
     /**
-     * Saves a frame of {@code owner}, run by {@code twin} (an exact call), above the saved ones, resumed by {@code resumer}
+     * Saves a frame of {@code owner}, run by {@code twin} (an exact call), as the caller of the frame saved before it
+     * (frames are added innermost first, as unwinding saves them), resumed by {@code resumer}
      * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, its own (null if static), with these values in the
      * order its twin pushes them, its site id last.
      */

@@ -4,7 +4,10 @@ import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 
 import java.lang.invoke.MethodHandle;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The state of one coroutine run by the woven engine, which woven twin methods take as their
@@ -15,8 +18,9 @@ import java.util.Arrays;
  * each twin frame on the way out, seeing it after its call, pushes its live values and ends its
  * frame ({@link #endFrame}) and returns, innermost frame first, down to the engine. Only the frames
  * that ran since the engine last entered the stack are on the way: the frames saved before and
- * not resumed since stay saved, under the new ones. The engine then turns the new frames round,
- * so that the saved frames always form one stack, the outermost at the bottom.
+ * not resumed since stay saved, under the new ones. The new frames are kept in the order they
+ * were saved, innermost first, as one <em>segment</em> above the segments saved before: nothing
+ * is turned round, and resuming reads a segment from its innermost frame up.
  *
  * <p>Resuming does not rebuild the stack: the engine resumes the innermost saved frame alone
  * ({@link #RESUMING}), by a call of its twin through the handle the frame saved; the twin's
@@ -30,8 +34,13 @@ import java.util.Arrays;
  * costs the same at any depth, and a return costs the frames it returns through.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
- * bits, which grow as needed and are reused from one suspension to the next; each saved frame
- * has its receiver, its kind (class, twin handle, resumer) and where its values are.
+ * bits, allocated at the first suspension, grown as needed and reused from one suspension to the
+ * next; a saved frame's receiver is its last reference, and where its values end and its kind
+ * (its class, twin handle and resumer, shared by every fiber, by number) are three ints. Invariants: the
+ * saved frames' values lie in the stacks in the order they were pushed, each frame's right above
+ * the one saved before it; every segment holds at least one frame not yet resumed; only the top
+ * segment is resumed, from its innermost frame up, and it is dropped with its values once its
+ * outermost frame is.
  *
  * <p>Woven code calls only the mode tests, the pushes and pops of its own frame's values,
  * {@link #endFrame}, the {@code resumed} methods and {@link #notASite}; everything else (creating
@@ -46,15 +55,15 @@ public final class Fiber {
     /*
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
-     * from the last, then the site id, pushed by endFrame) and popped in reverse by its prologue,
-     * from a read position the engine sets to the end of the frame it resumes. Each frame has its
-     * own receiver (or null) in receivers, and seven ints in bounds: its kind (an index into the
-     * fiber's table of the twins it has seen: class, twin handle, resumer), where its references
-     * and primitives start and end, and the highest end of it and the frames under it (what must
-     * be kept when it is resumed). Saving a frame thus stores one reference besides its values,
-     * each reference stored into the fiber's arrays being a write barrier. Turning the new frames
-     * round after an unwind moves their bounds and receivers only: their values stay where they
-     * were pushed, and a frame's place is freed when no frame under it ends above it.
+     * from the last), then endFrame pushes the site id (a primitive) and the frame's own
+     * receiver (a reference); its prologue pops them in reverse from a read position the engine
+     * sets below the receiver. frameEnds has, per frame, where its references and primitives
+     * end and its kind's number; each starts where the frame saved before it ends. Within a segment the frames are
+     * saved innermost first, so a frame's caller is the next one: frames rebuilt together are
+     * read downwards from the outermost of them, each callee's values right under its caller's,
+     * and rewindsCallee only skips the callee's receiver. The frames of the top segment
+     * below nextFrame have been resumed; their places are freed with the segment. The segments
+     * below the top one are (start, next) pairs in lowerSegments, allocated when first needed.
      */
 
     /** Its code runs, or it is not running at all. */
@@ -64,63 +73,60 @@ public final class Fiber {
     /** The engine has called the innermost saved frame's twin, which rebuilds the frame and goes on. */
     public static final int RESUMING = 2;
 
-    private static final int INITIAL_CAPACITY = 8;
-    /** Small: most suspended coroutines hold a frame or two, and a million of them may be suspended. */
-    private static final int INITIAL_FRAMES = 2;
+    /**
+     * The smallest stacks allocated: most suspended coroutines hold a frame or two (a site id
+     * and a value or two of each kind, and a receiver), and a million of them may be suspended.
+     */
+    private static final int MIN_REFERENCES = 4;
+    private static final int MIN_PRIMITIVES = 2;
+    private static final Object[] NO_REFERENCES = {};
+    private static final long[] NO_PRIMITIVES = {};
+    private static final int[] NO_FRAMES = {};
 
-    /** A frame's bounds: where its references and primitives start and end, its kind, and the highest ends up to it. */
-    private static final int REFERENCE_START = 0;
-    private static final int REFERENCE_END = 1;
-    private static final int PRIMITIVE_START = 2;
-    private static final int PRIMITIVE_END = 3;
-    private static final int KIND = 4;
-    private static final int REFERENCE_TOP = 5;
-    private static final int PRIMITIVE_TOP = 6;
-    private static final int BOUNDS = 7;
-    /** How many of a frame's bounds move with it when the new frames are turned round: all but the tops. */
-    private static final int MOVING_BOUNDS = 5;
+    /** Per frame in frameEnds: where its references end, where its primitives end, and its kind's number. */
+    private static final int REFERENCE_END = 0;
+    private static final int PRIMITIVE_END = 1;
+    private static final int KIND = 2;
+    private static final int ENDS = 3;
+    /** The frame's own reference that endFrame pushes above its values: its receiver. */
+    private static final int RECORD = 1;
 
     private final Object coroutine;
-    private int mode;
+    private byte mode;
 
-    private Object[] references = new Object[INITIAL_CAPACITY];
+    private Object[] references = NO_REFERENCES;
     /** Where the next reference is pushed; above it nothing is saved. */
     private int referenceCount;
-    private long[] primitives = new long[INITIAL_CAPACITY];
+    private long[] primitives = NO_PRIMITIVES;
     private int primitiveCount;
     /** Where the resumed frame's prologue pops its next value from. */
     private int referenceRead;
     private int primitiveRead;
 
-    /** How many frames are saved; their receivers and bounds, outermost first. */
+    /** How many frames have places (those of the top segment already resumed included), and where each one's values end. */
     private int frameCount;
-    private Object[] receivers = new Object[INITIAL_FRAMES];
-    private int[] bounds = new int[INITIAL_FRAMES * BOUNDS];
+    private int[] frameEnds = NO_FRAMES;
+    /** The top segment: its first frame (the innermost saved), and its innermost frame not yet resumed. */
+    private int segmentStart;
+    private int nextFrame;
+    /** The segments under the top one, bottom first, as (start, next) pairs. */
+    private int[] lowerSegments;
+    private int lowerSegmentCount;
 
-    /** The kinds of frame saved so far: the class, the twin's handle, and its resumer (null until needed). */
-    private int kindCount;
-    private Class<?>[] kindClasses = new Class<?>[1];
-    private MethodHandle[] kindTwins = new MethodHandle[1];
-    private MethodHandle[] kindResumers = new MethodHandle[1];
-    /** The kind of the last frame saved: the kind of the next one, more often than not. */
-    private int lastKind;
-
-    /** The first frame saved since the engine last entered the stack, and where its values start. */
+    /** The kinds of the last frame saved and of the last one of another kind: the kind of the next one, more often than not. */
+    private Kind lastKind;
+    private Kind kindBefore;
+    /** The place of the first frame saved since the engine last entered the stack: that frame starts a segment. */
     private int firstNewFrame;
-    private int newReferences;
-    private int newPrimitives;
-    /** The receiver of the frame being resumed. */
-    private Object resumedReceiver;
-    /** The frames rebuilt with the resumed one, each by its caller calling it again: the next, and the end. */
-    private int rewindNext;
-    private int rewindEnd;
 
-    /** What the resumed frame's call site gives: a value, or an exception to throw. */
-    private Object resumeValue;
-    private Throwable resumeException;
-
-    /** The kind of the frame {@link #take} took. */
+    /** The frame {@link #take} took, to be called: its kind's number and receiver; and how many callees it rebuilds. */
     private int takenKind;
+    private Object resumedReceiver;
+    private int rewindsLeft;
+
+    /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
+    private Object resumeValue;
+    private boolean resumeThrows;
 
     static {
         SharedAccess.setFiberAccess(new Control());
@@ -145,16 +151,24 @@ public final class Fiber {
 
     public void pushObject(Object value) {
         if (referenceCount == references.length) {
-            references = Arrays.copyOf(references, referenceCount * 2);
+            moreReferences();
         }
         references[referenceCount++] = value;
     }
 
     public void pushLong(long value) {
         if (primitiveCount == primitives.length) {
-            primitives = Arrays.copyOf(primitives, primitiveCount * 2);
+            morePrimitives();
         }
         primitives[primitiveCount++] = value;
+    }
+
+    private void moreReferences() {
+        references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, 2 * referenceCount));
+    }
+
+    private void morePrimitives() {
+        primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, 2 * primitiveCount));
     }
 
     public void pushInt(int value) {
@@ -172,71 +186,65 @@ public final class Fiber {
     /**
      * Ends the frame whose values were just pushed: a frame of {@code owner}'s method whose twin
      * is {@code twin}, run on {@code self} (null for a static method), suspended in its call at
-     * site {@code site}.
+     * site {@code site}. It is the caller of the frame ended before it, if that one is new too.
      */
     public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
+        Kind kind = lastKind;
+        if (kind == null || kind.twin != twin) {
+            kind = otherKind(owner, twin);
+        }
+        addFrame(kind, self, site);
+    }
+
+    /** The kind of a frame saved with {@code twin}, not the last one's: the one before it, more often than not. */
+    private Kind otherKind(Class<?> owner, MethodHandle twin) {
+        Kind kind = kindBefore;
+        if (kind == null || kind.twin != twin) {
+            kind = Kind.of(owner, twin);
+        }
+        kindBefore = lastKind;
+        lastKind = kind;
+        return kind;
+    }
+
+    /** Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a place. */
+    private void addFrame(Kind kind, Object self, int site) {
         pushLong(site);
+        pushObject(self);
         int f = frameCount;
-        boolean first = f == firstNewFrame; // else the frame ended just before is its callee, whose values end where its start
-        addFrame(kindOf(owner, twin, null), self,
-                first ? newReferences : bounds[(f - 1) * BOUNDS + REFERENCE_END],
-                first ? newPrimitives : bounds[(f - 1) * BOUNDS + PRIMITIVE_END]);
-    }
-
-    /** The kind of a frame of {@code owner} saved by {@code twin}, added if new, with {@code resumer} if known. */
-    private int kindOf(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
-        int k = lastKind;
-        if (k < kindCount && kindTwins[k] == twin) {
-            return k;
+        if (f == firstNewFrame) {
+            openSegment(f);
         }
-        for (k = 0; k < kindCount; k++) {
-            if (kindTwins[k] == twin) {
-                lastKind = k;
-                return k;
-            }
+        int[] ends = frameEnds;
+        int e = ENDS * f;
+        if (e == ends.length) {
+            ends = moreFrames();
         }
-        if (k == kindTwins.length) {
-            kindClasses = Arrays.copyOf(kindClasses, 2 * k);
-            kindTwins = Arrays.copyOf(kindTwins, 2 * k);
-            kindResumers = Arrays.copyOf(kindResumers, 2 * k);
-        }
-        kindClasses[k] = owner;
-        kindTwins[k] = twin;
-        kindResumers[k] = resumer;
-        kindCount = k + 1;
-        lastKind = k;
-        return k;
-    }
-
-    /** Adds the receiver and bounds of a frame of {@code kind} whose values are pushed from these starts to the counts. */
-    private void addFrame(int kind, Object self, int referenceStart, int primitiveStart) {
-        int f = frameCount;
-        if (f == receivers.length) {
-            receivers = Arrays.copyOf(receivers, 2 * f);
-            bounds = Arrays.copyOf(bounds, 2 * f * BOUNDS);
-        }
-        receivers[f] = self;
-        int b = f * BOUNDS;
-        bounds[b + KIND] = kind;
-        bounds[b + REFERENCE_START] = referenceStart;
-        bounds[b + REFERENCE_END] = referenceCount;
-        bounds[b + PRIMITIVE_START] = primitiveStart;
-        bounds[b + PRIMITIVE_END] = primitiveCount;
-        setTops(f);
+        ends[e + REFERENCE_END] = referenceCount;
+        ends[e + PRIMITIVE_END] = primitiveCount;
+        ends[e + KIND] = kind.number;
         frameCount = f + 1;
     }
 
-    /** Sets frame {@code f}'s tops: the highest ends of it and the frames under it. */
-    private void setTops(int f) {
-        int b = f * BOUNDS;
-        int referenceTop = bounds[b + REFERENCE_END];
-        int primitiveTop = bounds[b + PRIMITIVE_END];
+    private int[] moreFrames() {
+        frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, 2 * frameEnds.length));
+        return frameEnds;
+    }
+
+    /** Starts a segment at place {@code f}, above the top one if there are saved frames. */
+    private void openSegment(int f) {
         if (f > 0) {
-            referenceTop = Math.max(referenceTop, bounds[b - BOUNDS + REFERENCE_TOP]);
-            primitiveTop = Math.max(primitiveTop, bounds[b - BOUNDS + PRIMITIVE_TOP]);
+            if (lowerSegments == null) {
+                lowerSegments = new int[2 * 2];
+            } else if (2 * lowerSegmentCount == lowerSegments.length) {
+                lowerSegments = Arrays.copyOf(lowerSegments, 2 * lowerSegments.length);
+            }
+            lowerSegments[2 * lowerSegmentCount] = segmentStart;
+            lowerSegments[2 * lowerSegmentCount + 1] = nextFrame;
+            lowerSegmentCount++;
         }
-        bounds[b + REFERENCE_TOP] = referenceTop;
-        bounds[b + PRIMITIVE_TOP] = primitiveTop;
+        segmentStart = f;
+        nextFrame = f;
     }
 
     // ---------------------------------------------------------------- restoring (resuming)
@@ -265,17 +273,18 @@ public final class Fiber {
 
     /**
      * Read by a rebuilt frame's prologue: whether its callee is rebuilt too (it then calls it
-     * again, and the callee's prologue pops the next frame's values), rather than the frame
-     * taking its call's result ({@code resumed<Kind>()}).
+     * again, and the callee's prologue pops the next frame's values, right under its own),
+     * rather than the frame taking its call's result ({@code resumed<Kind>()}).
      */
     public boolean rewindsCallee() {
-        int next = rewindNext;
-        if (next >= rewindEnd) {
+        if (rewindsLeft == 0) {
             return false;
         }
-        referenceRead = bounds[next * BOUNDS + REFERENCE_END];
-        primitiveRead = bounds[next * BOUNDS + PRIMITIVE_END];
-        rewindNext = next + 1;
+        rewindsLeft--;
+        Object[] r = references;
+        int read = referenceRead - RECORD; // the callee's receiver, which its caller passes
+        r[read] = null;
+        referenceRead = read;
         return true;
     }
 
@@ -284,8 +293,8 @@ public final class Fiber {
         mode = RUNNING;
         Object value = resumeValue;
         resumeValue = null;
-        if (resumeException != null) {
-            throw throwResumeException();
+        if (resumeThrows) {
+            throw throwResumeException((Throwable) value);
         }
         return value;
     }
@@ -317,9 +326,8 @@ public final class Fiber {
         resumedObject();
     }
 
-    private RuntimeException throwResumeException() {
-        Throwable t = resumeException;
-        resumeException = null;
+    private RuntimeException throwResumeException(Throwable t) {
+        resumeThrows = false;
         throw Fiber.<RuntimeException>sneaky(t);
     }
 
@@ -343,86 +351,74 @@ public final class Fiber {
     private void enter() {
         mode = RUNNING;
         firstNewFrame = frameCount;
-        newReferences = referenceCount;
-        newPrimitives = primitiveCount;
     }
 
-    /** The entry has returned while unwinding: the new frames are turned round, outermost first. */
-    private void finishUnwinding() {
-        mode = RUNNING;
-        int first = firstNewFrame;
-        int last = frameCount - 1;
-        if (last > first) {
-            for (int i = first, j = last; i < j; i++, j--) {
-                Object receiver = receivers[i];
-                receivers[i] = receivers[j];
-                receivers[j] = receiver;
-                swap(bounds, i * BOUNDS, j * BOUNDS, MOVING_BOUNDS); // the tops are set again
-            }
-            for (int f = first; f <= last; f++) {
-                setTops(f);
-            }
-        }
+    private int referenceEnd(int f) {
+        return frameEnds[ENDS * f + REFERENCE_END];
     }
 
-    private static void swap(int[] a, int i, int j, int n) {
-        for (int k = 0; k < n; k++) {
-            int t = a[i + k];
-            a[i + k] = a[j + k];
-            a[j + k] = t;
-        }
+    private int primitiveEnd(int f) {
+        return frameEnds[ENDS * f + PRIMITIVE_END];
     }
 
     /**
-     * Takes the {@code count} innermost saved frames (all, if fewer are saved) off the saved ones,
-     * to be resumed together: the outermost of them is called, each rebuilds its callee in turn,
-     * and the innermost's call site gives {@code value}, or throws {@code exception} if not null.
+     * Takes up to {@code count} innermost saved frames of the top segment to be resumed
+     * together: the outermost of them is called, each rebuilds its callee in turn, and the
+     * innermost's call site gives {@code value}, or throws {@code exception} if not null.
      * Returns whether the one to call is the outermost frame of all, which the engine calls
-     * through its entry; else it calls {@link #takenResumer()} on {@link #resumedReceiver}.
+     * through its entry; else it calls the taken frame's resumer on its receiver.
      */
     private boolean take(int count, Object value, Throwable exception) {
-        int n = frameCount;
-        int f = Math.max(0, n - count);
-        int b = f * BOUNDS;
-        takenKind = bounds[b + KIND];
-        resumedReceiver = receivers[f];
-        for (int i = f; i < n; i++) {
-            receivers[i] = null;
+        int innermost = nextFrame;
+        int outermost = Math.min(frameCount, innermost + count) - 1;
+        int record = referenceEnd(outermost) - RECORD;
+        takenKind = frameEnds[ENDS * outermost + KIND];
+        resumedReceiver = references[record];
+        references[record] = null;
+        referenceRead = record;
+        primitiveRead = primitiveEnd(outermost);
+        rewindsLeft = outermost - innermost;
+        nextFrame = outermost + 1;
+        if (nextFrame == frameCount) {
+            dropTopSegment();
         }
-        referenceRead = bounds[b + REFERENCE_END];
-        primitiveRead = bounds[b + PRIMITIVE_END];
-        rewindNext = f + 1;
-        rewindEnd = n;
-        referenceCount = f == 0 ? 0 : bounds[b - BOUNDS + REFERENCE_TOP]; // the frames' own values are popped before any push
-        primitiveCount = f == 0 ? 0 : bounds[b - BOUNDS + PRIMITIVE_TOP];
-        frameCount = f;
         enter();
-        resumeValue = value;
-        resumeException = exception;
+        resumeThrows = exception != null;
+        resumeValue = resumeThrows ? exception : value;
         mode = RESUMING;
-        return f == 0;
+        return frameCount == 0;
+    }
+
+    /** Frees the places of the top segment, whose frames have all been taken: the one under it is the top one. */
+    private void dropTopSegment() {
+        int start = segmentStart;
+        frameCount = start;
+        referenceCount = start == 0 ? 0 : referenceEnd(start - 1);
+        primitiveCount = start == 0 ? 0 : primitiveEnd(start - 1);
+        if (lowerSegmentCount > 0) {
+            lowerSegmentCount--;
+            segmentStart = lowerSegments[2 * lowerSegmentCount];
+            nextFrame = lowerSegments[2 * lowerSegmentCount + 1];
+        } else {
+            segmentStart = 0;
+            nextFrame = 0;
+        }
     }
 
     /** The resumer of the frame {@link #take} took. */
     private MethodHandle takenResumer() {
-        int k = takenKind;
-        MethodHandle resumer = kindResumers[k];
-        if (resumer == null) {
-            resumer = Twins.resumerOf(kindClasses[k], kindTwins[k]);
-            kindResumers[k] = resumer;
-        }
-        return resumer;
+        return Kind.numbered(takenKind).resumer();
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
+        takenKind = 0;
         resumedReceiver = null;
-        rewindNext = 0;
-        rewindEnd = 0;
+        rewindsLeft = 0;
         if (mode == RESUMING) { // the frame failed before it took its result
             mode = RUNNING;
             resumeValue = null;
-            resumeException = null;
+            resumeThrows = false;
         }
     }
 
@@ -433,44 +429,163 @@ public final class Fiber {
         primitiveCount = 0;
         referenceRead = 0;
         primitiveRead = 0;
-        Arrays.fill(receivers, 0, frameCount, null);
-        Arrays.fill(kindClasses, 0, kindCount, null);
-        Arrays.fill(kindTwins, 0, kindCount, null);
-        Arrays.fill(kindResumers, 0, kindCount, null);
-        kindCount = 0;
-        lastKind = 0;
         frameCount = 0;
+        segmentStart = 0;
+        nextFrame = 0;
+        lowerSegmentCount = 0;
+        lastKind = null;
+        kindBefore = null;
         firstNewFrame = 0;
-        newReferences = 0;
-        newPrimitives = 0;
+        takenKind = 0;
         resumedReceiver = null;
-        rewindNext = 0;
-        rewindEnd = 0;
+        rewindsLeft = 0;
         resumeValue = null;
-        resumeException = null;
+        resumeThrows = false;
         mode = RUNNING;
     }
 
-    private Object[] frameReferences(int f) {
-        return Arrays.copyOfRange(references, bounds[f * BOUNDS + REFERENCE_START], bounds[f * BOUNDS + REFERENCE_END]);
+    /** How many frames are saved and not resumed. */
+    private int savedFrameCount() {
+        int count = frameCount - nextFrame;
+        for (int s = 0; s < lowerSegmentCount; s++) {
+            count += segmentEnd(s) - lowerSegments[2 * s + 1];
+        }
+        return count;
     }
 
-    private long[] framePrimitives(int f) {
-        return Arrays.copyOfRange(primitives, bounds[f * BOUNDS + PRIMITIVE_START], bounds[f * BOUNDS + PRIMITIVE_END]);
+    /** Where lower segment {@code s} ends: where the one above it starts. */
+    private int segmentEnd(int s) {
+        return s + 1 < lowerSegmentCount ? lowerSegments[2 * (s + 1)] : segmentStart;
     }
 
-    /** Saves a frame above the others, as if it had unwound: its values in the order they are pushed, its site id last; {@code receiver} its own. */
+    /** The place of saved frame {@code frame}, 0 being the outermost of all; each segment holds its outermost frame last. */
+    private int place(int frame) {
+        int left = frame;
+        for (int s = 0; s < lowerSegmentCount; s++) {
+            int end = segmentEnd(s);
+            int size = end - lowerSegments[2 * s + 1];
+            if (left < size) {
+                return end - 1 - left;
+            }
+            left -= size;
+        }
+        if (left >= frameCount - nextFrame) {
+            throw new IndexOutOfBoundsException("frame " + frame + " of " + savedFrameCount() + " saved in " + this);
+        }
+        return frameCount - 1 - left;
+    }
+
+    private Kind kindAt(int place) {
+        return Kind.numbered(frameEnds[ENDS * place + KIND]);
+    }
+
+    private Object[] frameReferences(int place) {
+        int start = place == 0 ? 0 : referenceEnd(place - 1);
+        return Arrays.copyOfRange(references, start, referenceEnd(place) - RECORD);
+    }
+
+    private long[] framePrimitives(int place) {
+        int start = place == 0 ? 0 : primitiveEnd(place - 1);
+        return Arrays.copyOfRange(primitives, start, primitiveEnd(place));
+    }
+
+    /**
+     * Saves a frame as unwinding does: the caller of the frame saved before it, if any since the
+     * saved frames were discarded; its values in the order they are pushed, its site id last;
+     * {@code receiver} its own.
+     */
     private void addSavedFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver, Object[] values,
             long[] scalars) {
-        int referenceStart = referenceCount;
-        int primitiveStart = primitiveCount;
         for (Object v : values) {
             pushObject(v);
         }
-        for (long v : scalars) {
-            pushLong(v);
+        for (int k = 0; k < scalars.length - 1; k++) {
+            pushLong(scalars[k]);
         }
-        addFrame(kindOf(owner, twin, resumer), receiver, referenceStart, primitiveStart);
+        addFrame(Kind.ofWritten(owner, twin, resumer), receiver, (int) scalars[scalars.length - 1]);
+    }
+
+    /**
+     * What a saved frame is a frame of: its class, the handle of its twin, and the handle by which
+     * the engine resumes it, made when first needed; and its number, by which frames name it.
+     * Immutable but for that handle, which any thread may make (the same one). Shared by every
+     * fiber: one per twin handle constant of woven code, and one per method whose frames were
+     * written from {@code CoroutineFrame}s, so that their count is bounded by the woven methods.
+     * A kind lives as long as its class: its class holds it (a class value), and the table of
+     * numbers holds it weakly, so that saved frames never keep a class loader alive; a saved
+     * frame's class is reachable from the frame under it (which called it), down to the body.
+     * Numbers are given under the class's lock and published by a volatile write of the table;
+     * a thread that reads a frame's number got it, through the coroutine's hand-over, after the
+     * write of the kind.
+     */
+    static final class Kind {
+
+        /** The kind of each twin handle constant of a class's woven code. */
+        private static final ClassValue<Map<MethodHandle, Kind>> SAVED = new ClassValue<>() {
+            @Override
+            protected Map<MethodHandle, Kind> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
+
+        /** The kind of each method of a class whose frames were written. */
+        private static final ClassValue<Map<java.lang.reflect.Method, Kind>> WRITTEN = new ClassValue<>() {
+            @Override
+            protected Map<java.lang.reflect.Method, Kind> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
+
+        private static volatile WeakReference<?>[] numbered = new WeakReference<?>[16];
+        private static int count;
+
+        final Class<?> owner;
+        final MethodHandle twin;
+        final int number;
+        private MethodHandle resumer;
+
+        private Kind(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
+            this.owner = owner;
+            this.twin = twin;
+            this.resumer = resumer;
+            this.number = register(this);
+        }
+
+        private static synchronized int register(Kind kind) {
+            WeakReference<?>[] table = numbered;
+            int n = count;
+            if (n == table.length) {
+                table = Arrays.copyOf(table, 2 * n);
+            }
+            table[n] = new WeakReference<>(kind);
+            count = n + 1;
+            numbered = table;
+            return n;
+        }
+
+        /** The kind of a frame of {@code owner} saved with {@code twin}, a handle constant of its woven code. */
+        static Kind of(Class<?> owner, MethodHandle twin) {
+            return SAVED.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t, null));
+        }
+
+        /** The kind of a frame written from a {@code CoroutineFrame} of {@code owner}'s method whose twin {@code twin} calls. */
+        static Kind ofWritten(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
+            return WRITTEN.get(owner).computeIfAbsent(Twins.methodOf(owner, twin), m -> new Kind(owner, twin, resumer));
+        }
+
+        /** The kind numbered {@code number}, which a saved frame names: its class is alive. */
+        static Kind numbered(int number) {
+            return (Kind) numbered[number].get();
+        }
+
+        MethodHandle resumer() {
+            MethodHandle r = resumer;
+            if (r == null) {
+                r = Twins.resumer(twin);
+                resumer = r;
+            }
+            return r;
+        }
     }
 
     /** The engine's side, reached only through {@link SharedAccess#fibers()}. */
@@ -503,7 +618,7 @@ public final class Fiber {
 
         @Override
         public void finishUnwinding(Fiber fiber) {
-            fiber.finishUnwinding();
+            fiber.mode = RUNNING;
         }
 
         @Override
@@ -532,27 +647,27 @@ public final class Fiber {
 
         @Override
         public int frameCount(Fiber fiber) {
-            return fiber.frameCount;
+            return fiber.savedFrameCount();
         }
 
         @Override
         public Class<?> frameClass(Fiber fiber, int frame) {
-            return fiber.kindClasses[fiber.bounds[frame * BOUNDS + KIND]];
+            return fiber.kindAt(fiber.place(frame)).owner;
         }
 
         @Override
         public Object[] frameReferences(Fiber fiber, int frame) {
-            return fiber.frameReferences(frame);
+            return fiber.frameReferences(fiber.place(frame));
         }
 
         @Override
         public long[] framePrimitives(Fiber fiber, int frame) {
-            return fiber.framePrimitives(frame);
+            return fiber.framePrimitives(fiber.place(frame));
         }
 
         @Override
         public MethodHandle frameTwin(Fiber fiber, int frame) {
-            return fiber.kindTwins[fiber.bounds[frame * BOUNDS + KIND]];
+            return fiber.kindAt(fiber.place(frame)).twin;
         }
 
         @Override
@@ -568,7 +683,7 @@ public final class Fiber {
             case UNWINDING -> "unwinding";
             case RESUMING -> "resuming";
             default -> "running";
-        } + ", " + frameCount + " frames saved, " + referenceCount + " references and " + primitiveCount
+        } + ", " + savedFrameCount() + " frames saved, " + referenceCount + " references and " + primitiveCount
                 + " primitives]";
     }
 }

@@ -8,8 +8,6 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Twin methods: the woven engine's versions of woven methods. For each method it weaves, the
@@ -27,30 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Twins {
 
-    /**
-     * The resumers of the twin handles that woven code of each class saved with its frames, by
-     * handle: a handle constant is one object per class constant, so there are as many entries as
-     * the class has twins that suspended.
-     */
-    private static final ClassValue<Map<MethodHandle, MethodHandle>> RESUMERS = new ClassValue<>() {
-        @Override
-        protected Map<MethodHandle, MethodHandle> computeValue(Class<?> type) {
-            return new ConcurrentHashMap<>();
-        }
-    };
-
     /** The type of every resumer: the frame's receiver (null for a static method) and the fiber; the twin's result, boxed. */
     private static final MethodType RESUMER_TYPE = MethodType.methodType(Object.class, Object.class, Fiber.class);
 
     private Twins() {
-    }
-
-    /**
-     * The handle by which the engine resumes a frame of {@code owner} saved with the handle
-     * {@code twin} (which woven code loads as a constant: an exact call of the twin).
-     */
-    static MethodHandle resumerOf(Class<?> owner, MethodHandle twin) {
-        return RESUMERS.get(owner).computeIfAbsent(twin, Twins::resumer);
     }
 
     /**

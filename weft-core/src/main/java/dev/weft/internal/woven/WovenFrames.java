@@ -26,7 +26,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class WovenFrames {
 
-    private static final Map<Method, String> DESCRIPTORS = new ConcurrentHashMap<>();
+    /** The descriptors of each class's methods, kept with the class: no class loader is kept alive by them. */
+    private static final ClassValue<Map<Method, String>> DESCRIPTORS = new ClassValue<>() {
+        @Override
+        protected Map<Method, String> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
     private static final ClassValue<Map<String, Method>> METHODS = new ClassValue<>() {
         @Override
         protected Map<String, Method> computeValue(Class<?> type) {
@@ -147,7 +153,7 @@ public final class WovenFrames {
 
     /** The JVM descriptor of {@code m}, such as {@code (ILjava/lang/String;)V}; cached. */
     public static String descriptorOf(Method m) {
-        return DESCRIPTORS.computeIfAbsent(m,
+        return DESCRIPTORS.get(m.getDeclaringClass()).computeIfAbsent(m,
                 method -> MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString());
     }
 }

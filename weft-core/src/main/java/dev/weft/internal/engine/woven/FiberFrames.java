@@ -85,7 +85,8 @@ final class FiberFrames {
     static void write(Fiber fiber, CoroutineFrame[] frames) {
         FIBERS.discardSavedFrames(fiber);
         Lookup last = null;
-        for (CoroutineFrame frame : frames) {
+        for (int f = frames.length - 1; f >= 0; f--) { // innermost first, as unwinding saves them
+            CoroutineFrame frame = frames[f];
             Class<?> owner = frame.method.getDeclaringClass();
             if (last == null || !last.method.equals(frame.method)) {
                 last = new Lookup(owner, key(frame.method));

@@ -3,6 +3,7 @@ package dev.weft.internal.engine.woven;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.TwinAsymBody;
@@ -18,9 +19,13 @@ import java.lang.reflect.Method;
  * Finds, and checks, how the woven engine enters a coroutine's body: the twin of its
  * {@code run}, declared by the coroutine's own class if it overrides {@code run}, else by its
  * target's; for a target that is a lambda or method reference of a woven class, the twin of its
- * implementation ({@link WovenLambdas}). Any thread.
+ * implementation ({@link WovenLambdas}). An entry holds no coroutine: it reads the body from the
+ * coroutine it enters (the coroutine itself, or its target), so that one entry per body class
+ * serves every coroutine of that class. Any thread.
  */
 final class WovenEntries {
+
+    private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
 
     private WovenEntries() {
     }
@@ -34,37 +39,46 @@ final class WovenEntries {
         Method method();
     }
 
-    /** A symmetric coroutine's {@code run()}, or its {@code Runnable}'s. */
-    private record Symmetric(TwinRunnable body, Method method) implements Entry {
+    /** A symmetric coroutine subclass's own {@code run()}. */
+    private record Symmetric(Method method) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            body.run$weft(fiber);
+            ((TwinRunnable) coroutine).run$weft(fiber);
+            return null;
+        }
+    }
+
+    /** A symmetric coroutine's {@code Runnable} target's {@code run()}. */
+    private record SymmetricTarget(Method method) implements Entry {
+        @Override
+        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
+            ((TwinRunnable) COROUTINES.target(coroutine)).run$weft(fiber);
             return null;
         }
     }
 
     /** An asymmetric coroutine subclass's {@code run(I)}. */
-    private record OwnBody(TwinAsymBody body, Method method) implements Entry {
+    private record OwnBody(Method method) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            return body.run$weft(input, fiber);
+            return ((TwinAsymBody) coroutine).run$weft(input, fiber);
         }
     }
 
     /** An asymmetric coroutine's {@code AsymRunnable}. */
-    private record Target(TwinAsymRunnable body, Method method) implements Entry {
+    private record Target(Method method) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            return body.run$weft((AsymCoroutine<?, ?>) coroutine, input, fiber);
+            return ((TwinAsymRunnable) COROUTINES.target(coroutine)).run$weft((AsymCoroutine<?, ?>) coroutine, input, fiber);
         }
     }
 
-    /** A lambda or method reference of a woven class as a {@code Runnable}: its implementation's twin. */
-    private record SymmetricLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+    /** A lambda or method reference of a woven class as a {@code Runnable} target: its implementation's twin. */
+    private record SymmetricLambda(MethodHandle invoker, Method method) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
             try {
-                invoker.invokeExact(body, fiber);
+                invoker.invokeExact(COROUTINES.target(coroutine), fiber);
             } catch (Throwable t) {
                 throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
             }
@@ -72,12 +86,12 @@ final class WovenEntries {
         }
     }
 
-    /** A lambda or method reference of a woven class as an {@code AsymRunnable}: its implementation's twin. */
-    private record AsymLambda(Object body, MethodHandle invoker, Method method) implements Entry {
+    /** A lambda or method reference of a woven class as an {@code AsymRunnable} target: its implementation's twin. */
+    private record AsymLambda(MethodHandle invoker, Method method) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
             try {
-                return (Object) invoker.invokeExact(body, (AsymCoroutine<?, ?>) coroutine, input, fiber);
+                return (Object) invoker.invokeExact(COROUTINES.target(coroutine), (AsymCoroutine<?, ?>) coroutine, input, fiber);
             } catch (Throwable t) {
                 throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
             }
@@ -91,6 +105,8 @@ final class WovenEntries {
 
     /** A coroutine with nothing to run: its {@code run} is the library's own and it has no target. */
     private record Nothing() implements Entry {
+        static final Nothing INSTANCE = new Nothing();
+
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
             return null;
@@ -143,23 +159,56 @@ final class WovenEntries {
     static Entry of(CoroutineBase coroutine) {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
-            Object body = overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN) ? coroutine : target;
-            WovenLambdas.Lambda lambda = body == null ? null : WovenLambdas.of(body.getClass());
-            if (lambda != null && lambda.isCallOf("run", SYMMETRIC_RUN.parameters())) {
-                return new SymmetricLambda(body, lambda.invoker(), lambda.implementation());
+            if (overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN)) {
+                require(coroutine, coroutine, TwinRunnable.class, SYMMETRIC_RUN);
+                return SYMMETRIC.get(coroutine.getClass());
             }
-            return body == null ? new Nothing()
-                    : new Symmetric(require(coroutine, body, TwinRunnable.class, SYMMETRIC_RUN), runMethod(body, SYMMETRIC_RUN));
+            if (target == null) {
+                return Nothing.INSTANCE;
+            }
+            WovenLambdas.Lambda lambda = WovenLambdas.of(target.getClass());
+            if (lambda != null && lambda.isCallOf("run", SYMMETRIC_RUN.parameters())) {
+                return SYMMETRIC_LAMBDA.get(target.getClass());
+            }
+            require(coroutine, target, TwinRunnable.class, SYMMETRIC_RUN);
+            return SYMMETRIC_TARGET.get(target.getClass());
         }
         if (overridesRun(coroutine, AsymCoroutine.class, OWN_RUN)) {
-            return new OwnBody(require(coroutine, coroutine, TwinAsymBody.class, OWN_RUN), runMethod(coroutine, OWN_RUN));
+            require(coroutine, coroutine, TwinAsymBody.class, OWN_RUN);
+            return OWN_BODY.get(coroutine.getClass());
         }
-        WovenLambdas.Lambda lambda = target == null ? null : WovenLambdas.of(target.getClass());
+        if (target == null) {
+            return Nothing.INSTANCE;
+        }
+        WovenLambdas.Lambda lambda = WovenLambdas.of(target.getClass());
         if (lambda != null && lambda.isCallOf("run", TARGET_RUN.parameters())) {
-            return new AsymLambda(target, lambda.invoker(), lambda.implementation());
+            return ASYM_LAMBDA.get(target.getClass());
         }
-        return target == null ? new Nothing()
-                : new Target(require(coroutine, target, TwinAsymRunnable.class, TARGET_RUN), runMethod(target, TARGET_RUN));
+        require(coroutine, target, TwinAsymRunnable.class, TARGET_RUN);
+        return TARGET.get(target.getClass());
+    }
+
+    /** The entries, one per body class, made once the body's class has been checked. */
+    private static final ClassValue<Entry> SYMMETRIC = entries(type -> new Symmetric(SYMMETRIC_RUN.get(type).method()));
+    private static final ClassValue<Entry> SYMMETRIC_TARGET = entries(type -> new SymmetricTarget(SYMMETRIC_RUN.get(type).method()));
+    private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnBody(OWN_RUN.get(type).method()));
+    private static final ClassValue<Entry> TARGET = entries(type -> new Target(TARGET_RUN.get(type).method()));
+    private static final ClassValue<Entry> SYMMETRIC_LAMBDA = entries(type -> {
+        WovenLambdas.Lambda lambda = WovenLambdas.of(type);
+        return new SymmetricLambda(lambda.invoker(), lambda.implementation());
+    });
+    private static final ClassValue<Entry> ASYM_LAMBDA = entries(type -> {
+        WovenLambdas.Lambda lambda = WovenLambdas.of(type);
+        return new AsymLambda(lambda.invoker(), lambda.implementation());
+    });
+
+    private static ClassValue<Entry> entries(java.util.function.Function<Class<?>, Entry> make) {
+        return new ClassValue<>() {
+            @Override
+            protected Entry computeValue(Class<?> type) {
+                return make.apply(type);
+            }
+        };
     }
 
     /**
@@ -172,14 +221,14 @@ final class WovenEntries {
     }
 
     /**
-     * {@code body} as the woven twin interface {@code entry}, after checking that the {@code run}
-     * method it runs has a twin: an override that is not woven must not be skipped.
+     * Checks that {@code body} is an instance of the woven twin interface {@code entry} and that
+     * the {@code run} method it runs has a twin: an override that is not woven must not be skipped.
      */
-    private static <T> T require(CoroutineBase coroutine, Object body, Class<T> entry, RunMethods runs) {
+    private static void require(CoroutineBase coroutine, Object body, Class<?> entry, RunMethods runs) {
         Class<?> type = body.getClass();
         Run run = runs.get(type);
         if (run.woven() && entry.isInstance(body)) {
-            return entry.cast(body);
+            return;
         }
         Method method = run.method();
         String why = type.isHidden()
@@ -189,10 +238,5 @@ final class WovenEntries {
                         + " weave " + (method == null ? type : method.getDeclaringClass()).getName() + " with weft-weaver";
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why
                 + ", or run it on Engine.NATIVE");
-    }
-
-    /** The {@code run} method that {@code body} runs. */
-    private static Method runMethod(Object body, RunMethods runs) {
-        return runs.get(body.getClass()).method();
     }
 }

@@ -36,13 +36,11 @@ final class WovenStack implements ExecutionStack {
      */
     private static final int REWIND_CHUNK = 32;
 
-    private final CoroutineBase coroutine;
     private final WovenEntries.Entry entry;
     private final Fiber fiber;
     private boolean done;
 
     WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry) {
-        this.coroutine = coroutine;
         this.entry = entry;
         this.fiber = FIBERS.newFiber(coroutine);
     }
@@ -59,6 +57,7 @@ final class WovenStack implements ExecutionStack {
 
     @Override
     public void resume() {
+        CoroutineBase coroutine = (CoroutineBase) FIBERS.coroutine(fiber);
         Object value = null;
         Throwable thrown = null;
         if (FIBERS.hasSavedFrames(fiber)) {
@@ -119,7 +118,7 @@ final class WovenStack implements ExecutionStack {
     /** Always refused: the coroutine's code reached the suspension without going through twins all the way. */
     @Override
     public boolean suspend() {
-        throw WovenRefusal.of(coroutine);
+        throw WovenRefusal.of((CoroutineBase) FIBERS.coroutine(fiber));
     }
 
     /** Never: a rewind ends in {@link WovenSwitches}, not in the scheduler's suspension operations. */
