@@ -12,6 +12,7 @@
  * option (on JDK 17 to 20, one that names the JDK it needs); the woven engine needs no such
  * access.
  */
+@SuppressWarnings("module") // dev.weft.weaver, the one reader of the contract package, is built after this module
 module dev.weft {
     exports dev.weft;
     // Called by code that weft-weaver emits into woven classes, wherever they live; not API.

@@ -33,6 +33,7 @@ import java.util.NoSuchElementException;
  * @param <I> what each {@code call} passes in ({@code Void} if nothing)
  * @param <O> what each {@code ret}, and the final return, passes out ({@code Void} if nothing)
  */
+@SuppressWarnings("this-escape") // a new coroutine gets its stack and joins its thread as it is built (thesis 3.2.1); it runs later
 public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Iterable<O> {
 
     private final AsymRunnable<? super I, ? extends O> target;

@@ -75,6 +75,7 @@ class EngineLimitsTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked") // the body's view of its coroutine, cast back to the type it was made with
     void retThroughANativeFrameIsRefusedAndTheCoroutineStaysUsable() {
         AsymCoroutine<Void, String> co = new AsymCoroutine<>((self, in) -> {
             initializing = (AsymCoroutine<Void, String>) self;

@@ -46,7 +46,7 @@ class ScaleStressTest {
 
     @Test
     void aMillionSuspendedAsymmetricCoroutinesEachRunToCompletion() {
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type
         AsymCoroutine<Integer, Integer>[] all = new AsymCoroutine[COUNT];
         for (int i = 0; i < COUNT; i++) {
             int id = i;

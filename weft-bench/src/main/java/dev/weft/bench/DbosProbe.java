@@ -80,7 +80,7 @@ public final class DbosProbe {
         int[] stepOf = new int[sessions];
         SessionsProbe.Timing steps;
         DBOSConfig config = DBOSConfig.defaults("weft-bench").withDatabaseUrl(url).withDbUser("postgres")
-                .withDbPassword("").withAdminServer(false);
+                .withDbPassword(""); // no admin server: DBOSConfig.defaults leaves it off
         try (DBOS dbos = new DBOS(config)) {
             Conversation conversation = dbos.registerProxy(Conversation.class, new ConversationWorkflow(dbos));
             dbos.launch();

@@ -2,7 +2,6 @@ package dev.weft.bench;
 
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -81,9 +81,7 @@ final class LinePlot {
     void write(Path png) throws IOException {
         XYChart chart = chart();
         Files.createDirectories(png.toAbsolutePath().getParent());
-        try (OutputStream out = Files.newOutputStream(png)) {
-            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        ImageIO.write(BitmapEncoder.getBufferedImage(chart), "png", png.toFile());
     }
 
     /**

@@ -80,7 +80,7 @@ final class FiberThread {
         this.rubyThread = rootContext.getThread();
         this.javaThread = Thread.currentThread();
         this.threads = runtime.getThreadService();
-        this.root = WeftFiber.newRoot(this, rootContext, WeftFiberLibrary.fiberClass(runtime));
+        this.root = WeftFiber.newRoot(this, rootContext, WeftFiberLibrary.fiberClass(rootContext));
         this.current = root;
     }
 
@@ -204,7 +204,8 @@ final class FiberThread {
                     // Weft refusing the call: the fiber is unusable, and its resumer hears why
                     target.status = WeftFiber.TERMINATED;
                     passError(root, lost instanceof RaiseException ? lost
-                            : runtime.newFiberError("cannot switch to " + target.inspectText() + ": " + lost));
+                            : runtime.newFiberError("cannot switch to "
+                                    + target.inspectText(runtime.getCurrentContext()) + ": " + lost));
                 } finally {
                     leave(target);
                 }

@@ -217,11 +217,11 @@ public final class WeftFiber extends RubyObject {
 
     @JRubyMethod(name = {"inspect", "to_s"})
     public IRubyObject inspect(ThreadContext context) {
-        return context.runtime.newString(inspectText());
+        return context.runtime.newString(inspectText(context));
     }
 
-    String inspectText() {
-        return "#<" + getMetaClass().getRealClass().getName() + ":0x" + Integer.toHexString(System.identityHashCode(this))
+    String inspectText(ThreadContext context) {
+        return "#<" + getMetaClass().getRealClass().getName(context) + ":0x" + Integer.toHexString(System.identityHashCode(this))
                 + " (" + STATUS_NAMES[status] + ")>";
     }
 
@@ -316,7 +316,7 @@ public final class WeftFiber extends RubyObject {
     private IRubyObject switchTo(WeftFiber target, boolean resuming, boolean yield, int argc, IRubyObject arg0,
             IRubyObject[] argv, Throwable error) {
         FiberThread home = this.home;
-        assert home.current == this : "switching from " + inspectText() + ", which is not running";
+        assert home.current == this : "switching from " + inspectText(getRuntime().getCurrentContext()) + ", which is not running";
         Ruby runtime = getRuntime();
         if (target == this) {
             home.pass(this, argc, arg0, argv);

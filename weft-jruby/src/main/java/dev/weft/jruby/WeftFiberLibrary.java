@@ -3,6 +3,9 @@ package dev.weft.jruby;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
 import org.jruby.RubyModule;
+import org.jruby.api.Access;
+import org.jruby.api.Define;
+import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.load.Library;
 
 /**
@@ -19,23 +22,24 @@ public final class WeftFiberLibrary implements Library {
 
     @Override
     public void load(Ruby runtime, boolean wrap) {
-        RubyModule weft = runtime.defineModule("Weft");
-        if (weft.getConstantAt("Fiber") != null) {
+        ThreadContext context = runtime.getCurrentContext();
+        RubyModule weft = Define.defineModule(context, "Weft");
+        if (weft.getConstantAt(context, "Fiber") != null) {
             return;
         }
-        RubyClass object = runtime.getObject();
-        RubyClass jrubyFiber = (RubyClass) object.getConstantAt("Fiber");
-        object.deleteConstant("Fiber");
-        RubyClass fiber = runtime.defineClass("Fiber", object, WeftFiber::new);
-        fiber.defineAnnotatedMethods(WeftFiber.class);
-        weft.setConstant("Fiber", fiber);
+        RubyClass object = Access.objectClass(context);
+        RubyClass jrubyFiber = (RubyClass) object.getConstantAt(context, "Fiber");
+        object.deleteConstant(context, "Fiber");
+        RubyClass fiber = Define.defineClass(context, "Fiber", object, WeftFiber::new);
+        fiber.defineMethods(context, WeftFiber.class);
+        weft.setConstant(context, "Fiber", fiber);
         if (jrubyFiber != null) {
-            weft.setConstant("JRubyFiber", jrubyFiber);
+            weft.setConstant(context, "JRubyFiber", jrubyFiber);
         }
     }
 
-    /** The class of Weft's fibers in {@code runtime}. */
-    static RubyClass fiberClass(Ruby runtime) {
-        return (RubyClass) runtime.getModule("Weft").getConstantAt("Fiber");
+    /** The class of Weft's fibers in {@code context}'s runtime. */
+    static RubyClass fiberClass(ThreadContext context) {
+        return (RubyClass) Access.getModule(context, "Weft").getConstantAt(context, "Fiber");
     }
 }

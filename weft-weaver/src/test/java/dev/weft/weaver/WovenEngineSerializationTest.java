@@ -87,7 +87,6 @@ class WovenEngineSerializationTest extends WovenFixtureTest {
         return co;
     }
 
-    /** The frames of two coroutines at the same point are the same, each referencing its own coroutine where the other does. */
     /** The name of a lambda's class up to its address: the class that made it, and a marker. */
     private static String lambdaHost(Object lambda) {
         String name = lambda.getClass().getName();

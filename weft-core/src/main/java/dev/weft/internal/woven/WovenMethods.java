@@ -29,6 +29,7 @@ public final class WovenMethods {
      *
      * @param unsupported why the weaver left it as it was, or null if it is woven
      */
+    @SuppressWarnings("exports") // read by the frame checks in this module; the site table's types stay unexported
     public record WovenMethod(String key, String hash, Map<Integer, Site> sites, String unsupported) {
     }
 
@@ -118,6 +119,7 @@ public final class WovenMethods {
      * the caller resolving those, which costs more than the rest of a frame's check. Call only
      * once {@code type} is initialized ({@link #of} does it).
      */
+    @SuppressWarnings("exports") // as WovenMethod
     public static Site unsharedSiteAt(Class<?> type, int wovenBci) {
         return UNSHARED_SITES.get(type).get(wovenBci);
     }
@@ -142,6 +144,7 @@ public final class WovenMethods {
      * The site that a frame of {@code type}'s method {@code key}, suspended at woven bytecode
      * index {@code wovenBci}, is in; null if unknown.
      */
+    @SuppressWarnings("exports") // as WovenMethod
     public Site siteAt(Class<?> type, String key, int wovenBci) {
         Integer bci = WOVEN_SITES.get(type).getOrDefault(key, Map.of()).get(wovenBci);
         WovenMethod method = methods.get(key);

@@ -85,10 +85,16 @@ public final class WebDemo implements AutoCloseable {
         return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
     }
 
+    /** Stops the server, then closes the store. */
     @Override
-    public void close() throws Exception {
+    public void close() {
         try {
             server.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the web demo's server", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the web demo's server: " + e, e);
         } finally {
             store.close();
         }

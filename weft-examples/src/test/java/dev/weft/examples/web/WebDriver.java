@@ -107,8 +107,13 @@ final class WebDriver implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
-        send("DELETE", "/session/" + session, null);
+    public void close() throws IOException {
+        try {
+            send("DELETE", "/session/" + session, null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while ending the browser session " + session);
+        }
     }
 
     private String send(String method, String path, String json) throws IOException, InterruptedException {
