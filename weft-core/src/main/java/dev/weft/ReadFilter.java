@@ -16,9 +16,9 @@ import java.util.Set;
  * classes; the classes the weaver recorded for the slots of every method whose frame the stream
  * has named so far (read from the woven class's site table; their subclasses too, unless the
  * slot's type is as broad as {@code Object} or {@code List}); lambdas that woven code made; the
- * JDK value classes of {@link #JDK_VALUES}; and what the reader adds. The stream's top object
- * must be an array of frames. Limits:
- * graph depth, array length, references and bytes, each with a default the reader may change.
+ * JDK value classes of {@link #JDK_VALUES}; and what the reader adds. Limits:
+ * graph depth, array length, references and bytes, each with a default the reader may change;
+ * {@link FrameCodec} applies the last three to a record's counts and length too.
  *
  * <p>Remembers the last refusal, so that the stream can name the class and how to allow it.
  * Confined to its stream's reading thread.
@@ -54,20 +54,17 @@ final class ReadFilter implements ObjectInputFilter {
             "java.util.Map", "java.util.Set", "java.util.List");
 
     /**
-     * Weft's own classes that a coroutine stream holds, and {@code Method}, which a method
-     * reference resolves to: the filter sees it again when the stream refers back to a method
-     * it has read (a stream cannot hold one itself: it is not serializable); and {@code Object},
-     * for the frames' {@code Object[]} (an instance of {@code Object} itself is not serializable).
+     * Weft's own class that the serialized objects of a record hold, the placeholder of the
+     * coroutine itself; and {@code Object}, for an {@code Object[]} in a slot (an instance of
+     * {@code Object} itself is not serializable).
      */
-    private static final List<String> WEFT = List.of(CoroutineFrame.class.getName(), MethodReference.class.getName(),
-            CoroutineOutputStream.SelfReference.class.getName(), Method.class.getName(), Object.class.getName());
+    private static final List<String> WEFT = List.of(CoroutineOutputStream.SelfReference.class.getName(),
+            Object.class.getName());
 
     private final Set<String> allowed = new HashSet<>(JDK_VALUES);
     private final Set<String> packages = new HashSet<>();
     /** The recorded slot types, but the broad ones, whose subclasses are allowed too. */
     private final Set<Class<?>> recorded = new HashSet<>();
-    /** Set when the stream's top object is not an array of frames. */
-    private boolean notFrames;
     private long maxDepth = DEFAULT_MAX_DEPTH;
     private long maxArrayLength = DEFAULT_MAX_ARRAY_LENGTH;
     private long maxReferences = DEFAULT_MAX_REFERENCES;
@@ -123,9 +120,16 @@ final class ReadFilter implements ObjectInputFilter {
         }
     }
 
-    /** Whether the last refusal was of a stream whose top object is not frames. */
-    boolean refusedNotFrames() {
-        return notFrames;
+    long maxArrayLength() {
+        return maxArrayLength;
+    }
+
+    long maxReferences() {
+        return maxReferences;
+    }
+
+    long maxBytes() {
+        return maxBytes;
     }
 
     /** Why the last input was refused, naming the class or limit and how to allow it; null if none was. */
@@ -136,11 +140,6 @@ final class ReadFilter implements ObjectInputFilter {
     @Override
     public Status checkInput(FilterInfo info) {
         String why = exceeded(info);
-        if (why == null && info.depth() == 1 && info.serialClass() != null
-                && info.serialClass() != CoroutineFrame[].class) {
-            notFrames = true;
-            why = "the stream holds a " + info.serialClass().getName() + ", not frames";
-        }
         if (why == null && info.serialClass() != null) {
             why = refusedClass(info.serialClass());
         }
