@@ -411,15 +411,15 @@ final class FrameCodec {
         CoroutineFrame[] frames() throws IOException {
             int wovenFormat = in.varint("the woven format");
             long build = in.fixed64("the build fingerprint");
-            List<MethodReference> table = methodTable();
-            if (build(table, wovenFormat) != build) {
-                throw in.corrupt("the method table does not match the build fingerprint "
-                        + Long.toHexString(build) + " of the record's header");
-            }
             if (wovenFormat != WeavingContract.FORMAT_VERSION) {
                 throw new InvalidObjectException("cannot read a coroutine: its frames are of build "
                         + Long.toHexString(build) + ", woven in format " + wovenFormat + ", and this Weft weaves format "
                         + WeavingContract.FORMAT_VERSION + ": its sites and slots mean other things here");
+            }
+            List<MethodReference> table = methodTable();
+            if (build(table, wovenFormat) != build) {
+                throw in.corrupt("the method table does not match the build fingerprint "
+                        + Long.toHexString(build) + " of the record's header");
             }
             Method[] methods = resolve(table, build);
             List<int[]> objectSlots = new ArrayList<>();
