@@ -81,7 +81,7 @@ import java.util.Map;
  * <p>Reading checks the magic, the version, each length and count against what is left of
  * the record and against the reader's limits, the build fingerprint against the method table,
  * and resolves every method (see {@link MethodReference#resolve}) before it reads a single
- * object, so that the filter knows the slots' recorded classes. It never loads or initializes
+ * object, then lets the filter know the slots' recorded classes. It never loads or initializes
  * a class named in the record before it is known to be woven. The frames it returns are then
  * validated by {@code deserialize}, as frames from anywhere are. Refusals, each naming what
  * was wrong: {@link StreamCorruptedException} for bytes that are not a record of this format
@@ -424,7 +424,7 @@ final class FrameCodec {
             Method[] methods = resolve(table, build);
             List<int[]> objectSlots = new ArrayList<>();
             CoroutineFrame[] frames = frameList(methods, objectSlots);
-            Object[] objects = objects();
+            Object[] objects = objects(methods);
             for (int[] at : objectSlots) {
                 if (at[2] >= objects.length) {
                     throw in.corrupt("frame " + at[0] + " slot " + at[1] + " refers to object " + at[2] + " of "
@@ -456,16 +456,27 @@ final class FrameCodec {
         private Method[] resolve(List<MethodReference> table, long build) throws IOException {
             ClassLoader classes = loader != null ? loader : Thread.currentThread().getContextClassLoader();
             Method[] methods = new Method[table.size()];
+            Map<String, Class<?>> woven = new HashMap<>();
             for (int i = 0; i < methods.length; i++) {
+                MethodReference reference = table.get(i);
                 try {
-                    methods[i] = table.get(i).resolve(classes);
-                } catch (InvalidObjectException e) {
-                    InvalidObjectException other = new InvalidObjectException(e.getMessage() + " (the stream is of build "
+                    reference.checkFingerprintGiven();
+                    Class<?> type = woven.get(reference.className());
+                    if (type == null) {
+                        type = reference.wovenClass(classes);
+                        woven.put(reference.className(), type);
+                    }
+                    methods[i] = reference.in(type);
+                } catch (InvalidObjectException | RuntimeException | LinkageError e) {
+                    MethodReference m = table.get(i);
+                    String why = e instanceof InvalidObjectException ? e.getMessage()
+                            : "cannot restore a frame of " + m.className() + "." + m.name() + m.descriptor()
+                                    + ": its class cannot be loaded here (" + e + ")";
+                    InvalidObjectException other = new InvalidObjectException(why + " (the stream is of build "
                             + Long.toHexString(build) + ")");
                     other.initCause(e);
                     throw other;
                 }
-                filter.allowSlotsOf(methods[i]);
             }
             return methods;
         }
@@ -510,7 +521,7 @@ final class FrameCodec {
             }
         }
 
-        private Object[] objects() throws IOException {
+        private Object[] objects(Method[] methods) throws IOException {
             int count = in.count("the object count", 1, filter.maxReferences());
             Object[] objects = new Object[count];
             List<Integer> serialized = new ArrayList<>();
@@ -533,6 +544,11 @@ final class FrameCodec {
                     }
                     default -> throw in.corrupt(what + " has kind " + kind + ", which no object has");
                 };
+            }
+            if (!serialized.isEmpty()) {
+                for (Method method : methods) {
+                    filter.allowSlotsOf(method); // the serialized objects may be of the classes of their slots
+                }
             }
             readSerialized(objects, serialized);
             return objects;

@@ -61,7 +61,11 @@ final class ReadFilter implements ObjectInputFilter {
     private static final List<String> WEFT = List.of(CoroutineOutputStream.SelfReference.class.getName(),
             Object.class.getName());
 
-    private final Set<String> allowed = new HashSet<>(JDK_VALUES);
+    /** What every filter allows, whatever the stream: {@link #JDK_VALUES} and {@link #WEFT}. */
+    private static final Set<String> DEFAULTS = defaults();
+
+    /** What this filter allows beyond the defaults. */
+    private final Set<String> allowed = new HashSet<>();
     private final Set<String> packages = new HashSet<>();
     /** The recorded slot types, but the broad ones, whose subclasses are allowed too. */
     private final Set<Class<?>> recorded = new HashSet<>();
@@ -71,8 +75,10 @@ final class ReadFilter implements ObjectInputFilter {
     private long maxBytes = DEFAULT_MAX_BYTES;
     private String refusal;
 
-    ReadFilter() {
-        allowed.addAll(WEFT);
+    private static Set<String> defaults() {
+        Set<String> defaults = new HashSet<>(JDK_VALUES);
+        defaults.addAll(WEFT);
+        return Set.copyOf(defaults);
     }
 
     void allow(String className) {
@@ -111,7 +117,7 @@ final class ReadFilter implements ObjectInputFilter {
             return;
         }
         String name = element.substring(1, element.length() - 1).replace('/', '.');
-        if (allowed.add(name) && !BROAD.contains(name)) {
+        if (!DEFAULTS.contains(name) && allowed.add(name) && !BROAD.contains(name)) {
             try {
                 recorded.add(Class.forName(name, false, loader));
             } catch (ClassNotFoundException | LinkageError e) {
@@ -183,7 +189,7 @@ final class ReadFilter implements ObjectInputFilter {
 
     private boolean isAllowed(Class<?> type) {
         String name = type.getName();
-        if (allowed.contains(name)) {
+        if (DEFAULTS.contains(name) || allowed.contains(name)) {
             return true;
         }
         if (type.isHidden()) {
