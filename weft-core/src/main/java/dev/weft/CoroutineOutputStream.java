@@ -19,7 +19,8 @@ import javax.crypto.SecretKey;
  * itself as a placeholder that {@link CoroutineInputStream} replaces by the coroutine it
  * restores into; strings and boxed primitives in the slots directly; every other object in
  * the slots by Java serialization, so it must be serializable, or replaced by a subclass's
- * {@link #replaceObject}.
+ * {@link #replaceObject} (a {@code Method} in a slot is written as a reference, as a frame's is,
+ * and read back only if it is woven code with the same fingerprint).
  *
  * <pre>{@code
  * try (var out = new CoroutineOutputStream<String, String>(Files.newOutputStream(file), key)) {
@@ -140,7 +141,8 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
             CoroutineFrame frame = frames[i];
             for (int slot = 0; slot < frame.objectValues.length; slot++) {
                 Object value = frame.objectValues[slot];
-                Object written = value == null || value == coroutine ? null : replaceObject(value);
+                Object written = value == null || value == coroutine || value instanceof Method ? null
+                        : replaceObject(value); // a Method is written as a reference, by name
                 if (written != null && !(written instanceof Serializable)) {
                     throw new NotSerializableException("cannot write " + coroutine + ": frame " + i + " ("
                             + frame.method.getDeclaringClass().getName() + "." + frame.method.getName() + ", bci "

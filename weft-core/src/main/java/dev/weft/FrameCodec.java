@@ -71,7 +71,8 @@ import java.util.Map;
  * <tr><td>serialized objects</td><td>bytes</td><td>a Java serialization stream holding the
  *     objects of kind 10, one {@code writeObject} each, in table order; the coroutine
  *     anywhere in them is written as a placeholder that the reader replaces by the coroutine
- *     it restores into. Absent (length 0) when there are none</td></tr>
+ *     it restores into, and a {@code Method} as a {@link MethodReference}, resolved and checked
+ *     as the frames' methods are. Absent (length 0) when there are none</td></tr>
  * </tbody>
  * </table>
  *
@@ -317,6 +318,9 @@ final class FrameCodec {
         protected Object replaceObject(Object obj) throws IOException {
             if (obj != null && obj == coroutine) {
                 return new CoroutineOutputStream.SelfReference();
+            }
+            if (obj instanceof Method method) {
+                return MethodReference.of(method);
             }
             return replacer.replace(obj);
         }
@@ -612,6 +616,9 @@ final class FrameCodec {
         protected Object resolveObject(Object obj) throws IOException {
             if (obj instanceof CoroutineOutputStream.SelfReference) {
                 return target;
+            }
+            if (obj instanceof MethodReference reference) {
+                return reference.resolve(loader != null ? loader : Thread.currentThread().getContextClassLoader());
             }
             return resolver.resolve(obj);
         }

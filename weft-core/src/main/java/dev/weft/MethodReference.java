@@ -4,20 +4,21 @@ import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.io.InvalidObjectException;
+import java.io.Serializable;
 import java.lang.reflect.Method;
 
 /**
  * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method} (an entry of
- * the method table of {@link FrameCodec}): the method's class, name and descriptor, and the
- * fingerprint of its code when it was captured, so that a frame of a method that changed since
- * is refused when read back.
+ * the method table of {@link FrameCodec}), or of a {@code Method} held in a slot (through Java
+ * serialization): the method's class, name and descriptor, and the fingerprint of its code
+ * when it was captured, so that a frame of a method that changed since is refused when read back.
  *
  * @param className the binary name of the method's class
  * @param name the method's name
  * @param descriptor the method's descriptor
  * @param hash the fingerprint of its original bytecode, as the weaver recorded it
  */
-record MethodReference(String className, String name, String descriptor, String hash) {
+record MethodReference(String className, String name, String descriptor, String hash) implements Serializable {
 
     static MethodReference of(Method method) {
         String descriptor = WovenFrames.descriptorOf(method);

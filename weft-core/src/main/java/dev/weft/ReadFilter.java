@@ -54,12 +54,15 @@ final class ReadFilter implements ObjectInputFilter {
             "java.util.Map", "java.util.Set", "java.util.List");
 
     /**
-     * Weft's own class that the serialized objects of a record hold, the placeholder of the
-     * coroutine itself; and {@code Object}, for an {@code Object[]} in a slot (an instance of
+     * Weft's own classes that the serialized objects of a record hold: the placeholder of the
+     * coroutine itself, and the reference a {@code Method} in a slot is written as; {@code
+     * Method}, which a method reference resolves to: the filter sees it again when the stream
+     * refers back to a method it has read (a stream cannot hold one itself: it is not
+     * serializable); and {@code Object}, for an {@code Object[]} in a slot (an instance of
      * {@code Object} itself is not serializable).
      */
     private static final List<String> WEFT = List.of(CoroutineOutputStream.SelfReference.class.getName(),
-            Object.class.getName());
+            MethodReference.class.getName(), Method.class.getName(), Object.class.getName());
 
     /** What every filter allows, whatever the stream: {@link #JDK_VALUES} and {@link #WEFT}. */
     private static final Set<String> DEFAULTS = defaults();

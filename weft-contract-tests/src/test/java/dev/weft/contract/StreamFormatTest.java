@@ -144,6 +144,19 @@ class StreamFormatTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
+    void aMethodInASlotIsWrittenByReferenceAndReadBackOnlyIfItIsWovenCode(Engine engine) throws Exception {
+        java.lang.reflect.Method woven = Slots.class.getDeclaredMethod("run", Object.class);
+        Slots copy = read(write(slots(engine, 1, new ArrayList<>(List.of(woven)))), engine);
+        assertEquals(woven, ((List<?>) ((List<?>) copy.call(null)).get(8)).get(0), "the same method, resolved by name");
+        java.lang.reflect.Method jdk = String.class.getMethod("strip");
+        byte[] bytes = write(slots(engine, 1, jdk));
+        InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> read(bytes, engine));
+        assertTrue(e.getMessage().contains("java.lang.String.strip()Ljava/lang/String;: the stream gives no fingerprint"),
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
     void twoCoroutinesInOneStreamAreReadInTurnAndThenTheEndIsNamed(Engine engine) throws IOException {
         Slots first = slots(engine, 1, "first");
         Slots second = slots(engine, 1, "second", null);
