@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * {@link CoroutineFiles#write} killed with SIGKILL in a child JVM ({@link KillMidWriteMain})
  * that writes one file again and again: when the kill is triggered by the progress the child
- * reports (never by the clock), the file holds a whole state, the last one written or the one
- * being written, and loads; a kill in the middle of a write leaves the previous state and a
+ * reports (never by the clock), the file holds a whole state, the last one reported written or
+ * a later one, and loads; a kill in the middle of a write leaves the previous state and a
  * temporary file, which the next write removes.
  */
 class CoroutineFilesKillTest {
@@ -57,12 +57,13 @@ class CoroutineFilesKillTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
-    void aKillRightAfterAWriteLeavesThatStateOrTheNextWhole(Engine engine, @TempDir Path directory) throws Exception {
+    void aKillAfterAWriteLeavesThatStateOrALaterOneWhole(Engine engine, @TempDir Path directory) throws Exception {
         Path file = directory.resolve("state.bin");
         for (int wrote : new int[] {1, 3, 6, 10}) {
             killAt(file, engine, 0, "WROTE " + wrote);
             int held = heldIn(file, engine);
-            assertTrue(held == wrote || held == wrote + 1, "killed after write " + wrote + ", the file holds " + held);
+            // the child may have finished further writes before the signal landed: any whole state from the last one reported on
+            assertTrue(held >= wrote, "killed after write " + wrote + ", the file holds " + held);
         }
         StreamSafetyTest.Holder next = new StreamSafetyTest.Holder(engine);
         next.call(new KillMidWriteMain.Payload(99));
