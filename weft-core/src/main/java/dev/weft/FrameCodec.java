@@ -490,13 +490,15 @@ final class FrameCodec {
             int count = in.count("the frame count", 5, filter.maxArrayLength());
             CoroutineFrame[] frames = new CoroutineFrame[count];
             for (int f = 0; f < count; f++) {
-                int method = in.varint("frame " + f + "'s method");
+                in.frame = f;
+                in.slot = -1;
+                int method = in.varint("its method");
                 if (method >= methods.length) {
                     throw in.corrupt("frame " + f + " names method " + method + " of a table of " + methods.length);
                 }
-                int bci = in.varint("frame " + f + "'s bci");
-                int locals = in.count("frame " + f + "'s local count", 1, filter.maxArrayLength());
-                int stack = in.count("frame " + f + "'s expression count", 1, filter.maxArrayLength());
+                int bci = in.varint("its bci");
+                int locals = in.count("its local count", 1, filter.maxArrayLength());
+                int stack = in.count("its expression count", 1, filter.maxArrayLength());
                 int slots = locals + stack;
                 if ((long) locals + stack > in.remaining()) {
                     throw in.corrupt("frame " + f + " says it has " + ((long) locals + stack) + " slots, more than the "
@@ -509,18 +511,21 @@ final class FrameCodec {
                 }
                 frames[f] = new CoroutineFrame(methods[method], bci, locals, stack, scalars, values);
             }
+            in.frame = -1;
+            in.slot = -1;
             return frames;
         }
 
         private void readSlot(int frame, int slot, long[] scalars, Object[] values, List<int[]> objectSlots)
                 throws IOException {
-            int tag = in.u8("frame " + frame + " slot " + slot);
+            in.slot = slot;
+            int tag = in.u8("its tag");
             switch (tag) {
                 case SLOT_EMPTY -> { }
-                case SLOT_VARINT -> scalars[slot] = in.zigzag("frame " + frame + " slot " + slot);
-                case SLOT_FIXED64 -> scalars[slot] = in.fixed64("frame " + frame + " slot " + slot);
+                case SLOT_VARINT -> scalars[slot] = in.zigzag("its value");
+                case SLOT_FIXED64 -> scalars[slot] = in.fixed64("its value");
                 case SLOT_SELF -> values[slot] = target;
-                case SLOT_OBJECT -> objectSlots.add(new int[] {frame, slot, in.varint("frame " + frame + " slot " + slot)});
+                case SLOT_OBJECT -> objectSlots.add(new int[] {frame, slot, in.varint("its object")});
                 default -> throw in.corrupt("frame " + frame + " slot " + slot + " has tag " + tag + ", which no slot has");
             }
         }
@@ -530,8 +535,9 @@ final class FrameCodec {
             Object[] objects = new Object[count];
             List<Integer> serialized = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                int kind = in.u8("object " + i + "'s kind");
-                String what = "object " + i;
+                in.object = i;
+                int kind = in.u8("its kind");
+                String what = "its value";
                 objects[i] = switch (kind) {
                     case KIND_STRING -> in.utf(what);
                     case KIND_INTEGER -> (int) in.zigzagIn(what, Integer.MIN_VALUE, Integer.MAX_VALUE, "an Integer");
@@ -549,6 +555,7 @@ final class FrameCodec {
                     default -> throw in.corrupt(what + " has kind " + kind + ", which no object has");
                 };
             }
+            in.object = -1;
             if (!serialized.isEmpty()) {
                 for (Method method : methods) {
                     filter.allowSlotsOf(method); // the serialized objects may be of the classes of their slots
@@ -717,6 +724,10 @@ final class FrameCodec {
     private static final class Cursor {
         final byte[] bytes;
         private int position;
+        /** Where in the record the reads are, for the messages: a frame, its slot, an object; -1 if not in one. */
+        int frame = -1;
+        int slot = -1;
+        int object = -1;
 
         Cursor(byte[] bytes) {
             this.bytes = bytes;
@@ -726,13 +737,21 @@ final class FrameCodec {
             return bytes.length - position;
         }
 
+        /** {@code what}, said of the frame, slot or object being read; the message is made only on a refusal. */
+        private String where(String what) {
+            if (frame >= 0) {
+                return "frame " + frame + (slot >= 0 ? " slot " + slot : "") + ": " + what;
+            }
+            return object >= 0 ? "object " + object + ": " + what : what;
+        }
+
         StreamCorruptedException corrupt(String why) {
             return FrameCodec.corrupt(why + " (at byte " + position + " of the record)");
         }
 
         private void need(int n, String what) throws StreamCorruptedException {
             if (remaining() < n) {
-                throw corrupt("the record ends inside " + what + ": it is truncated or a length in it is wrong");
+                throw corrupt("the record ends inside " + where(what) + ": it is truncated or a length in it is wrong");
             }
         }
 
@@ -764,14 +783,14 @@ final class FrameCodec {
             for (int shift = 0; shift < 70; shift += 7) {
                 int b = u8(what);
                 if (shift == 63 && (b & 0x7E) != 0) {
-                    throw corrupt(what + " is a varint beyond 64 bits");
+                    throw corrupt(where(what) + " is a varint beyond 64 bits");
                 }
                 value |= (long) (b & 0x7F) << shift;
                 if ((b & 0x80) == 0) {
                     return value;
                 }
             }
-            throw corrupt(what + " is a varint of more than 10 bytes");
+            throw corrupt(where(what) + " is a varint of more than 10 bytes");
         }
 
         /** A non-negative int varint, at most 5 bytes. */
@@ -779,7 +798,7 @@ final class FrameCodec {
             int start = position;
             long value = varlong(what);
             if (position - start > 5 || value > Integer.MAX_VALUE || value < 0) {
-                throw corrupt(what + " is " + Long.toUnsignedString(value) + ", beyond the int it must be");
+                throw corrupt(where(what) + " is " + Long.toUnsignedString(value) + ", beyond the int it must be");
             }
             return (int) value;
         }
@@ -792,7 +811,7 @@ final class FrameCodec {
         long zigzagIn(String what, long min, long max, String kind) throws StreamCorruptedException {
             long v = zigzag(what);
             if (v < min || v > max) {
-                throw corrupt(what + " is " + v + ", out of the range of " + kind);
+                throw corrupt(where(what) + " is " + v + ", out of the range of " + kind);
             }
             return v;
         }
@@ -804,11 +823,11 @@ final class FrameCodec {
         int count(String what, int minBytes, long limit) throws IOException {
             int count = varint(what);
             if (count > limit) {
-                throw new InvalidClassException("cannot read a coroutine: " + what + " is " + count + ", more than the"
+                throw new InvalidClassException("cannot read a coroutine: " + where(what) + " is " + count + ", more than the"
                         + " limit of " + limit + " (raise it with limit(...))");
             }
             if ((long) count * minBytes > remaining()) {
-                throw corrupt(what + " is " + count + ", more than the " + remaining() + " bytes left could hold");
+                throw corrupt(where(what) + " is " + count + ", more than the " + remaining() + " bytes left could hold");
             }
             return count;
         }
@@ -824,7 +843,7 @@ final class FrameCodec {
         String name(String what) throws IOException {
             int length = count(what + "'s length", 1, Integer.MAX_VALUE);
             if (length > MAX_NAME_BYTES) {
-                throw corrupt(what + " is " + length + " bytes long, longer than any name in a class file");
+                throw corrupt(where(what) + " is " + length + " bytes long, longer than any name in a class file");
             }
             String s = new String(bytes, position, length, StandardCharsets.UTF_8);
             position += length;
