@@ -1,24 +1,28 @@
 package dev.weft;
 
 import java.io.ByteArrayInputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InvalidClassException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
-import java.io.ObjectStreamException;
-import java.io.ObjectStreamClass;
 import java.io.StreamCorruptedException;
-import java.lang.reflect.Method;
 import java.util.List;
 import javax.crypto.SecretKey;
 
 /**
- * An object stream that reads a coroutine written by {@link CoroutineOutputStream} and
- * {@linkplain CoroutineBase#deserialize deserializes} it into a new coroutine (thesis 5.2). Method
- * references are resolved and checked against the woven code here: a method that no longer
- * exists, is not woven, or changed since it was written is refused, as are frames that do not
- * fit their methods (see {@code deserialize}).
+ * A stream that reads coroutines written by {@link CoroutineOutputStream}, in Weft's own format
+ * (documented in {@code FrameCodec}), and {@linkplain CoroutineBase#deserialize deserializes}
+ * each into a coroutine (thesis 5.2). Method references are resolved and checked against the
+ * woven code here, before any object is read: a method that no longer exists, is not woven, or
+ * changed since it was written is refused, as are frames that do not fit their methods (see
+ * {@code deserialize}).
+ *
+ * <p>This is not an {@link ObjectInputStream} (it was one before Weft had a format of its own):
+ * it reads coroutines only, one record each. Streams written before, Java object streams of
+ * frames, are refused with a {@link StreamCorruptedException} that says so; there were no users
+ * to migrate.
  *
  * <pre>{@code
  * try (var in = new CoroutineInputStream<String, String>(Files.newInputStream(file), key)) {
@@ -52,38 +56,39 @@ import javax.crypto.SecretKey;
  * <ul>
  *   <li>{@link StreamCorruptedException}: the bytes are not a coroutine stream (empty, truncated,
  *       corrupted, something else), a sealed stream read without a key or an unsealed one with
- *       a key, or a seal that matches none of the keys;</li>
- *   <li>{@link InvalidClassException}: the filter refused a class or a limit was exceeded;</li>
- *   <li>{@link InvalidObjectException}: frames that do not fit their methods, or a method that
- *       no longer exists, is not woven or changed since it was written.</li>
+ *       a key, or a seal that matches none of the keys, a record of another format version, a
+ *       length or count beyond what the record holds, a varint too long, an old Java object
+ *       stream;</li>
+ *   <li>{@link InvalidClassException}: the filter refused a class or a limit was exceeded
+ *       (the record's length, a count of frames, slots, methods or objects);</li>
+ *   <li>{@link InvalidObjectException}: frames that do not fit their methods, a method that
+ *       no longer exists, is not woven or changed since it was written, frames of code woven
+ *       in another format: another build.</li>
  * </ul>
  *
- * <p>Not thread-safe, like {@link ObjectInputStream}; the coroutine it returns belongs to the
- * reading thread. The filter is set by the constructor: {@link #setObjectInputFilter} cannot be
- * called again.
+ * <p>Not thread-safe; the coroutine it returns belongs to the reading thread.
  *
  * @param <I> the input type of the asymmetric coroutines it reads
  * @param <O> their output type
  */
-@SuppressWarnings("this-escape") // enabling replacement in the constructor is how object streams are meant to be extended
-public class CoroutineInputStream<I, O> extends ObjectInputStream {
+public class CoroutineInputStream<I, O> implements Closeable {
 
+    private final InputStream in;
     private final ClassLoader loader;
     private final ReadFilter filter = new ReadFilter();
-    private CoroutineBase reading;
 
-    /** A stream of an unsealed coroutine that resolves classes as {@link ObjectInputStream} does. */
+    /** A stream of unsealed coroutines that resolves classes as {@link ObjectInputStream} does. */
     public CoroutineInputStream(InputStream in) throws IOException {
         this(in, (ClassLoader) null);
     }
 
-    /** A stream of an unsealed coroutine that resolves the classes it reads with {@code loader} (null: as {@link ObjectInputStream} does). */
+    /** A stream of unsealed coroutines that resolves the classes it reads with {@code loader} (null: as {@link ObjectInputStream} does). */
     public CoroutineInputStream(InputStream in, ClassLoader loader) throws IOException {
         this(Seal.unsealed(in), loader, true);
     }
 
     /**
-     * A stream of a coroutine sealed with {@code key}, whose seal is checked here, before
+     * A stream of coroutines sealed with {@code key}, whose seal is checked here, before
      * anything is read.
      *
      * @throws StreamCorruptedException if the stream is not sealed, or its seal does not match
@@ -93,7 +98,7 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
     }
 
     /**
-     * A stream of a coroutine sealed with any one of {@code keys} (for rotation: the current key
+     * A stream of coroutines sealed with any one of {@code keys} (for rotation: the current key
      * and those before it), whose seal is checked here, before anything is read.
      *
      * @throws StreamCorruptedException if the stream is not sealed, or its seal matches none of the keys
@@ -103,7 +108,7 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
     }
 
     /**
-     * A stream of a coroutine sealed with any one of {@code keys} (for rotation: the current key
+     * A stream of coroutines sealed with any one of {@code keys} (for rotation: the current key
      * and those before it), whose seal is checked here; classes are resolved with {@code loader}
      * (null: as {@link ObjectInputStream} does).
      *
@@ -113,11 +118,15 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
         this(new ByteArrayInputStream(Seal.read(in, List.copyOf(keys))), loader, true);
     }
 
-    private CoroutineInputStream(InputStream checked, ClassLoader loader, boolean unused) throws IOException {
-        super(checked);
+    private CoroutineInputStream(InputStream checked, ClassLoader loader, boolean unused) {
+        this.in = checked;
         this.loader = loader;
-        setObjectInputFilter(filter);
-        enableResolveObject(true);
+    }
+
+    /** Closes the underlying stream. */
+    @Override
+    public void close() throws IOException {
+        in.close();
     }
 
     /** Allows the reader to read instances of {@code classes} too (and arrays of them); returns this stream. */
@@ -137,8 +146,9 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
     }
 
     /**
-     * Sets the limits of what the reader reads: the object graph's depth, an array's length, the
-     * number of objects and of bytes; by default 256, 2^20, 2^20 and 256 MiB. Returns this stream.
+     * Sets the limits of what the reader reads: the object graph's depth, an array's length
+     * (and the record's counts of methods, frames and slots), the number of objects and of
+     * bytes (a record's length, and its serialized objects'); by default 256, 2^20, 2^20 and 256 MiB. Returns this stream.
      */
     public CoroutineInputStream<I, O> limit(long maxDepth, long maxArrayLength, long maxReferences, long maxBytes) {
         filter.limit(maxDepth, maxArrayLength, maxReferences, maxBytes);
@@ -169,28 +179,10 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
     }
 
     private void read(CoroutineBase target) throws IOException {
-        reading = target;
         filter.allow(target.getClass().getName()); // what a reference to itself resolves to, seen again when referred back to
-        Object frames;
+        CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject);
         try {
-            frames = readObject();
-        } catch (InvalidObjectException e) {
-            throw e;
-        } catch (InvalidClassException e) {
-            throw refused(e);
-        } catch (IOException | ClassNotFoundException | RuntimeException e) {
-            StreamCorruptedException corrupt = new StreamCorruptedException("cannot read a coroutine: " + e);
-            corrupt.initCause(e);
-            throw corrupt;
-        } finally {
-            reading = null;
-        }
-        if (!(frames instanceof CoroutineFrame[] array)) {
-            throw new StreamCorruptedException("cannot read a coroutine: the stream holds a "
-                    + (frames == null ? "null" : frames.getClass().getName()) + ", not frames");
-        }
-        try {
-            target.deserialize(array);
+            target.deserialize(frames);
         } catch (IllegalArgumentException e) {
             InvalidObjectException invalid = new InvalidObjectException(e.getMessage());
             invalid.initCause(e);
@@ -198,47 +190,13 @@ public class CoroutineInputStream<I, O> extends ObjectInputStream {
         }
     }
 
-    /** {@code e}, or the filter's refusal in its place, naming the class or limit and how to allow it. */
-    private ObjectStreamException refused(InvalidClassException e) {
-        String why = filter.refusal();
-        if (why == null) {
-            return e;
-        }
-        if (filter.refusedNotFrames()) {
-            StreamCorruptedException notFrames = new StreamCorruptedException("cannot read a coroutine: " + why);
-            notFrames.initCause(e);
-            return notFrames;
-        }
-        InvalidClassException refused = new InvalidClassException("cannot read a coroutine: " + why);
-        refused.initCause(e);
-        return refused;
-    }
-
-    @Override
+    /**
+     * What an object that Java serialization read from a slot (or from inside one) stands for;
+     * a hook for subclasses, as {@link ObjectInputStream#resolveObject} is, the counterpart of
+     * {@link CoroutineOutputStream#replaceObject}. By default {@code obj} itself. Strings and
+     * boxed primitives in a slot are read directly, without it.
+     */
     protected Object resolveObject(Object obj) throws IOException {
-        if (obj instanceof MethodReference reference) {
-            Method method = reference.resolve(loader != null ? loader : Thread.currentThread().getContextClassLoader());
-            filter.allowSlotsOf(method); // the values of its frame, read next, may be of the classes of its slots
-            return method;
-        }
-        if (obj instanceof CoroutineOutputStream.SelfReference) {
-            if (reading == null) {
-                throw new InvalidObjectException("a coroutine's reference to itself outside of its frames");
-            }
-            return reading;
-        }
-        return super.resolveObject(obj);
-    }
-
-    @Override
-    protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
-        if (loader != null) {
-            try {
-                return Class.forName(desc.getName(), false, loader);
-            } catch (ClassNotFoundException e) {
-                // primitives and the like: as the default does
-            }
-        }
-        return super.resolveClass(desc);
+        return obj;
     }
 }

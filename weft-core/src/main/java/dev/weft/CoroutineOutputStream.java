@@ -1,5 +1,7 @@
 package dev.weft;
 
+import java.io.Closeable;
+import java.io.Flushable;
 import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
@@ -9,12 +11,16 @@ import java.lang.reflect.Method;
 import javax.crypto.SecretKey;
 
 /**
- * An object stream that writes a suspended coroutine as its {@linkplain CoroutineBase#serialize()
- * frames} (thesis 5.2): each frame's {@link Method} is written as a reference by name and code
- * fingerprint, and the coroutine's references to itself as a placeholder that
- * {@link CoroutineInputStream} replaces by the coroutine it restores into. Everything else the
- * frames reference is written by Java serialization, so it must be serializable, or replaced by
- * a subclass's {@link #replaceObject}.
+ * A stream that writes suspended coroutines as their {@linkplain CoroutineBase#serialize()
+ * frames} (thesis 5.2), in Weft's own compact format (its layout is documented in one place:
+ * {@code FrameCodec}, in this package's sources): each frame's {@link Method} as a reference by
+ * class, name, descriptor and code fingerprint, written once per stream record however many
+ * frames share it; sites, counts and primitive slots directly; the coroutine's references to
+ * itself as a placeholder that {@link CoroutineInputStream} replaces by the coroutine it
+ * restores into; strings and boxed primitives in the slots directly; every other object in
+ * the slots by Java serialization, so it must be serializable, or replaced by a subclass's
+ * {@link #replaceObject} (a {@code Method} in a slot is written as a reference, as a frame's is,
+ * and read back only if it is woven code with the same fingerprint).
  *
  * <pre>{@code
  * try (var out = new CoroutineOutputStream<String, String>(Files.newOutputStream(file), key)) {
@@ -22,27 +28,32 @@ import javax.crypto.SecretKey;
  * }
  * }</pre>
  *
+ * <p>This is not an {@link ObjectOutputStream} (it was one before Weft had a format of its own;
+ * streams written then are refused by the reader, and there were no users to migrate): it
+ * writes coroutines only, each as one self-delimited record.
+ *
  * <h2>Sealing</h2>
  * Given a {@link SecretKey}, the stream is sealed: everything written is kept in memory and,
  * when the stream is {@linkplain #close() closed}, written out at once with an HMAC-SHA256 of
  * all of it (the layout is in {@code Seal}); nothing reaches the underlying stream before that.
- * A reader given the same key checks the seal before it reads a single object, so a changed
- * byte is refused, never resumed. Without a key the stream is the plain object stream.
+ * A reader given the same key checks the seal before it reads a single byte of a record, so a
+ * changed byte is refused, never resumed. Without a key each record goes to the underlying
+ * stream as it is written.
  *
- * <p>Not thread-safe, like {@link ObjectOutputStream}; the coroutine must belong to the writing thread.
+ * <p>Not thread-safe; the coroutine must belong to the writing thread.
  *
  * @param <I> the input type of the asymmetric coroutines it writes
  * @param <O> their output type
  */
-@SuppressWarnings("this-escape") // enabling replacement in the constructor is how object streams are meant to be extended
-public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
+public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
 
-    /** What a coroutine's references to itself are written as. */
+    /** What a coroutine's references to itself inside a serialized object are written as. */
     static final class SelfReference implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 
-    private CoroutineBase writing;
+    /** Where records go: the underlying stream, or the buffer of a sealed stream. */
+    private final OutputStream out;
     /** Where a sealed stream goes when closed; null for an unsealed one. */
     private final OutputStream sealedTarget;
     private final Seal.Buffer buffer;
@@ -51,11 +62,13 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
 
     /** An unsealed stream onto {@code out}. */
     public CoroutineOutputStream(OutputStream out) throws IOException {
-        super(out);
+        if (out == null) {
+            throw new NullPointerException("out");
+        }
+        this.out = out;
         this.sealedTarget = null;
         this.buffer = null;
         this.key = null;
-        enableReplaceObject(true);
     }
 
     /**
@@ -63,18 +76,21 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
      * {@code new SecretKeySpec(32 random bytes, "HmacSHA256")}): written to {@code out} when closed.
      */
     public CoroutineOutputStream(OutputStream out, SecretKey key) throws IOException {
-        this(new Seal.Buffer(), out, key);
-    }
-
-    private CoroutineOutputStream(Seal.Buffer buffer, OutputStream out, SecretKey key) throws IOException {
-        super(buffer);
         if (out == null || key == null) {
             throw new NullPointerException(out == null ? "out" : "key");
         }
+        this.buffer = new Seal.Buffer();
+        this.out = buffer;
         this.sealedTarget = out;
-        this.buffer = buffer;
         this.key = key;
-        enableReplaceObject(true);
+    }
+
+    /** Flushes the underlying stream; a sealed stream has nothing to flush before it is closed. */
+    @Override
+    public void flush() throws IOException {
+        if (sealedTarget == null) {
+            out.flush();
+        }
     }
 
     /**
@@ -83,14 +99,16 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
      */
     @Override
     public void close() throws IOException {
-        if (sealedTarget == null || closed) {
-            super.close();
+        if (closed) {
             return;
         }
         closed = true;
-        super.close(); // flushes the object stream into the buffer
-        try (OutputStream out = sealedTarget) {
-            Seal.write(out, buffer.bytes(), buffer.length(), key);
+        if (sealedTarget == null) {
+            out.close();
+            return;
+        }
+        try (OutputStream target = sealedTarget) {
+            Seal.write(target, buffer.bytes(), buffer.length(), key);
         }
     }
 
@@ -107,25 +125,24 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
     /**
      * Writes {@code coroutine}'s frames, once every value they hold directly is known to be
      * serializable (after {@link #replaceObject}): otherwise nothing of it is written, and the
-     * {@link NotSerializableException} names the frame, the slot and the class.
+     * {@link NotSerializableException} names the frame, the slot and the class. A failure
+     * half-way (a value deeper in the graph that is not serializable) writes nothing either.
      */
     private void write(CoroutineBase coroutine) throws IOException {
+        if (closed) {
+            throw new IOException("cannot write " + coroutine + ": the stream is closed");
+        }
         CoroutineFrame[] frames = coroutine.serialize();
         checkSerializable(coroutine, frames);
-        writing = coroutine;
-        try {
-            writeObject(frames);
-        } finally {
-            writing = null;
-        }
+        FrameCodec.write(out, coroutine, frames, this::replaceObject);
     }
-
     private void checkSerializable(CoroutineBase coroutine, CoroutineFrame[] frames) throws IOException {
         for (int i = 0; i < frames.length; i++) {
             CoroutineFrame frame = frames[i];
             for (int slot = 0; slot < frame.objectValues.length; slot++) {
                 Object value = frame.objectValues[slot];
-                Object written = value == null || value == coroutine ? null : replaceObject(value);
+                Object written = value == null || value == coroutine || value instanceof Method ? null
+                        : replaceObject(value); // a Method is written as a reference, by name
                 if (written != null && !(written instanceof Serializable)) {
                     throw new NotSerializableException("cannot write " + coroutine + ": frame " + i + " ("
                             + frame.method.getDeclaringClass().getName() + "." + frame.method.getName() + ", bci "
@@ -137,14 +154,13 @@ public class CoroutineOutputStream<I, O> extends ObjectOutputStream {
         }
     }
 
-    @Override
+    /**
+     * What Java serialization writes in place of {@code obj}, an object in a slot or reachable
+     * from one (strings and boxed primitives in a slot aside: they are written directly); a
+     * hook for subclasses, as {@link ObjectOutputStream#replaceObject} is. By default
+     * {@code obj} itself. It may be called more than once for the same object.
+     */
     protected Object replaceObject(Object obj) throws IOException {
-        if (obj instanceof Method method) {
-            return MethodReference.of(method);
-        }
-        if (obj != null && obj == writing) {
-            return new SelfReference();
-        }
-        return super.replaceObject(obj);
+        return obj;
     }
 }

@@ -8,9 +8,10 @@ import java.io.Serializable;
 import java.lang.reflect.Method;
 
 /**
- * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method}: the method's
- * class, name and descriptor, and the fingerprint of its code when it was captured, so that a
- * frame of a method that changed since is refused when read back.
+ * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method} (an entry of
+ * the method table of {@link FrameCodec}), or of a {@code Method} held in a slot (through Java
+ * serialization): the method's class, name and descriptor, and the fingerprint of its code
+ * when it was captured, so that a frame of a method that changed since is refused when read back.
  *
  * @param className the binary name of the method's class
  * @param name the method's name
@@ -33,18 +34,33 @@ record MethodReference(String className, String name, String descriptor, String 
      * once it is known to carry the weaver's marker.
      */
     Method resolve(ClassLoader loader) throws InvalidObjectException {
+        checkFingerprintGiven();
+        return in(wovenClass(loader));
+    }
+
+    /** Refuses a reference without a fingerprint: its code could not be checked. */
+    void checkFingerprintGiven() throws InvalidObjectException {
+        if (hash == null) {
+            throw invalid("the stream gives no fingerprint of its code, so that it cannot be checked", null);
+        }
+    }
+
+    /** The class named, loaded by {@code loader} without being initialized, and checked to carry the weaver's marker. */
+    Class<?> wovenClass(ClassLoader loader) throws InvalidObjectException {
         Class<?> type;
         try {
             type = Class.forName(className, false, loader);
         } catch (ClassNotFoundException e) {
             throw invalid("its class does not exist here", e);
         }
-        if (hash == null) {
-            throw invalid("the stream gives no fingerprint of its code, so that it cannot be checked", null);
-        }
         if (!WovenMethods.isMarked(type)) {
             throw invalid("its class is not woven (it is neither initialized nor looked into further)", null);
         }
+        return type;
+    }
+
+    /** The method in {@code type}, a {@linkplain #wovenClass woven class} of this name, checked to have the code it had. */
+    Method in(Class<?> type) throws InvalidObjectException {
         Method method;
         try {
             method = WovenFrames.method(type, name + descriptor);

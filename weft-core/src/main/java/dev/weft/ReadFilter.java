@@ -16,9 +16,9 @@ import java.util.Set;
  * classes; the classes the weaver recorded for the slots of every method whose frame the stream
  * has named so far (read from the woven class's site table; their subclasses too, unless the
  * slot's type is as broad as {@code Object} or {@code List}); lambdas that woven code made; the
- * JDK value classes of {@link #JDK_VALUES}; and what the reader adds. The stream's top object
- * must be an array of frames. Limits:
- * graph depth, array length, references and bytes, each with a default the reader may change.
+ * JDK value classes of {@link #JDK_VALUES}; and what the reader adds. Limits:
+ * graph depth, array length, references and bytes, each with a default the reader may change;
+ * {@link FrameCodec} applies the last three to a record's counts and length too.
  *
  * <p>Remembers the last refusal, so that the stream can name the class and how to allow it.
  * Confined to its stream's reading thread.
@@ -54,28 +54,34 @@ final class ReadFilter implements ObjectInputFilter {
             "java.util.Map", "java.util.Set", "java.util.List");
 
     /**
-     * Weft's own classes that a coroutine stream holds, and {@code Method}, which a method
-     * reference resolves to: the filter sees it again when the stream refers back to a method
-     * it has read (a stream cannot hold one itself: it is not serializable); and {@code Object},
-     * for the frames' {@code Object[]} (an instance of {@code Object} itself is not serializable).
+     * Weft's own classes that the serialized objects of a record hold: the placeholder of the
+     * coroutine itself, and the reference a {@code Method} in a slot is written as; {@code
+     * Method}, which a method reference resolves to: the filter sees it again when the stream
+     * refers back to a method it has read (a stream cannot hold one itself: it is not
+     * serializable); and {@code Object}, for an {@code Object[]} in a slot (an instance of
+     * {@code Object} itself is not serializable).
      */
-    private static final List<String> WEFT = List.of(CoroutineFrame.class.getName(), MethodReference.class.getName(),
-            CoroutineOutputStream.SelfReference.class.getName(), Method.class.getName(), Object.class.getName());
+    private static final List<String> WEFT = List.of(CoroutineOutputStream.SelfReference.class.getName(),
+            MethodReference.class.getName(), Method.class.getName(), Object.class.getName());
 
-    private final Set<String> allowed = new HashSet<>(JDK_VALUES);
+    /** What every filter allows, whatever the stream: {@link #JDK_VALUES} and {@link #WEFT}. */
+    private static final Set<String> DEFAULTS = defaults();
+
+    /** What this filter allows beyond the defaults. */
+    private final Set<String> allowed = new HashSet<>();
     private final Set<String> packages = new HashSet<>();
     /** The recorded slot types, but the broad ones, whose subclasses are allowed too. */
     private final Set<Class<?>> recorded = new HashSet<>();
-    /** Set when the stream's top object is not an array of frames. */
-    private boolean notFrames;
     private long maxDepth = DEFAULT_MAX_DEPTH;
     private long maxArrayLength = DEFAULT_MAX_ARRAY_LENGTH;
     private long maxReferences = DEFAULT_MAX_REFERENCES;
     private long maxBytes = DEFAULT_MAX_BYTES;
     private String refusal;
 
-    ReadFilter() {
-        allowed.addAll(WEFT);
+    private static Set<String> defaults() {
+        Set<String> defaults = new HashSet<>(JDK_VALUES);
+        defaults.addAll(WEFT);
+        return Set.copyOf(defaults);
     }
 
     void allow(String className) {
@@ -114,7 +120,7 @@ final class ReadFilter implements ObjectInputFilter {
             return;
         }
         String name = element.substring(1, element.length() - 1).replace('/', '.');
-        if (allowed.add(name) && !BROAD.contains(name)) {
+        if (!DEFAULTS.contains(name) && allowed.add(name) && !BROAD.contains(name)) {
             try {
                 recorded.add(Class.forName(name, false, loader));
             } catch (ClassNotFoundException | LinkageError e) {
@@ -123,9 +129,16 @@ final class ReadFilter implements ObjectInputFilter {
         }
     }
 
-    /** Whether the last refusal was of a stream whose top object is not frames. */
-    boolean refusedNotFrames() {
-        return notFrames;
+    long maxArrayLength() {
+        return maxArrayLength;
+    }
+
+    long maxReferences() {
+        return maxReferences;
+    }
+
+    long maxBytes() {
+        return maxBytes;
     }
 
     /** Why the last input was refused, naming the class or limit and how to allow it; null if none was. */
@@ -136,11 +149,6 @@ final class ReadFilter implements ObjectInputFilter {
     @Override
     public Status checkInput(FilterInfo info) {
         String why = exceeded(info);
-        if (why == null && info.depth() == 1 && info.serialClass() != null
-                && info.serialClass() != CoroutineFrame[].class) {
-            notFrames = true;
-            why = "the stream holds a " + info.serialClass().getName() + ", not frames";
-        }
         if (why == null && info.serialClass() != null) {
             why = refusedClass(info.serialClass());
         }
@@ -184,7 +192,7 @@ final class ReadFilter implements ObjectInputFilter {
 
     private boolean isAllowed(Class<?> type) {
         String name = type.getName();
-        if (allowed.contains(name)) {
+        if (DEFAULTS.contains(name) || allowed.contains(name)) {
             return true;
         }
         if (type.isHidden()) {

@@ -15,14 +15,14 @@ import javax.crypto.Mac;
 import javax.crypto.SecretKey;
 
 /**
- * The integrity seal of a coroutine stream written with a key: the whole object stream, framed
+ * The integrity seal of a coroutine stream written with a key: the whole stream of records, framed
  * and followed by its HMAC-SHA256, so that a reader with the key checks every byte before it
  * reads a single object.
  *
  * <pre>
- *   int   MAGIC          0x57465331 ("WFS1"); an unsealed stream starts with 0xACED instead
+ *   int   MAGIC          0x57465331 ("WFS1"); an unsealed stream starts with a record's magic instead
  *   int   length         of the payload, at most {@link #MAX_PAYLOAD}
- *   byte  payload[length] the object stream, as an unsealed CoroutineOutputStream writes it
+ *   byte  payload[length] the records ({@link FrameCodec}), as an unsealed CoroutineOutputStream writes them
  *   byte  mac[32]        HMAC-SHA256 of the three fields above, under the writer's key
  * </pre>
  *
@@ -38,8 +38,6 @@ final class Seal {
     static final int MAC_LENGTH = 32;
     /** The largest payload a reader accepts: 256 MiB. */
     static final int MAX_PAYLOAD = 256 << 20;
-    /** The first two bytes of every Java serialization stream (java.io.ObjectStreamConstants). */
-    private static final int JAVA_STREAM_MAGIC = 0xACED;
 
     private Seal() {
     }
@@ -85,9 +83,12 @@ final class Seal {
         byte[] header = readFully(data, 8, "its header");
         int magic = (header[0] & 0xFF) << 24 | (header[1] & 0xFF) << 16 | (header[2] & 0xFF) << 8 | header[3] & 0xFF;
         if (magic != MAGIC) {
-            throw new StreamCorruptedException(magic >>> 16 == JAVA_STREAM_MAGIC
+            throw new StreamCorruptedException(magic == FrameCodec.MAGIC
                     ? "cannot read a coroutine: the stream is not sealed, but a key was given (a sealed stream is"
                             + " written by new CoroutineOutputStream(out, key))"
+                    : magic >>> 16 == FrameCodec.JAVA_STREAM_MAGIC
+                    ? "cannot read a coroutine: the stream is a Java object stream (it starts with 0xACED), as Weft"
+                            + " wrote coroutines before its own format: such streams are no longer read"
                     : "cannot read a coroutine: the stream is not a sealed coroutine stream (it starts with "
                             + String.format("0x%08x", magic) + ")");
         }

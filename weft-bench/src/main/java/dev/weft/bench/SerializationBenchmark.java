@@ -34,8 +34,13 @@ import org.openjdk.jmh.annotations.TearDown;
  *       which rebuilds the frames the capture unwound.
  *   <li>{@link #deserialize}: {@code deserialize(frames)} into the coroutine (validation and a
  *       new stack), then {@code call()}, which rebuilds them.
+ *   <li>{@link #throughFrames}: {@code serialize()}, {@code deserialize(frames)} of what it
+ *       returned, then {@code call()}: the round trip through frames, the baseline of the two below.
  *   <li>{@link #throughBytes}: {@code CoroutineOutputStream} to bytes and
  *       {@code CoroutineInputStream} back into the coroutine, then {@code call()}.
+ *   <li>{@link #throughKryo}: {@code serialize()}, Kryo (the serializer Quasar and Corda use)
+ *       writing the frames to bytes and reading them back, {@code deserialize}, then {@code call()}:
+ *       {@link KryoFrames}.
  * </ul>
  * On the woven engine ({@link #engine}), the frames are saved in the coroutine's fiber at every
  * suspension: {@code serialize()} reads them without resuming anything, and {@code call()}
@@ -56,6 +61,7 @@ public class SerializationBenchmark {
 
     private AsymCoroutine<Integer, Integer> coroutine;
     private CoroutineFrame[] captured;
+    private KryoFrames kryo;
 
     @Setup(Level.Trial)
     public void suspend() {
@@ -66,6 +72,7 @@ public class SerializationBenchmark {
             throw new IllegalStateException(frames + " frames wanted, " + captured.length + " captured");
         }
         coroutine.call(1);
+        kryo = new KryoFrames(DeepSuspension.class, coroutine);
     }
 
     /** How many frames the coroutine of parameter {@code frames} is suspended in: its bridge, {@code run} and the innermost call at least. */
@@ -92,6 +99,18 @@ public class SerializationBenchmark {
     @Benchmark
     public Integer deserialize() {
         coroutine.deserialize(captured);
+        return coroutine.call(1);
+    }
+
+    @Benchmark
+    public Integer throughFrames() {
+        coroutine.deserialize(coroutine.serialize());
+        return coroutine.call(1);
+    }
+
+    @Benchmark
+    public Integer throughKryo() {
+        coroutine.deserialize(kryo.read(kryo.write(coroutine.serialize())));
         return coroutine.call(1);
     }
 

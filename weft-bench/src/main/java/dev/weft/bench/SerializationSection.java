@@ -7,14 +7,16 @@ import java.util.Map;
 
 /**
  * Workload 5: serialization and deserialization time against frames (thesis figure 6.5), to
- * {@code CoroutineFrame[]} and through bytes, on woven code. The capture and restore costs are
+ * {@code CoroutineFrame[]} and through bytes (Weft's streams, and Kryo on the same frames), on
+ * woven code. The capture and restore costs are
  * the differences to a plain resume of the same coroutine; a least-squares line over the frame
  * counts splits each into a fixed and a per-frame part, which the targets are stated in.
  */
 final class SerializationSection extends Section {
 
     private static final String WORKLOAD = "serialization";
-    private static final List<String> METHODS = List.of("resume", "serialize", "deserialize", "throughBytes");
+    private static final List<String> METHODS = List.of("resume", "serialize", "deserialize", "throughFrames",
+            "throughBytes", "throughKryo");
     /** A woven coroutine's frames are on the resuming thread's stack while it runs, a thousand of them here. */
     private static final String WOVEN_STACK = "-Xss64m";
 
@@ -109,9 +111,15 @@ final class SerializationSection extends Section {
             and a reference. **resume** is one `call()` of it (a switch); **serialize** is `serialize()` to \
             `CoroutineFrame[]` then that `call()`, which rebuilds the frames the capture unwound; \
             **deserialize** is `deserialize(frames)` (validation of every slot, a new stack) then the \
-            `call()` that rebuilds them; **bytes** is `CoroutineOutputStream` to a byte array and \
-            `CoroutineInputStream` back, then the `call()`. Times in ns per operation; the columns after \
-            the measured ones subtract the resume.""";
+            `call()` that rebuilds them; **frames and back** is `serialize()` and \
+            `deserialize` of what it returned, then the `call()`: the round trip the next two are held \
+            against; **bytes** is `CoroutineOutputStream` to a byte array and `CoroutineInputStream` back \
+            (Weft's own format: a method table, varints, objects other than strings and boxes by Java \
+            serialization under the read filter; the fingerprints checked), then the `call()`; **Kryo** is \
+            the same frames through Kryo 5 (the serializer Quasar and Corda use; classes registered, \
+            references on, a serializer for `Method` by name and descriptor; it checks no fingerprint and \
+            filters no class) and `deserialize`, then the `call()`. Times in ns per operation; the columns \
+            after the measured ones subtract the resume, or divide by the frames round trip.""";
 
     private static final String WOVEN_DESCRIPTION = """
             The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
@@ -150,16 +158,53 @@ final class SerializationSection extends Section {
 
     private static Table table(Results results) {
         Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
-                "bytes and back + resume (ns)", "serialize over resume (ns)", "deserialize over resume (ns)");
+                "frames and back + resume (ns)", "bytes and back + resume (ns)", "Kryo and back + resume (ns)",
+                "serialize over resume (ns)", "deserialize over resume (ns)", "bytes / frames", "Kryo / frames");
         for (int frames : results.parameters()) {
             double resume = results.get(frames, "resume").value();
             t.row(Format.count(frames), Format.outcome(results.get(frames, "resume")),
                     Format.outcome(results.get(frames, "serialize")), Format.outcome(results.get(frames, "deserialize")),
+                    Format.outcome(results.get(frames, "throughFrames")),
                     Format.outcome(results.get(frames, "throughBytes")),
+                    Format.outcome(results.get(frames, "throughKryo")),
                     Format.nanos(results.get(frames, "serialize").value() - resume),
-                    Format.nanos(results.get(frames, "deserialize").value() - resume));
+                    Format.nanos(results.get(frames, "deserialize").value() - resume),
+                    Format.ratio(overFrames(results, frames, "throughBytes")),
+                    Format.ratio(overFrames(results, frames, "throughKryo")));
         }
         return t;
+    }
+
+    /** How many times the frames round trip {@code method} takes at {@code frames}; NaN if either was not measured. */
+    private static double overFrames(Results results, int frames, String method) {
+        Outcome base = results.get(frames, "throughFrames");
+        Outcome measured = results.get(frames, method);
+        return base == null || measured == null || !base.ok() || !measured.ok() ? Double.NaN
+                : measured.value() / base.value();
+    }
+
+    /**
+     * Issue 11's goal for Weft's format: the bytes round trip within 3× of the frames round trip
+     * at 1 frame and within 2× at 1,000 frames, both measured in the same run; Kryo's ratio beside.
+     */
+    private Target bytesTarget() {
+        String goal = "bytes round trip within 3× of the frames round trip at 1 frame and 2× at 1,000 frames";
+        double one = overFrames(results, 1, "throughBytes");
+        double thousand = overFrames(results, 1_000, "throughBytes");
+        String measured = "at 1 frame " + ratioOf(1, one) + "; at 1,000 frames " + ratioOf(1_000, thousand);
+        if (Double.isNaN(one) || Double.isNaN(thousand)) {
+            return Target.notMeasured(goal, measured + " (both counts are needed)");
+        }
+        return Target.of(goal, measured, one <= 3 && thousand <= 2);
+    }
+
+    private String ratioOf(int frames, double ratio) {
+        if (Double.isNaN(ratio)) {
+            return "not measured";
+        }
+        return Format.nanos(results.get(frames, "throughBytes").value()) + " over "
+                + Format.nanos(results.get(frames, "throughFrames").value()) + " = " + Format.ratio(ratio)
+                + " (Kryo: " + Format.ratio(overFrames(results, frames, "throughKryo")) + ")";
     }
 
     /** Thesis figure 6.5 on Weft: the measured costs, with the thesis's fitted lines and the issue's budgets dashed. */
@@ -169,6 +214,7 @@ final class SerializationSection extends Section {
                 .series("serialize + restore, CoroutineFrame[]", micros(extra("serialize")))
                 .series("deserialize + restore, CoroutineFrame[]", micros(extra("deserialize")))
                 .series("to bytes and back + restore", micros(extra("throughBytes")))
+                .series("Kryo to bytes and back + restore", micros(extra("throughKryo")))
                 .series("woven engine: serialize", micros(extra(wovenResults, "serialize")))
                 .series("woven engine: deserialize + restore", micros(extra(wovenResults, "deserialize")))
                 .series("thesis: serialize 17 + 1.3 µs/frame", linearCost(17, 1.3), true)
@@ -208,9 +254,10 @@ final class SerializationSection extends Section {
     @Override
     List<Target> targets(PeerResults peers) {
         if (results.parameters().size() < 2) {
-            return List.of(Target.notMeasured("serialize under 2 µs + 0.2 µs per frame", "fewer than two frame counts"));
+            return List.of(Target.notMeasured("serialize under 2 µs + 0.2 µs per frame", "fewer than two frame counts"),
+                    bytesTarget());
         }
-        return List.of(
+        return List.of(bytesTarget(),
                 budget("serialize under 2 µs + 0.2 µs per frame (capture and the restore it forces, to CoroutineFrame[])",
                         extra("serialize"), 2_000, 200, SERIALIZE_PROFILE),
                 budget("deserialize under 1 µs + 0.1 µs per frame (validation and restore)",

@@ -48,12 +48,62 @@ public final class FuzzMain {
     private record Subject(String name, Function<Engine, AsymCoroutine<Integer, ?>> factory, int calls) {
     }
 
-    /** Locals of every kind; a boolean, char and byte; a call through an interface; a recursion. */
+    /**
+     * Locals of every kind; a boolean, char and byte; a call through an interface; a recursion;
+     * the thesis 5.2 session; a chain through a serializable lambda.
+     */
     private static final List<Subject> SUBJECTS = List.of(
             new Subject("accumulating", SerializationContract.Accumulating::new, 2),
             new Subject("narrow", TamperedFramesContract.Narrow::new, 1),
             new Subject("stepper", e -> new TamperedFramesContract.Stepper(new TamperedFramesContract.Up(), e), 2),
-            new Subject("recursion", FrameTransferStateTest.Deep::new, 1));
+            new Subject("recursion", FrameTransferStateTest.Deep::new, 1),
+            new Subject("session", Session::new, 2),
+            new Subject("lambda", ThroughLambda::new, 2));
+
+    /**
+     * Suspended through a serializable lambda, which takes the coroutine as an argument (a
+     * lambda that captured it would keep the original in a frame-level copy, where nothing
+     * replaces it: the bytes do).
+     */
+    static final class ThroughLambda extends AsymCoroutine<Integer, Integer> {
+        interface Step extends java.io.Serializable {
+            int apply(ThroughLambda self, int x);
+        }
+
+        ThroughLambda(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected Integer run(Integer first) {
+            Step step = (self, x) -> self.ret(x + 1000);
+            int x = first;
+            while (true) {
+                x = step.apply(this, x) * 2;
+            }
+        }
+    }
+
+    /**
+     * The thesis 5.2 session's shape: questions asked in turn, the answers kept in locals of
+     * several types until the summary, which a skipped or repeated step would change.
+     */
+    static final class Session extends AsymCoroutine<Integer, Object> {
+        Session(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected Object run(Integer first) {
+            String name = "name-" + first;
+            String country = "country-" + ret("Country?");
+            int age = ret("Age?");
+            boolean adult = age >= 18;
+            String email = "mail-" + ret("Email?");
+            return "Name: " + name + ", Country: " + country + ", Age: " + age + (adult ? " (adult)" : "")
+                    + ", Email: " + email;
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         int cases = Integer.parseInt(args[0]);

@@ -123,13 +123,16 @@ class StreamTest extends WovenFixtureTest {
     }
 
     @Test
-    void somethingOtherThanFramesIsRefused() throws IOException {
+    void aJavaObjectStreamAsWeftWroteBeforeItsFormatIsRefusedAsSuch() throws IOException {
+        AsymCoroutine<Integer, String> co = loader.newInstance("Series");
+        drive(co, 1);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(List.of("not", "frames"));
+            out.writeObject(List.of("Java-serialized", "frames"));
         }
         StreamCorruptedException e = assertThrows(StreamCorruptedException.class, () -> read(bytes.toByteArray(), loader, "Series"));
-        assertTrue(e.getMessage().contains("not frames"), e.getMessage());
+        assertTrue(e.getMessage().contains("is a Java object stream (it starts with 0xACED), as Weft wrote coroutines before"),
+                e.getMessage());
     }
 
     @Test

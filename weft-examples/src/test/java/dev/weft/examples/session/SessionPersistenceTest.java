@@ -72,15 +72,16 @@ class SessionPersistenceTest {
     }
 
     /**
-     * A step whose write fails halfway (a file size limit stops the JVM's write with EFBIG) must
-     * leave the previous state as it was: the next step carries on from there.
+     * A step whose write fails (a file size limit of zero stops the JVM's write with EFBIG: the
+     * compact state is smaller than the smallest other limit, a 1 KiB block) must leave the
+     * previous state as it was: the next step carries on from there.
      */
     @Test
     void aWriteThatFailsHalfwayLosesNothing() throws Exception {
         step();
         step("John Doe");
         byte[] before = Files.readAllBytes(directory.resolve("data.bin"));
-        List<String> limited = new ArrayList<>(List.of("bash", "-c", "ulimit -f 1; exec \"$@\"", "bash"));
+        List<String> limited = new ArrayList<>(List.of("bash", "-c", "ulimit -f 0; exec \"$@\"", "bash"));
         limited.addAll(javaCommand("Genovia"));
         Run failed = run(limited);
         assertNotEquals(0, failed.exitCode(), failed.output());
