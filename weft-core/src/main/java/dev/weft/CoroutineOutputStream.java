@@ -134,8 +134,23 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
         }
         CoroutineFrame[] frames = coroutine.serialize();
         checkSerializable(coroutine, frames);
+        writingFrames(coroutine, frames);
         FrameCodec.write(out, coroutine, frames, this::replaceObject);
     }
+
+    /**
+     * Called with the frames of each coroutine this stream is about to write, once they are
+     * known to be serializable: a hook for subclasses that keep track of what they write (the
+     * code the frames belong to, say). By default nothing. The frames are what the stream
+     * writes next, and must not be changed.
+     *
+     * @param coroutine the coroutine being written
+     * @param frames    its frames, innermost last, as {@link CoroutineBase#serialize()} gives them
+     * @throws IOException to stop the write: nothing of the coroutine is written
+     */
+    protected void writingFrames(CoroutineBase coroutine, CoroutineFrame[] frames) throws IOException {
+    }
+
     private void checkSerializable(CoroutineBase coroutine, CoroutineFrame[] frames) throws IOException {
         for (int i = 0; i < frames.length; i++) {
             CoroutineFrame frame = frames[i];

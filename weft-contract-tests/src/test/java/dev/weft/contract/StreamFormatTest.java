@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
 import dev.weft.CoroutineInputStream;
 import dev.weft.CoroutineOutputStream;
 import dev.weft.Engine;
@@ -126,6 +127,42 @@ class StreamFormatTest {
             Object expected = original.call(null);
             assertEquals(expected, copy.call(null), "holding " + value);
             assertEquals(original.call("next"), copy.call("next"), "holding " + value + ", a step later");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aSubclassSeesTheFramesItWritesAndCanStopTheWrite(Engine engine) throws IOException {
+        Slots original = slots(engine, 1, "held");
+        List<CoroutineFrame[]> seen = new ArrayList<>();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<Object, Object> out = new CoroutineOutputStream<>(bytes) {
+            @Override
+            protected void writingFrames(CoroutineBase coroutine, CoroutineFrame[] frames) throws IOException {
+                assertSame(original, coroutine);
+                seen.add(frames);
+                if (seen.size() == 2) {
+                    throw new IOException("the second write is refused by the subclass");
+                }
+            }
+        }) {
+            out.writeAsymCoroutine(original);
+            int written = bytes.size();
+            IOException refused = assertThrows(IOException.class, () -> out.writeAsymCoroutine(original));
+            assertEquals("the second write is refused by the subclass", refused.getMessage());
+            out.flush();
+            assertEquals(written, bytes.size(), "nothing of the refused write reached the stream");
+        }
+        assertEquals(2, seen.size());
+        CoroutineFrame[] frames = original.serialize();
+        assertEquals(frames.length, seen.get(0).length);
+        for (int i = 0; i < frames.length; i++) {
+            assertEquals(frames[i].method, seen.get(0)[i].method, "frame " + i);
+            assertEquals(frames[i].bci, seen.get(0)[i].bci, "frame " + i);
+        }
+        Object expected = original.call(null);
+        try (CoroutineInputStream<Object, Object> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes.toByteArray()))) {
+            assertEquals(expected, in.readAsymCoroutine(new Slots(engine)).call(null), "the first write reads back");
         }
     }
 

@@ -2,6 +2,8 @@ package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineInputStream;
+import dev.weft.CoroutineBase;
+import dev.weft.CoroutineFrame;
 import dev.weft.CoroutineOutputStream;
 
 import java.io.ByteArrayInputStream;
@@ -41,20 +43,14 @@ final class StateCodec {
     record Written(byte[] state, Builds.Manifest manifest) {
     }
 
-    /**
-     * Writes {@code coroutine}, capturing its frames once: the methods of its frames are seen on
-     * their way through the stream. A stream that writes methods otherwise (a format of its
-     * own) shows none; then the frames are captured a second time for the manifest.
-     */
+    /** Writes {@code coroutine}, capturing its frames once: the stream shows them on their way out. */
     <I, O> Written write(AsymCoroutine<I, O> coroutine) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Set<Method> methods = new HashSet<>();
         try (CoroutineOutputStream<I, O> out = output(bytes, methods)) {
             out.writeAsymCoroutine(coroutine);
         }
-        Builds.Manifest manifest = methods.isEmpty() ? Builds.of(coroutine.serialize())
-                : manifests.computeIfAbsent(methods, Builds::of);
-        return new Written(bytes.toByteArray(), manifest);
+        return new Written(bytes.toByteArray(), manifests.computeIfAbsent(methods, Builds::of));
     }
 
     <I, O> AsymCoroutine<I, O> read(byte[] state, AsymCoroutine<I, O> target) throws IOException {
@@ -85,11 +81,10 @@ final class StateCodec {
         }
 
         @Override
-        protected Object replaceObject(Object obj) throws IOException {
-            if (obj instanceof Method method) {
-                methods.add(method);
+        protected void writingFrames(CoroutineBase coroutine, CoroutineFrame[] frames) {
+            for (CoroutineFrame frame : frames) {
+                methods.add(frame.method);
             }
-            return super.replaceObject(obj);
         }
     }
 
