@@ -38,12 +38,26 @@ public final class CoroutineFiles {
     private CoroutineFiles() {
     }
 
-    /** Writes the asymmetric {@code coroutine} to {@code file}, sealed with {@code key} unless it is null. */
+    /**
+     * Writes the asymmetric {@code coroutine} to {@code file}, sealed with {@code key} unless it is null.
+     *
+     * @param file      where it goes; what the file held stays there until the new state is whole on disk
+     * @param coroutine a suspended coroutine of the current thread
+     * @param key       the key to seal it with, or null for an unsealed file
+     * @throws IOException if it cannot be written (the file is then as it was)
+     */
     public static void write(Path file, AsymCoroutine<?, ?> coroutine, SecretKey key) throws IOException {
         writeAtomically(file, coroutine, key);
     }
 
-    /** Writes the symmetric {@code coroutine} to {@code file}, sealed with {@code key} unless it is null. */
+    /**
+     * Writes the symmetric {@code coroutine} to {@code file}, sealed with {@code key} unless it is null.
+     *
+     * @param file      where it goes; what the file held stays there until the new state is whole on disk
+     * @param coroutine a suspended coroutine of the current thread
+     * @param key       the key to seal it with, or null for an unsealed file
+     * @throws IOException if it cannot be written (the file is then as it was)
+     */
     public static void write(Path file, Coroutine coroutine, SecretKey key) throws IOException {
         writeAtomically(file, coroutine, key);
     }

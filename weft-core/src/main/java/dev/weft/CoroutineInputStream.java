@@ -77,12 +77,23 @@ public class CoroutineInputStream<I, O> implements Closeable {
     private final ClassLoader loader;
     private final ReadFilter filter = new ReadFilter();
 
-    /** A stream of unsealed coroutines that resolves classes as {@link ObjectInputStream} does. */
+    /**
+     * A stream of unsealed coroutines that resolves classes as {@link ObjectInputStream} does.
+     *
+     * @param in the bytes to read
+     * @throws IOException if {@code in} cannot be read
+     */
     public CoroutineInputStream(InputStream in) throws IOException {
         this(in, (ClassLoader) null);
     }
 
-    /** A stream of unsealed coroutines that resolves the classes it reads with {@code loader} (null: as {@link ObjectInputStream} does). */
+    /**
+     * A stream of unsealed coroutines that resolves the classes it reads with {@code loader}.
+     *
+     * @param in     the bytes to read
+     * @param loader the class loader of the frames' classes; null: as {@link ObjectInputStream} does
+     * @throws IOException if {@code in} cannot be read
+     */
     public CoroutineInputStream(InputStream in, ClassLoader loader) throws IOException {
         this(Seal.unsealed(in), loader, true);
     }
@@ -91,7 +102,10 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * A stream of coroutines sealed with {@code key}, whose seal is checked here, before
      * anything is read.
      *
+     * @param in  the sealed bytes to read, read whole here
+     * @param key the key they were sealed with
      * @throws StreamCorruptedException if the stream is not sealed, or its seal does not match
+     * @throws IOException              if {@code in} cannot be read
      */
     public CoroutineInputStream(InputStream in, SecretKey key) throws IOException {
         this(in, List.of(key), null);
@@ -101,7 +115,10 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * A stream of coroutines sealed with any one of {@code keys} (for rotation: the current key
      * and those before it), whose seal is checked here, before anything is read.
      *
+     * @param in   the sealed bytes to read, read whole here
+     * @param keys the keys accepted
      * @throws StreamCorruptedException if the stream is not sealed, or its seal matches none of the keys
+     * @throws IOException              if {@code in} cannot be read
      */
     public CoroutineInputStream(InputStream in, List<SecretKey> keys) throws IOException {
         this(in, keys, null);
@@ -112,7 +129,11 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * and those before it), whose seal is checked here; classes are resolved with {@code loader}
      * (null: as {@link ObjectInputStream} does).
      *
+     * @param in     the sealed bytes to read, read whole here
+     * @param keys   the keys accepted
+     * @param loader the class loader of the frames' classes; null: as {@link ObjectInputStream} does
      * @throws StreamCorruptedException if the stream is not sealed, or its seal matches none of the keys
+     * @throws IOException              if {@code in} cannot be read
      */
     public CoroutineInputStream(InputStream in, List<SecretKey> keys, ClassLoader loader) throws IOException {
         this(new ByteArrayInputStream(Seal.read(in, List.copyOf(keys))), loader, true);
@@ -129,7 +150,12 @@ public class CoroutineInputStream<I, O> implements Closeable {
         in.close();
     }
 
-    /** Allows the reader to read instances of {@code classes} too (and arrays of them); returns this stream. */
+    /**
+     * Allows the reader to read instances of {@code classes} too (and arrays of them).
+     *
+     * @param classes the classes allowed
+     * @return this stream
+     */
     public CoroutineInputStream<I, O> allow(Class<?>... classes) {
         for (Class<?> type : classes) {
             filter.allow(type.getName());
@@ -137,7 +163,12 @@ public class CoroutineInputStream<I, O> implements Closeable {
         return this;
     }
 
-    /** Allows the reader to read instances of every class in the packages named, and their subpackages; returns this stream. */
+    /**
+     * Allows the reader to read instances of every class in the packages named, and their subpackages.
+     *
+     * @param packageNames the packages allowed, such as {@code "com.example.flows"}
+     * @return this stream
+     */
     public CoroutineInputStream<I, O> allowPackage(String... packageNames) {
         for (String name : packageNames) {
             filter.allowPackage(name);
@@ -148,25 +179,48 @@ public class CoroutineInputStream<I, O> implements Closeable {
     /**
      * Sets the limits of what the reader reads: the object graph's depth, an array's length
      * (and the record's counts of methods, frames and slots), the number of objects and of
-     * bytes (a record's length, and its serialized objects'); by default 256, 2^20, 2^20 and 256 MiB. Returns this stream.
+     * bytes (a record's length, and its serialized objects'); by default 256, 2^20, 2^20 and 256 MiB.
+     *
+     * @param maxDepth       the deepest object graph read
+     * @param maxArrayLength the longest array, and the most methods, frames or slots in a record
+     * @param maxReferences  the most objects read
+     * @param maxBytes       the longest record, and the most bytes of serialized objects
+     * @return this stream
      */
     public CoroutineInputStream<I, O> limit(long maxDepth, long maxArrayLength, long maxReferences, long maxBytes) {
         filter.limit(maxDepth, maxArrayLength, maxReferences, maxBytes);
         return this;
     }
 
-    /** Reads a coroutine into a new {@link AsymCoroutine}, which belongs to the current thread. */
+    /**
+     * Reads a coroutine into a new {@link AsymCoroutine}, which belongs to the current thread.
+     *
+     * @return the coroutine read, suspended where the written one was
+     * @throws IOException if the bytes cannot be read, or are refused (see the class comment)
+     */
     public AsymCoroutine<I, O> readAsymCoroutine() throws IOException {
         return readAsymCoroutine(new AsymCoroutine<>());
     }
 
-    /** Reads a coroutine into {@code target}, replacing its stack; returns it. */
+    /**
+     * Reads a coroutine into {@code target}, replacing its stack.
+     *
+     * @param target a coroutine of the current thread, new or suspended
+     * @return {@code target}
+     * @throws IOException if the bytes cannot be read, or are refused (see the class comment);
+     *                     {@code target} is then as it was
+     */
     public AsymCoroutine<I, O> readAsymCoroutine(AsymCoroutine<I, O> target) throws IOException {
         read(target);
         return target;
     }
 
-    /** Reads a symmetric coroutine into a new {@link Coroutine}, next in the current thread's ring. */
+    /**
+     * Reads a symmetric coroutine into a new {@link Coroutine}, next in the current thread's ring.
+     *
+     * @return the coroutine read, suspended where the written one was
+     * @throws IOException if the bytes cannot be read, or are refused (see the class comment)
+     */
     public Coroutine readCoroutine() throws IOException {
         Coroutine target = new Coroutine();
         try {
@@ -195,6 +249,10 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * a hook for subclasses, as {@link ObjectInputStream#resolveObject} is, the counterpart of
      * {@link CoroutineOutputStream#replaceObject}. By default {@code obj} itself. Strings and
      * boxed primitives in a slot are read directly, without it.
+     *
+     * @param obj an object as Java serialization read it
+     * @return what the slot holds instead
+     * @throws IOException to refuse the stream
      */
     protected Object resolveObject(Object obj) throws IOException {
         return obj;

@@ -60,7 +60,12 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
     private final SecretKey key;
     private boolean closed;
 
-    /** An unsealed stream onto {@code out}. */
+    /**
+     * An unsealed stream onto {@code out}.
+     *
+     * @param out where each coroutine's record goes as it is written
+     * @throws IOException never, in this version; kept for the streams' usual signature
+     */
     public CoroutineOutputStream(OutputStream out) throws IOException {
         if (out == null) {
             throw new NullPointerException("out");
@@ -74,6 +79,10 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
     /**
      * A stream sealed with {@code key} (any {@link SecretKey} that HMAC-SHA256 accepts, such as
      * {@code new SecretKeySpec(32 random bytes, "HmacSHA256")}): written to {@code out} when closed.
+     *
+     * @param out where the sealed records go, all at once, when this stream is closed
+     * @param key the key to seal them with
+     * @throws IOException never, in this version; kept for the streams' usual signature
      */
     public CoroutineOutputStream(OutputStream out, SecretKey key) throws IOException {
         if (out == null || key == null) {
@@ -112,12 +121,26 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
         }
     }
 
-    /** Writes {@code coroutine}'s frames; it stays as it was, and may be resumed. */
+    /**
+     * Writes {@code coroutine}'s frames; it stays as it was, and may be resumed.
+     *
+     * @param coroutine a suspended coroutine of the current thread
+     * @throws java.io.NotSerializableException if a frame holds a value that is not serializable
+     *                                          (nothing of the coroutine is written)
+     * @throws IOException                      if the stream is closed or cannot be written
+     */
     public void writeAsymCoroutine(AsymCoroutine<I, O> coroutine) throws IOException {
         write(coroutine);
     }
 
-    /** Writes a symmetric {@code coroutine}'s frames; it stays as it was, and may be resumed. */
+    /**
+     * Writes a symmetric {@code coroutine}'s frames; it stays as it was, and may be resumed.
+     *
+     * @param coroutine a suspended coroutine of the current thread
+     * @throws java.io.NotSerializableException if a frame holds a value that is not serializable
+     *                                          (nothing of the coroutine is written)
+     * @throws IOException                      if the stream is closed or cannot be written
+     */
     public void writeCoroutine(Coroutine coroutine) throws IOException {
         write(coroutine);
     }
@@ -174,6 +197,10 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
      * from one (strings and boxed primitives in a slot aside: they are written directly); a
      * hook for subclasses, as {@link ObjectOutputStream#replaceObject} is. By default
      * {@code obj} itself. It may be called more than once for the same object.
+     *
+     * @param obj an object about to be written by Java serialization
+     * @return what to write instead
+     * @throws IOException to stop the write
      */
     protected Object replaceObject(Object obj) throws IOException {
         return obj;
