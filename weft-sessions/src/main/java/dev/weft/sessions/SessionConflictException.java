@@ -10,7 +10,9 @@ public final class SessionConflictException extends SessionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The session's stored version. */
     private final long currentVersion;
+    /** The session's stored status. */
     private final SessionStatus status;
     private final transient Object lastOutput;
 
@@ -25,17 +27,29 @@ public final class SessionConflictException extends SessionException {
         this.lastOutput = lastOutput;
     }
 
-    /** The session's stored version: how many steps have run. */
+    /**
+     * The session's stored version: how many steps have run.
+     *
+     * @return the version
+     */
     public long currentVersion() {
         return currentVersion;
     }
 
-    /** The session's stored status. */
+    /**
+     * The session's stored status.
+     *
+     * @return the status
+     */
     public SessionStatus status() {
         return status;
     }
 
-    /** The output of the session's last step, as stored; null if it was not serializable. */
+    /**
+     * The output of the session's last step, as stored; null if it was not serializable.
+     *
+     * @return the output, or null
+     */
     public Object lastOutput() {
         return lastOutput;
     }

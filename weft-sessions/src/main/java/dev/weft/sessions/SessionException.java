@@ -8,6 +8,7 @@ public class SessionException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The id of the session concerned. */
     private final String sessionId;
 
     SessionException(String sessionId, String message, Throwable cause) {
@@ -15,7 +16,11 @@ public class SessionException extends RuntimeException {
         this.sessionId = sessionId;
     }
 
-    /** The id of the session concerned. */
+    /**
+     * The id of the session concerned.
+     *
+     * @return the id
+     */
     public String sessionId() {
         return sessionId;
     }

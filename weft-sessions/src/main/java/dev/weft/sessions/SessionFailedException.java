@@ -10,6 +10,7 @@ public final class SessionFailedException extends SessionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The body's exception as stored. */
     private final String failure;
 
     SessionFailedException(String sessionId, long version, String failure, Throwable cause) {
@@ -17,7 +18,11 @@ public final class SessionFailedException extends SessionException {
         this.failure = failure;
     }
 
-    /** The body's exception as stored: its class, message and stack trace. */
+    /**
+     * The body's exception as stored: its class, message and stack trace.
+     *
+     * @return the stored failure
+     */
     public String failure() {
         return failure;
     }

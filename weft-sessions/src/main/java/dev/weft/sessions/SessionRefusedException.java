@@ -10,7 +10,9 @@ public final class SessionRefusedException extends SessionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The build fingerprint the session was stored with. */
     private final String build;
+    /** Why this node refused it. */
     private final String reason;
 
     SessionRefusedException(String sessionId, String build, String reason, Throwable cause) {
@@ -19,12 +21,20 @@ public final class SessionRefusedException extends SessionException {
         this.reason = reason;
     }
 
-    /** The build fingerprint the session was stored with. */
+    /**
+     * The build fingerprint the session was stored with.
+     *
+     * @return the fingerprint
+     */
     public String build() {
         return build;
     }
 
-    /** Why this node refused it. */
+    /**
+     * Why this node refused it.
+     *
+     * @return the reason
+     */
     public String reason() {
         return reason;
     }

@@ -96,6 +96,9 @@ public final class SessionStore implements AutoCloseable {
      * The embedded store: a SQLite database in {@code file}, created if missing (SQLite keeps
      * its write-ahead log beside it, in {@code FILE-wal} and {@code FILE-shm}). Needs
      * {@code org.xerial:sqlite-jdbc} at run time.
+     *
+     * @param file the database file, created if missing
+     * @return the store
      */
     public static SessionStore sqlite(Path file) {
         Path absolute = file.toAbsolutePath();
@@ -111,6 +114,11 @@ public final class SessionStore implements AutoCloseable {
     /**
      * A PostgreSQL store at {@code url} ({@code jdbc:postgresql://host:port/database}). Needs
      * {@code org.postgresql:postgresql} at run time.
+     *
+     * @param url      the JDBC URL of the database
+     * @param user     the user to connect as
+     * @param password the user's password, or null
+     * @return the store
      */
     public static SessionStore postgres(String url, String user, String password) {
         Properties properties = new Properties();

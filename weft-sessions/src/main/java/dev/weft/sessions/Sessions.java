@@ -88,6 +88,7 @@ public final class Sessions {
          * The new body that carries on from the point.
          *
          * @param values the values stored at the point, by name
+         * @return the new body
          */
         AsymRunnable<?, ?> resumeAt(Map<String, Object> values);
     }
@@ -122,6 +123,9 @@ public final class Sessions {
         /**
          * The class loader of this node's code, which loads the classes of stored frames and
          * values. Default: the thread's context class loader when {@link #build()} is called.
+         *
+         * @param loader the loader of this node's code
+         * @return this builder
          */
         public Builder classLoader(ClassLoader loader) {
             this.loader = loader;
@@ -131,6 +135,9 @@ public final class Sessions {
         /**
          * How long a resume waits for another step of the same session to end before it throws
          * {@link SessionBusyException}. Default: zero, it throws at once.
+         *
+         * @param wait how long to wait, zero or more
+         * @return this builder
          */
         public Builder waitWhenBusy(Duration wait) {
             if (wait.isNegative()) {
@@ -146,6 +153,9 @@ public final class Sessions {
          * deleted. Keeping it lets a resend of the last answer get a
          * {@link SessionConflictException} with the final output rather than
          * {@link SessionNotFoundException}.
+         *
+         * @param keep whether to keep finished sessions
+         * @return this builder
          */
         public Builder keepFinished(boolean keep) {
             this.keepFinished = keep;
@@ -161,6 +171,9 @@ public final class Sessions {
          * state, the usual way). Default: 0, none. The step's own database writes stay exactly
          * once; its other side effects, which run at least once anyway, may then also have run
          * from that older state: keep sessions on one node (sticky routing) when that matters.
+         *
+         * @param sessions how many sessions to keep in memory, 0 for none
+         * @return this builder
          */
         public Builder keepResident(int sessions) {
             if (sessions < 0) {
@@ -173,6 +186,10 @@ public final class Sessions {
         /**
          * Registers how to move sessions suspended at {@code point} whose build this node
          * refuses to this node's code. Used when such a session is resumed here.
+         *
+         * @param point   the name the old code gave the point ({@link StepContext#suspendingAt})
+         * @param upgrade makes the new body from the point's values
+         * @return this builder
          */
         public Builder upgrade(String point, Upgrade upgrade) {
             if (point == null || upgrade == null) {
@@ -190,6 +207,10 @@ public final class Sessions {
          * stored session is older than the rotation, drop the old key. A node with a key refuses
          * unsealed state, and one without a key refuses sealed state
          * ({@link SessionRefusedException}, the row left as it was).
+         *
+         * @param key     the key that seals what this node writes
+         * @param earlier keys whose seals this node still accepts
+         * @return this builder
          */
         public Builder sealWith(SecretKey key, SecretKey... earlier) {
             if (key == null) {
@@ -201,7 +222,11 @@ public final class Sessions {
             return this;
         }
 
-        /** The sessions, on this builder's settings. */
+        /**
+         * The sessions, on this builder's settings.
+         *
+         * @return the sessions
+         */
         public Sessions build() {
             ClassLoader chosen = loader;
             if (chosen == null) {
@@ -233,7 +258,12 @@ public final class Sessions {
         this.builds = new Builds(loader);
     }
 
-    /** Sessions in {@code store}, to be set up and {@link Builder#build() built}. */
+    /**
+     * Sessions in {@code store}, to be set up and {@link Builder#build() built}.
+     *
+     * @param store where the sessions are kept
+     * @return a builder with the default settings
+     */
     public static Builder builder(SessionStore store) {
         return new Builder(store);
     }
@@ -244,6 +274,11 @@ public final class Sessions {
      * Starts a session running {@code body} on the native engine: runs it to its first
      * {@code ret} with {@code first} as its input, and stores it under a new id.
      *
+     * @param <I>   the body's input type
+     * @param <O>   its output type
+     * @param body  the session's code
+     * @param first the first input
+     * @return the first step: the new id, version 1 and what the body passed to its first {@code ret}
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
      * @throws SessionException       if its state could not be stored (nothing is stored)
      */
@@ -254,6 +289,12 @@ public final class Sessions {
     /**
      * Starts a session from {@code coroutine}, which must be new and belong to this thread: as
      * {@link #start(AsymRunnable, Object)}.
+     *
+     * @param <I>       the coroutine's input type
+     * @param <O>       its output type
+     * @param coroutine a new coroutine of this thread
+     * @param first     the first input
+     * @return the first step
      */
     public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
         return start(newId(), coroutine, first);
@@ -264,6 +305,12 @@ public final class Sessions {
      * {@link #start(AsymRunnable, Object)}, but if a session with that id exists already (a
      * resent start whose reply was lost, say), nothing runs.
      *
+     * @param <I>   the body's input type
+     * @param <O>   its output type
+     * @param id    the session's id
+     * @param body  the session's code
+     * @param first the first input
+     * @return the first step
      * @throws SessionConflictException if the store holds a session with that id
      */
     public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
@@ -348,6 +395,11 @@ public final class Sessions {
      * Resumes session {@code id} with {@code input}, whatever step it is at: runs it to its next
      * {@code ret} or its end, and stores it (or deletes it, if it finished).
      *
+     * @param <I>   the session's input type
+     * @param <O>   its output type
+     * @param id    the session
+     * @param input the answer to its last step
+     * @return the step: its version and the body's next output, or its result if it finished
      * @throws SessionNotFoundException  if there is no such session
      * @throws SessionBusyException      if another step of it is running (see {@link Builder#waitWhenBusy})
      * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
@@ -364,6 +416,12 @@ public final class Sessions {
      * {@code expectedVersion} ({@link SessionStep#version()}), and only then; otherwise as
      * {@link #resume(String, Object)}.
      *
+     * @param <I>             the session's input type
+     * @param <O>             its output type
+     * @param id              the session
+     * @param expectedVersion the version the step being answered showed
+     * @param input           the answer
+     * @return the step
      * @throws SessionConflictException if the session is at another version or has finished:
      *                                  that answer was taken already, or another one was
      * @throws IllegalArgumentException if {@code expectedVersion} is less than 1
@@ -666,7 +724,12 @@ public final class Sessions {
 
     // ---------------------------------------------------------------- reading and removing
 
-    /** What the store says about session {@code id}, or empty if there is none. */
+    /**
+     * What the store says about session {@code id}, or empty if there is none.
+     *
+     * @param id the session
+     * @return its status, or empty
+     */
     public Optional<SessionInfo> status(String id) {
         try {
             return store.info(id).map(SessionStore.Listed::info);
@@ -679,6 +742,9 @@ public final class Sessions {
      * The output of session {@code id}'s last step, as stored: what a page shows again when the
      * visitor reloads it. Empty if there is no such session, or the output was null or not
      * serializable.
+     *
+     * @param id the session
+     * @return the output of its last stored step, or empty
      */
     public Optional<Object> lastOutput(String id) {
         try {
@@ -688,7 +754,11 @@ public final class Sessions {
         }
     }
 
-    /** Every stored session, oldest first. */
+    /**
+     * Every stored session, oldest first.
+     *
+     * @return the stored sessions
+     */
     public List<SessionInfo> list() {
         try {
             return store.list().stream().map(SessionStore.Listed::info).toList();
@@ -700,6 +770,9 @@ public final class Sessions {
     /**
      * Why this node would refuse to resume session {@code id}: its build differs and no upgrade
      * applies; empty if this node can resume it, or if it has ended or does not exist.
+     *
+     * @param id the session
+     * @return why this node refuses it, or empty if it takes it (or there is no such session)
      */
     public Optional<String> refusal(String id) {
         try {
@@ -725,6 +798,8 @@ public final class Sessions {
      * The stored sessions by build, most first, each with this node's verdict: the reason it
      * refuses that build's sessions, or null if it can resume them (an upgrade that applies to a
      * session is not counted here: see {@link #refusal(String)}).
+     *
+     * @return one summary per build
      */
     public List<BuildSummary> builds() {
         List<SessionStore.BuildCount> counts;
@@ -741,6 +816,7 @@ public final class Sessions {
      * Removes session {@code id}, whatever its status; waits for (or, see
      * {@link Builder#waitWhenBusy}, refuses during) a step of it that is running.
      *
+     * @param id the session
      * @return whether there was such a session
      * @throws SessionBusyException if a step of it is running
      */

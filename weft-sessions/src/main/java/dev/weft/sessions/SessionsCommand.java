@@ -25,6 +25,11 @@ public final class SessionsCommand {
     private SessionsCommand() {
     }
 
+    /**
+     * Runs the command; on a usage error it exits with status 2.
+     *
+     * @param args the store and the listing, as {@value #USAGE} says
+     */
     public static void main(String[] args) {
         int status = run(args, System.out, System.err, Thread.currentThread().getContextClassLoader());
         if (status != 0) {

@@ -72,6 +72,7 @@ public final class StepContext {
     /**
      * The step running on this thread.
      *
+     * @return the running step's context
      * @throws IllegalStateException if no session step is running on this thread
      */
     public static StepContext current() {
@@ -83,12 +84,20 @@ public final class StepContext {
         return context;
     }
 
-    /** The session's id. */
+    /**
+     * The session's id.
+     *
+     * @return the id
+     */
     public String sessionId() {
         return sessionId;
     }
 
-    /** This step's number, 1 for the start: the session's version once this step is stored. */
+    /**
+     * This step's number, 1 for the start: the session's version once this step is stored.
+     *
+     * @return the step's number
+     */
     public long step() {
         return step;
     }
@@ -98,6 +107,8 @@ public final class StepContext {
      * session's new state, or not at all (if the body throws, its writes are rolled back and the
      * failure is stored; if the node dies, nothing of the step remains). Do not commit, roll
      * back or close it: those throw {@link IllegalStateException}.
+     *
+     * @return the step's connection
      */
     public Connection connection() {
         if (!savepoint) {
