@@ -75,19 +75,20 @@ public final class WeftFiber extends RubyObject {
     static final int TERMINATED = 3;  // its block ended, or it was finalized
     private static final String[] STATUS_NAMES = {"created", "resumed", "suspended", "terminated"};
 
-    private FiberThread home;
-    private boolean root;
+    // transient: a fiber's state is its running stack, which Java serialization cannot carry
+    private transient FiberThread home;
+    private transient boolean root;
     /** Its own context; the root's is the thread's. */
-    private ThreadContext fiberContext;
+    private transient ThreadContext fiberContext;
     /** What JRuby's ThreadService holds for the current context, made once. */
-    SoftReference<ThreadContext> contextRef;
-    private Block block;
-    private FiberCoroutine coroutine;
+    transient SoftReference<ThreadContext> contextRef;
+    private transient Block block;
+    private transient FiberCoroutine coroutine;
 
-    int status;
-    private WeftFiber prev;
-    private WeftFiber resumingFiber;
-    private boolean yielding;
+    transient int status;
+    private transient WeftFiber prev;
+    private transient WeftFiber resumingFiber;
+    private transient boolean yielding;
 
     WeftFiber(Ruby runtime, RubyClass type) {
         super(runtime, type);
@@ -105,6 +106,13 @@ public final class WeftFiber extends RubyObject {
 
     // ---------------------------------------------------------------- Ruby methods
 
+    /**
+     * {@code Fiber.new { ... }}: the block is the fiber's body, started by its first resume or transfer.
+     *
+     * @param context the calling thread's context
+     * @param block the body
+     * @return this fiber
+     */
     @JRubyMethod(visibility = Visibility.PRIVATE)
     public IRubyObject initialize(ThreadContext context, Block block) {
         if (!block.isGiven()) {
@@ -124,58 +132,134 @@ public final class WeftFiber extends RubyObject {
         return context.nil;
     }
 
-    /** {@code Fiber.new(blocking: ..., storage: ...)}: the options are accepted and ignored. */
+    /**
+     * {@code Fiber.new(blocking: ..., storage: ...)}: the options are accepted and ignored.
+     *
+     * @param context the calling thread's context
+     * @param options the keyword options
+     * @param block the body
+     * @return this fiber
+     */
     @JRubyMethod(visibility = Visibility.PRIVATE)
     public IRubyObject initialize(ThreadContext context, IRubyObject options, Block block) {
         return initialize(context, block);
     }
 
+    /**
+     * {@code Fiber#resume} with no value.
+     *
+     * @param context the calling thread's context
+     * @return what the fiber passes back: to {@code Fiber.yield}, or its block's value
+     */
     @JRubyMethod
     public IRubyObject resume(ThreadContext context) {
         return resume(context, 0, null, null);
     }
 
+    /**
+     * {@code Fiber#resume(value)}.
+     *
+     * @param context the calling thread's context
+     * @param value what {@code Fiber.yield} returns in the fiber, or its block's argument
+     * @return what the fiber passes back
+     */
     @JRubyMethod
     public IRubyObject resume(ThreadContext context, IRubyObject value) {
         return resume(context, 1, value, null);
     }
 
+    /**
+     * {@code Fiber#resume(a, b, ...)}: more than one value arrive as an Array.
+     *
+     * @param context the calling thread's context
+     * @param values the values passed
+     * @return what the fiber passes back
+     */
     @JRubyMethod(rest = true)
     public IRubyObject resume(ThreadContext context, IRubyObject[] values) {
         return resume(context, values.length, values.length == 1 ? values[0] : null, values);
     }
 
+    /**
+     * {@code Fiber#transfer} with no value: control goes to this fiber, with no resumer to return to.
+     *
+     * @param context the calling thread's context
+     * @return what is transferred back to the calling fiber later
+     */
     @JRubyMethod
     public IRubyObject transfer(ThreadContext context) {
         return transfer(context, 0, null, null);
     }
 
+    /**
+     * {@code Fiber#transfer(value)}.
+     *
+     * @param context the calling thread's context
+     * @param value what the fiber receives
+     * @return what is transferred back later
+     */
     @JRubyMethod
     public IRubyObject transfer(ThreadContext context, IRubyObject value) {
         return transfer(context, 1, value, null);
     }
 
+    /**
+     * {@code Fiber#transfer(a, b, ...)}.
+     *
+     * @param context the calling thread's context
+     * @param values the values passed, as an Array
+     * @return what is transferred back later
+     */
     @JRubyMethod(rest = true)
     public IRubyObject transfer(ThreadContext context, IRubyObject[] values) {
         return transfer(context, values.length, values.length == 1 ? values[0] : null, values);
     }
 
+    /**
+     * {@code Fiber.yield} with no value: back to the fiber's resumer.
+     *
+     * @param context the calling thread's context
+     * @param self the Fiber class
+     * @return the value of the next resume
+     */
     @JRubyMethod(name = "yield", meta = true)
     public static IRubyObject fiberYield(ThreadContext context, IRubyObject self) {
         return yieldToReturnFiber(context, 0, null, null);
     }
 
+    /**
+     * {@code Fiber.yield(value)}.
+     *
+     * @param context the calling thread's context
+     * @param self the Fiber class
+     * @param value what the resumer's resume returns
+     * @return the value of the next resume
+     */
     @JRubyMethod(name = "yield", meta = true)
     public static IRubyObject fiberYield(ThreadContext context, IRubyObject self, IRubyObject value) {
         return yieldToReturnFiber(context, 1, value, null);
     }
 
+    /**
+     * {@code Fiber.yield(a, b, ...)}.
+     *
+     * @param context the calling thread's context
+     * @param self the Fiber class
+     * @param values the values, passed as an Array
+     * @return the value of the next resume
+     */
     @JRubyMethod(name = "yield", meta = true, rest = true)
     public static IRubyObject fiberYield(ThreadContext context, IRubyObject self, IRubyObject[] values) {
         return yieldToReturnFiber(context, values.length, values.length == 1 ? values[0] : null, values);
     }
 
-    /** MRI's fiber_raise: raises an exception (Kernel#raise's arguments) in this fiber, where it is suspended. */
+    /**
+     * MRI's fiber_raise: raises an exception (Kernel#raise's arguments) in this fiber, where it is suspended.
+     *
+     * @param context the calling thread's context
+     * @param args Kernel#raise's arguments
+     * @return what the fiber passes back, if it rescues the exception
+     */
     @JRubyMethod(optional = 3, checkArity = false)
     public IRubyObject raise(ThreadContext context, IRubyObject[] args) {
         IRubyObject exception = RubyThread.prepareRaiseException(context, args);
@@ -195,17 +279,35 @@ public final class WeftFiber extends RubyObject {
         return home.current.switchTo(this, true, false, 0, null, null, raised);
     }
 
+    /**
+     * {@code Fiber#alive?}: false once its block has ended.
+     *
+     * @param context the calling thread's context
+     * @return true or false
+     */
     @JRubyMethod(name = "alive?")
     public IRubyObject alive_p(ThreadContext context) {
         return context.runtime.newBoolean(status != TERMINATED);
     }
 
+    /**
+     * {@code Fiber.current}: the fiber running, the thread's root fiber outside any.
+     *
+     * @param context the calling thread's context
+     * @param self the Fiber class
+     * @return the current fiber
+     */
     @JRubyMethod(meta = true)
     public static IRubyObject current(ThreadContext context, IRubyObject self) {
         return FiberThread.of(context).current;
     }
 
-    /** As JRuby's fibers have it, for Enumerator#rewind: this fiber is never resumed again, and is left to the collector. */
+    /**
+     * As JRuby's fibers have it, for Enumerator#rewind: this fiber is never resumed again, and is left to the collector.
+     *
+     * @param context the calling thread's context
+     * @return nil
+     */
     @JRubyMethod(name = "__finalize__", visibility = Visibility.PRIVATE)
     public IRubyObject finalize_fiber(ThreadContext context) {
         if (!root && (status == CREATED || status == SUSPENDED) && resumingFiber == null) {
@@ -215,6 +317,12 @@ public final class WeftFiber extends RubyObject {
         return context.nil;
     }
 
+    /**
+     * {@code Fiber#inspect}: the class, an address and the status, as MRI prints them.
+     *
+     * @param context the calling thread's context
+     * @return the text
+     */
     @JRubyMethod(name = {"inspect", "to_s"})
     public IRubyObject inspect(ThreadContext context) {
         return context.runtime.newString(inspectText(context));

@@ -20,6 +20,10 @@ import org.jruby.runtime.load.Library;
  */
 public final class WeftFiberLibrary implements Library {
 
+    /** The library, as {@code JRuby::Util.load_ext} makes it. */
+    public WeftFiberLibrary() {
+    }
+
     @Override
     public void load(Ruby runtime, boolean wrap) {
         ThreadContext context = runtime.getCurrentContext();
