@@ -55,8 +55,4 @@ final class ResidentSessions {
     synchronized void drop(String id) {
         entries.remove(id);
     }
-
-    synchronized int size() {
-        return entries.size();
-    }
 }

@@ -341,7 +341,7 @@ public final class Sessions {
                 }
                 long now = System.currentTimeMillis();
                 StepResult<O> result = run(connection, id, 1, coroutine, first);
-                Row row = result.row(id, 1, now, now, null);
+                Row row = result.row(id, 1, now, now);
                 if (row != null) {
                     store.insert(connection, row);
                 }
@@ -458,7 +458,7 @@ public final class Sessions {
             AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
             long step = row.version() + 1;
             StepResult<O> result = run(connection, id, step, coroutine, input);
-            Row next = result.row(id, step, row.created(), System.currentTimeMillis(), row);
+            Row next = result.row(id, step, row.created(), System.currentTimeMillis());
             if (next == null) {
                 store.delete(connection, id);
             } else {
@@ -482,7 +482,7 @@ public final class Sessions {
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
             StepResult<O> result = run(connection, id, step, coroutine, input);
-            Row next = result.row(id, step, stored.created(), System.currentTimeMillis(), null);
+            Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
             boolean current = next == null ? store.deleteAt(connection, id, stored)
                     : store.updateAt(connection, next, stored);
             if (!current) {
@@ -650,7 +650,7 @@ public final class Sessions {
         }
 
         /** The row to store after step {@code step}; null to delete it. */
-        Row row(String id, long step, long created, long now, Row previous) {
+        Row row(String id, long step, long created, long now) {
             if (failure != null) {
                 return new Row(id, SessionStatus.FAILED, step, null, null, null, null, null, null, failure, created,
                         now);
