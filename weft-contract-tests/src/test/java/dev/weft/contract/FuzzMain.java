@@ -1,6 +1,7 @@
 package dev.weft.contract;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import dev.weft.CoroutineInputStream;
@@ -33,8 +34,9 @@ import javax.crypto.spec.SecretKeySpec;
  * counter made negative, made the body's own code throw: only a seal rules this out), or as a
  * failure: {@code undocumented <type>} (refusal of another type), {@code failed after accept
  * <type>} (accepted, then an exception thrown by Weft's code), {@code sealed accepted} (a
- * changed sealed stream read). Prints one line per class, {@code COUNT<TAB>kind<TAB>class<TAB>n}, then
- * {@code DONE}; a crash or a hang shows as a missing {@code DONE}.
+ * changed sealed stream read). Prints one line per class, {@code COUNT<TAB>kind<TAB>class<TAB>n}, the
+ * same per subject ({@code SUBJECT<TAB>subject<TAB>kind<TAB>class<TAB>n}), then {@code DONE}; a
+ * crash or a hang shows as a missing {@code DONE}.
  */
 public final class FuzzMain {
 
@@ -44,21 +46,163 @@ public final class FuzzMain {
     private FuzzMain() {
     }
 
-    /** A real coroutine to mutate: how to make a fresh one on an engine, suspended after some calls, and drive it. */
-    private record Subject(String name, Function<Engine, AsymCoroutine<Integer, ?>> factory, int calls) {
+    /**
+     * A real coroutine to mutate, of either kind: how to make a fresh one on an engine suspended
+     * where the case mutates it, a target to restore it into, how to write and read it, and how
+     * to drive one on through the rest of its run.
+     */
+    private interface Subject {
+        String name();
+
+        CoroutineBase suspended(Engine engine);
+
+        /** A fresh coroutine for {@code original}'s frames, and the objects its frames refer to by identity, rehomed. */
+        CoroutineBase target(Engine engine, CoroutineBase original, CoroutineFrame[] frames);
+
+        void write(CoroutineOutputStream<Integer, Object> out, CoroutineBase coroutine) throws IOException;
+
+        /** Reads a coroutine from {@code in}, into a fresh one on {@code engine} where the API takes a target. */
+        CoroutineBase read(CoroutineInputStream<Integer, Object> in, Engine engine) throws IOException;
+
+        /** The outputs of the rest of a suspended coroutine's run. */
+        List<Object> rest(CoroutineBase coroutine);
+    }
+
+    /** An asymmetric coroutine suspended after {@code calls} of {@link #INPUTS}, driven on by calls. */
+    private record Asymmetric(String name, Function<Engine, AsymCoroutine<Integer, ?>> factory, int calls)
+            implements Subject {
+
+        @Override
+        public CoroutineBase suspended(Engine engine) {
+            AsymCoroutine<Integer, ?> co = factory.apply(engine);
+            for (int k = 0; k < calls; k++) {
+                co.call(INPUTS.get(k));
+            }
+            return co;
+        }
+
+        @Override
+        public CoroutineBase target(Engine engine, CoroutineBase original, CoroutineFrame[] frames) {
+            AsymCoroutine<Integer, ?> target = factory.apply(engine);
+            rehome(frames, original, target);
+            return target;
+        }
+
+        @Override
+        public void write(CoroutineOutputStream<Integer, Object> out, CoroutineBase coroutine) throws IOException {
+            out.writeAsymCoroutine(cast(coroutine));
+        }
+
+        @Override
+        public CoroutineBase read(CoroutineInputStream<Integer, Object> in, Engine engine) throws IOException {
+            return in.readAsymCoroutine(cast(factory.apply(engine)));
+        }
+
+        @Override
+        public List<Object> rest(CoroutineBase coroutine) {
+            AsymCoroutine<Integer, Object> co = cast(coroutine);
+            List<Object> out = new ArrayList<>();
+            for (int k = calls; k < INPUTS.size() && !co.isFinished(); k++) {
+                out.add(co.call(INPUTS.get(k)));
+            }
+            return out;
+        }
+    }
+
+    /**
+     * A symmetric coroutine running a {@link Laps}, suspended after {@code yields} yields of the
+     * initial coroutine, driven on by yielding until it finishes (at most {@link #MAX_YIELDS}
+     * times: a changed lap counter may make it run longer). It reports through {@link #LOG}.
+     * {@code readCoroutine()} takes no target: what it reads is always native.
+     */
+    private record Symmetric(String name, int yields) implements Subject {
+        static final int MAX_YIELDS = 12;
+
+        @Override
+        public CoroutineBase suspended(Engine engine) {
+            Coroutine co = new Coroutine(new Laps(), engine);
+            for (int k = 0; k < yields; k++) {
+                Coroutine.yield();
+            }
+            return co;
+        }
+
+        @Override
+        public CoroutineBase target(Engine engine, CoroutineBase original, CoroutineFrame[] frames) {
+            Laps body = new Laps();
+            Coroutine target = new Coroutine(body, engine);
+            for (CoroutineFrame f : frames) {
+                for (int s = 0; s < f.objectValues.length; s++) {
+                    if (f.objectValues[s] instanceof Laps) {
+                        f.objectValues[s] = body;
+                    }
+                }
+            }
+            rehome(frames, original, target);
+            return target;
+        }
+
+        @Override
+        public void write(CoroutineOutputStream<Integer, Object> out, CoroutineBase coroutine) throws IOException {
+            out.writeCoroutine((Coroutine) coroutine);
+        }
+
+        @Override
+        public CoroutineBase read(CoroutineInputStream<Integer, Object> in, Engine engine) throws IOException {
+            return in.readCoroutine();
+        }
+
+        @Override
+        public List<Object> rest(CoroutineBase coroutine) {
+            LOG.clear();
+            for (int k = 0; k < MAX_YIELDS && !coroutine.isFinished(); k++) {
+                Coroutine.yield();
+            }
+            return List.copyOf(LOG);
+        }
+    }
+
+    /** What {@link Laps} reports; only the coroutine being driven runs, so it is the only writer. */
+    private static final List<Object> LOG = new ArrayList<>();
+
+    /**
+     * A symmetric body: a long, a char and an int carried across yields made in a helper method,
+     * each lap's line built from them, the total reported at the end.
+     */
+    static final class Laps implements Runnable, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void run() {
+            long ticks = 1;
+            char mark = 'a';
+            for (int lap = 0; lap < 4; lap++) {
+                ticks = lap(lap, ticks, mark);
+                mark++;
+            }
+            LOG.add("done " + ticks + " " + mark);
+        }
+
+        private long lap(int lap, long ticks, char mark) {
+            String where = "lap " + lap + mark;
+            Coroutine.yield();
+            LOG.add(where + " " + ticks);
+            return ticks * 3 + lap;
+        }
     }
 
     /**
      * Locals of every kind; a boolean, char and byte; a call through an interface; a recursion;
-     * the thesis 5.2 session; a chain through a serializable lambda.
+     * the thesis 5.2 session; a chain through a serializable lambda; a symmetric coroutine.
      */
     private static final List<Subject> SUBJECTS = List.of(
-            new Subject("accumulating", SerializationContract.Accumulating::new, 2),
-            new Subject("narrow", TamperedFramesContract.Narrow::new, 1),
-            new Subject("stepper", e -> new TamperedFramesContract.Stepper(new TamperedFramesContract.Up(), e), 2),
-            new Subject("recursion", FrameTransferStateTest.Deep::new, 1),
-            new Subject("session", Session::new, 2),
-            new Subject("lambda", ThroughLambda::new, 2));
+            new Asymmetric("accumulating", SerializationContract.Accumulating::new, 2),
+            new Asymmetric("narrow", TamperedFramesContract.Narrow::new, 1),
+            new Asymmetric("stepper", e -> new TamperedFramesContract.Stepper(new TamperedFramesContract.Up(), e), 2),
+            new Asymmetric("recursion", FrameTransferStateTest.Deep::new, 1),
+            new Asymmetric("session", Session::new, 2),
+            new Asymmetric("lambda", ThroughLambda::new, 2),
+            new Symmetric("laps", 2));
 
     /**
      * Suspended through a serializable lambda, which takes the coroutine as an argument (a
@@ -109,63 +253,70 @@ public final class FuzzMain {
         int cases = Integer.parseInt(args[0]);
         SplittableRandom random = new SplittableRandom(Long.parseLong(args[1]));
         Map<String, Integer> counts = new TreeMap<>();
+        Map<String, Integer> bySubject = new TreeMap<>();
         for (int i = 0; i < cases; i++) {
             Subject subject = SUBJECTS.get(random.nextInt(SUBJECTS.size()));
             Engine from = random.nextBoolean() ? Engine.NATIVE : Engine.WOVEN;
             Engine to = random.nextBoolean() ? Engine.NATIVE : Engine.WOVEN;
-            count(counts, "sealed bytes", byteCase(subject, from, to, true, random));
-            count(counts, "unsealed bytes", byteCase(subject, from, to, false, random));
-            count(counts, "frames", frameCase(subject, from, to, random));
-            CoroutineBase.closeAll();
+            count(counts, bySubject, subject, "sealed bytes", byteCase(subject, from, to, true, random));
+            count(counts, bySubject, subject, "unsealed bytes", byteCase(subject, from, to, false, random));
+            count(counts, bySubject, subject, "frames", frameCase(subject, from, to, random));
         }
         counts.forEach((key, n) -> System.out.println("COUNT\t" + key + "\t" + n));
+        bySubject.forEach((key, n) -> System.out.println("SUBJECT\t" + key + "\t" + n));
         System.out.println("DONE");
     }
 
     @SuppressWarnings("unchecked")
-    private static AsymCoroutine<Integer, Object> cast(AsymCoroutine<Integer, ?> co) {
+    private static AsymCoroutine<Integer, Object> cast(CoroutineBase co) {
         return (AsymCoroutine<Integer, Object>) co;
     }
 
-    private static void count(Map<String, Integer> counts, String kind, String outcome) {
+    /** Counts a case's outcome; then no coroutine of the case is left to run at the next one's yields. */
+    private static void count(Map<String, Integer> counts, Map<String, Integer> bySubject, Subject subject, String kind,
+            String outcome) {
         counts.merge(kind + "\t" + outcome, 1, Integer::sum);
+        bySubject.merge(subject.name() + "\t" + kind + "\t" + outcome, 1, Integer::sum);
+        CoroutineBase.closeAll();
     }
 
-    /** The outputs of the rest of the calls of a coroutine suspended after {@code from} calls. */
-    private static List<Object> drive(AsymCoroutine<Integer, ?> co, int from) {
-        List<Object> out = new ArrayList<>();
-        for (int k = from; k < INPUTS.size() && !co.isFinished(); k++) {
-            out.add(co.call(INPUTS.get(k)));
+    /** Makes {@code frames} refer to {@code target} wherever they referred to {@code original}. */
+    private static void rehome(CoroutineFrame[] frames, CoroutineBase original, CoroutineBase target) {
+        for (CoroutineFrame f : frames) {
+            for (int s = 0; s < f.objectValues.length; s++) {
+                if (f.objectValues[s] == original) {
+                    f.objectValues[s] = target;
+                }
+            }
         }
-        return out;
     }
 
-    private static AsymCoroutine<Integer, ?> suspended(Subject subject, Engine engine) {
-        AsymCoroutine<Integer, ?> co = subject.factory().apply(engine);
-        for (int k = 0; k < subject.calls(); k++) {
-            co.call(INPUTS.get(k));
-        }
-        return co;
-    }
-
-    private static List<Object> expected(Subject subject, Engine engine) {
-        return drive(suspended(subject, engine), subject.calls());
+    /**
+     * The original's frames, taken from a fresh suspended coroutine, which is then closed: a
+     * symmetric one would otherwise run again at the initial coroutine's next yield.
+     */
+    private static CoroutineBase suspendedAndClosed(Subject subject, Engine engine, CoroutineFrame[][] frames) {
+        CoroutineBase original = subject.suspended(engine);
+        frames[0] = original.serialize();
+        original.close();
+        return original;
     }
 
     private static String byteCase(Subject subject, Engine from, Engine to, boolean sealed, SplittableRandom random)
             throws IOException {
-        AsymCoroutine<Integer, ?> original = suspended(subject, from);
+        CoroutineBase original = subject.suspended(from);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (CoroutineOutputStream<Integer, Object> out = sealed ? new CoroutineOutputStream<>(bytes, KEY)
                 : new CoroutineOutputStream<>(bytes)) {
-            out.writeAsymCoroutine(cast(original));
+            subject.write(out, original);
         }
+        original.close();
         byte[] mutated = mutate(bytes.toByteArray(), random);
-        AsymCoroutine<Integer, ?> target = subject.factory().apply(to);
+        CoroutineBase copy;
         try (CoroutineInputStream<Integer, Object> in = sealed
                 ? new CoroutineInputStream<>(new ByteArrayInputStream(mutated), KEY)
                 : new CoroutineInputStream<>(new ByteArrayInputStream(mutated))) {
-            in.readAsymCoroutine(cast(target));
+            copy = subject.read(in, to);
         } catch (StreamCorruptedException | InvalidClassException | InvalidObjectException refused) {
             return "refused " + refused.getClass().getSimpleName();
         } catch (Throwable other) {
@@ -174,43 +325,40 @@ public final class FuzzMain {
         if (sealed) {
             return "sealed accepted";
         }
-        return resumed(target, subject, to);
+        return resumed(copy, subject);
     }
 
     private static String frameCase(Subject subject, Engine from, Engine to, SplittableRandom random) {
-        AsymCoroutine<Integer, ?> original = suspended(subject, from);
-        AsymCoroutine<Integer, ?> target = subject.factory().apply(to);
-        CoroutineFrame[] frames = original.serialize();
-        for (CoroutineFrame f : frames) {
-            for (int s = 0; s < f.objectValues.length; s++) {
-                if (f.objectValues[s] == original) {
-                    f.objectValues[s] = target;
-                }
-            }
-        }
-        mutate(frames, target, random);
+        CoroutineFrame[][] frames = new CoroutineFrame[1][];
+        CoroutineBase original = suspendedAndClosed(subject, from, frames);
+        CoroutineBase target = subject.target(to, original, frames[0]);
+        mutate(frames[0], target, random);
         try {
-            target.deserialize(frames);
+            target.deserialize(frames[0]);
         } catch (IllegalArgumentException refused) {
             return "refused IllegalArgumentException";
         } catch (Throwable other) {
             return "undocumented " + other.getClass().getName();
         }
-        return resumed(target, subject, to);
+        return resumed(target, subject);
     }
 
-    private static String resumed(AsymCoroutine<Integer, ?> copy, Subject subject, Engine to) {
+    /** Drives an accepted copy on and compares its outputs with an unchanged coroutine's on the same engine. */
+    private static String resumed(CoroutineBase copy, Subject subject) {
+        Engine engine = copy.engine();
         List<Object> outputs;
         try {
-            outputs = drive(copy, subject.calls());
+            outputs = subject.rest(copy);
         } catch (Throwable t) {
             StackTraceElement top = t.getStackTrace().length > 0 ? t.getStackTrace()[0] : null;
             boolean inLibrary = top == null || top.getClassName().startsWith("dev.weft.")
                     && !top.getClassName().startsWith("dev.weft.contract.");
-            System.out.println((inLibrary ? "FAILED\t" : "BODY\t") + subject.name() + " on " + to + ": " + t + " at " + top);
+            System.out.println((inLibrary ? "FAILED\t" : "BODY\t") + subject.name() + " on " + engine + ": " + t + " at " + top);
             return (inLibrary ? "failed after accept " : "body threw after a changed value ") + t.getClass().getName();
         }
-        return outputs.equals(expected(subject, to)) ? "resumed same" : "resumed changed";
+        copy.close();
+        List<Object> expected = subject.rest(subject.suspended(engine));
+        return outputs.equals(expected) ? "resumed same" : "resumed changed";
     }
 
     /** One to three random changes: flip a bit, set a byte, cut the end, drop or insert a byte. */

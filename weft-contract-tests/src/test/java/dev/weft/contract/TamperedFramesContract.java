@@ -217,25 +217,57 @@ abstract class TamperedFramesContract extends EngineContract {
     }
 
     /**
-     * A state with a null where the code may have one (the step, read from a field) is not
-     * refused; resumed, it throws the JVM's own NullPointerException from the body's frame, on
-     * either engine (the woven engine's call linker included: the JDK's receiver check of the
-     * call's method handle throws it, right above the body's frame).
+     * The local a call's receiver was loaded from holds no null while the call is in progress
+     * (the call was dispatched on it): the step the stepper calls, nulled, is refused, though
+     * it was read from a field.
      */
     @Test
-    void aNullTheCodeMayHaveResumesAndFailsAsTheJvmWould() {
+    void aNullInTheLocalACallInProgressWasMadeOnIsRefused() {
         Stepper original = stepperAfterOneCall(new Up());
         Stepper copy = new Stepper(new Up(), engine());
         CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int run = innermostOf(frames, "run");
-        int slot = slotOf(frames[run], Up.class);
-        frames[run].objectValues[slot] = null; // its local s; the receiver of the call in progress stays
+        frames[run].objectValues[slotOf(frames[run], Up.class)] = null; // its local s
+        assertRefused(copy, frames, "frame " + run + " of", "holds null, which the code never leaves there");
+    }
+
+    /** Keeps a label read from a field, which the code may find null, across its rets. */
+    static final class Labeller extends AsymCoroutine<Integer, Integer> {
+        private final String label;
+
+        Labeller(String label, Engine engine) {
+            super(engine);
+            this.label = label;
+        }
+
+        @Override
+        protected Integer run(Integer first) {
+            String l = label;
+            int x = first;
+            while (true) {
+                x = ret(x + l.length());
+            }
+        }
+    }
+
+    /**
+     * A state with a null where the code may have one (the label, read from a field) is not
+     * refused; resumed, it throws the JVM's own NullPointerException from the body's frame, on
+     * either engine.
+     */
+    @Test
+    void aNullTheCodeMayHaveResumesAndFailsAsTheJvmWould() {
+        Labeller original = new Labeller("abc", engine());
+        assertEquals(4, original.call(1));
+        Labeller copy = new Labeller("abc", engine());
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
+        int run = innermostOf(frames, "run");
+        frames[run].objectValues[slotOf(frames[run], String.class)] = null; // its local l
         copy.deserialize(frames);
-        // the call in progress completes on its saved receiver; the loop's next call is on s
         NullPointerException e = assertThrows(NullPointerException.class, () -> copy.call(10));
         StackTraceElement thrower = Arrays.stream(e.getStackTrace())
                 .filter(f -> !f.getClassName().startsWith("java.lang.invoke.")).findFirst().orElseThrow();
-        assertEquals(Stepper.class.getName(), thrower.getClassName(), Arrays.toString(e.getStackTrace()));
+        assertEquals(Labeller.class.getName(), thrower.getClassName(), Arrays.toString(e.getStackTrace()));
     }
 
     private static int slotOf(CoroutineFrame frame, Class<?> type) {

@@ -5,37 +5,110 @@ import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.Frame;
 import org.objectweb.asm.tree.analysis.Interpreter;
+import org.objectweb.asm.tree.analysis.SourceInterpreter;
+import org.objectweb.asm.tree.analysis.SourceValue;
 import org.objectweb.asm.tree.analysis.Value;
 
 /**
  * The analysis of which references are never null: for every slot before every instruction,
- * whether every path gives it a value the JVM guarantees non-null ({@code this}, a new object or
- * array, a constant string or class), kept through copies and casts. The site table marks such
- * slots, so that a restored frame is refused a null where the code could never have one (a
- * {@code NullPointerException} inside woven code otherwise). Sound, not complete: a value that
- * is non-null for other reasons (a method that never returns null) counts as nullable.
+ * whether every path gives it a value the JVM or the JDK guarantees non-null ({@code this}, a
+ * new object or array, a constant string or class, a lambda or a concatenated string made by
+ * {@code invokedynamic}), kept through copies and casts; and, at a call in progress, the local
+ * its receiver was loaded from in the same basic block (the call was dispatched, so the local
+ * held no null). The site table marks such slots, so that a restored frame is refused a null
+ * where the code could never have one (a {@code NullPointerException} inside woven code
+ * otherwise). Sound, not complete: a value that is non-null for other reasons (a method that
+ * never returns null) counts as nullable.
  */
 public final class NonNullValues {
 
-    private final Frame<Fact>[] frames;
+    private static final String LAMBDA_FACTORY = "java/lang/invoke/LambdaMetafactory";
+    private static final String CONCAT_FACTORY = "java/lang/invoke/StringConcatFactory";
 
-    private NonNullValues(Frame<Fact>[] frames) {
+    private final MethodNode method;
+    private final Frame<Fact>[] frames;
+    private final Frame<SourceValue>[] sources;
+
+    private NonNullValues(MethodNode method, Frame<Fact>[] frames, Frame<SourceValue>[] sources) {
+        this.method = method;
         this.frames = frames;
+        this.sources = sources;
     }
 
     /** The facts of {@code method} of class {@code owner}; if ASM cannot analyse it, nothing is known non-null. */
     public static NonNullValues compute(String owner, MethodNode method) {
         try {
-            return new NonNullValues(new Analyzer<>(new FactInterpreter()).analyze(owner, method));
+            return new NonNullValues(method, new Analyzer<>(new FactInterpreter()).analyze(owner, method),
+                    new Analyzer<>(new SourceInterpreter()).analyze(owner, method));
         } catch (AnalyzerException | RuntimeException e) {
-            return new NonNullValues(null);
+            return new NonNullValues(method, null, null);
         }
+    }
+
+    /**
+     * The local that the receiver of the call at instruction {@code index} (stack value
+     * {@code depth}, bottom first) was loaded from, if that local still holds it when the call is
+     * made: it was loaded by an {@code aload} in the same basic block, with no store to the local
+     * in between. -1 if there is none. While the call is in progress the local is never null.
+     */
+    public int receiverLocal(int index, int depth) {
+        Frame<SourceValue> frame = sources == null ? null : sources[index];
+        if (frame == null || depth >= frame.getStackSize() || frame.getStack(depth).insns.size() != 1) {
+            return -1;
+        }
+        AbstractInsnNode load = frame.getStack(depth).insns.iterator().next();
+        if (load.getOpcode() != Opcodes.ALOAD) {
+            return -1;
+        }
+        int local = ((VarInsnNode) load).var;
+        return straightLineWithoutStore(load, method.instructions.get(index), local) ? local : -1;
+    }
+
+    /**
+     * Whether the instructions strictly between {@code from} and {@code to} form one path that
+     * nothing else enters (no label a jump, switch or handler names; no jump, switch, return or
+     * throw) and that stores nothing into {@code local}.
+     */
+    private boolean straightLineWithoutStore(AbstractInsnNode from, AbstractInsnNode to, int local) {
+        for (AbstractInsnNode insn = from.getNext(); insn != to; insn = insn.getNext()) {
+            if (insn == null || insn instanceof LabelNode label && isEntered(label) || insn instanceof JumpInsnNode
+                    || insn instanceof TableSwitchInsnNode || insn instanceof LookupSwitchInsnNode
+                    || insn.getOpcode() >= Opcodes.IRETURN && insn.getOpcode() <= Opcodes.RETURN
+                    || insn.getOpcode() == Opcodes.ATHROW || insn instanceof VarInsnNode store && overwrites(store, local)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code store} writes {@code local}, or the second half of a long or double over it. */
+    private static boolean overwrites(VarInsnNode store, int local) {
+        int opcode = store.getOpcode();
+        boolean wide = opcode == Opcodes.LSTORE || opcode == Opcodes.DSTORE;
+        return opcode >= Opcodes.ISTORE && opcode <= Opcodes.ASTORE && (store.var == local || wide && store.var + 1 == local);
+    }
+
+    private boolean isEntered(LabelNode label) {
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof JumpInsnNode jump && jump.label == label
+                    || insn instanceof TableSwitchInsnNode table && (table.dflt == label || table.labels.contains(label))
+                    || insn instanceof LookupSwitchInsnNode lookup && (lookup.dflt == label || lookup.labels.contains(label))) {
+                return true;
+            }
+        }
+        return method.tryCatchBlocks.stream().anyMatch(block -> block.handler == label);
     }
 
     /** Whether local {@code slot} is never null before instruction {@code index}. */
@@ -146,9 +219,12 @@ public final class NonNullValues {
             if (insn.getOpcode() == MULTIANEWARRAY) {
                 return Fact.NON_NULL;
             }
-            String descriptor = insn instanceof org.objectweb.asm.tree.MethodInsnNode call ? call.desc
-                    : ((org.objectweb.asm.tree.InvokeDynamicInsnNode) insn).desc;
-            return newValue(Type.getReturnType(descriptor));
+            if (insn instanceof InvokeDynamicInsnNode dynamic) {
+                String factory = dynamic.bsm.getOwner();
+                return factory.equals(LAMBDA_FACTORY) || factory.equals(CONCAT_FACTORY) ? Fact.NON_NULL
+                        : newValue(Type.getReturnType(dynamic.desc));
+            }
+            return newValue(Type.getReturnType(((org.objectweb.asm.tree.MethodInsnNode) insn).desc));
         }
 
         @Override

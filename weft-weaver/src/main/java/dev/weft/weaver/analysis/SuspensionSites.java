@@ -147,6 +147,10 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
                 nonNull.set(slot);
             }
         }
+        int receiverLocal = hasReceiver ? facts.receiverLocal(index, below) : -1;
+        if (receiverLocal >= 0 && locals.get(receiverLocal).isReference()) {
+            nonNull.set(receiverLocal);
+        }
         for (int i = 0, slot = locals.size(); i < below; slot += stack.get(i).getSize(), i++) {
             if (facts.stack(index, i)) {
                 nonNull.set(slot);
