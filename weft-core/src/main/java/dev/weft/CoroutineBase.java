@@ -396,9 +396,16 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * frame must be suspended in a call that reaches exactly the next one's method on that
      * frame's {@code this}, as the JVM selects it for the saved receiver (through a lambda: its
      * implementation method, on the native engine only), and the innermost frame in this
-     * coroutine's own suspension operation. On the {@linkplain Engine#WOVEN woven engine}, the
-     * outermost frame must also be an activation of the {@code run} method the engine enters
-     * this coroutine's body by. Confined to the owner thread.
+     * coroutine's own suspension operation.
+     *
+     * <p><b>The body comes from the frames.</b> On both engines, the coroutine resumes by calling
+     * the outermost frame's method on that frame's {@code this} (none for a static method), not
+     * by running the body it was created with: frames may go into a coroutine with no body, such
+     * as {@code new AsymCoroutine<>()} (thesis 5.2), or with another body, and run the code
+     * they name; the coroutine's own body runs only when it is given no frames. The woven
+     * engine runs a frame through its method's twin, which the weaver adds to class files of
+     * Java 7 and later: frames of older class files are refused there, naming the frame, and go
+     * into a coroutine of the native engine. Confined to the owner thread.
      *
      * @param frames the frames to continue from, outermost first, as {@link #serialize()} returned them; an empty array leaves a new coroutine as it is
      * @throws IllegalArgumentException saying which frame and slot do not fit, or if this is a

@@ -31,6 +31,12 @@ import javax.crypto.SecretKey;
  * }
  * }</pre>
  *
+ * <p>A coroutine read resumes in the code its frames name, on the engine of the coroutine it is
+ * read into: its outermost frame's method is called on that frame's {@code this}, whatever body
+ * the target was created with ({@link #readAsymCoroutine()} and {@link #readCoroutine()} read
+ * into coroutines with none), on either engine, and frames written on one engine are read on the
+ * other (see {@link CoroutineBase#deserialize}).
+ *
  * <h2>Sealed streams</h2>
  * Given one or more keys, the reader accepts only a stream sealed with one of them (see
  * {@link CoroutineOutputStream}), and checks the seal over every byte in the constructor,
@@ -193,7 +199,9 @@ public class CoroutineInputStream<I, O> implements Closeable {
     }
 
     /**
-     * Reads a coroutine into a new {@link AsymCoroutine}, which belongs to the current thread.
+     * Reads a coroutine into a new {@link AsymCoroutine} of the {@linkplain Engine#defaultEngine()
+     * default engine}, which belongs to the current thread; it has no body of its own, and runs
+     * the code the frames name.
      *
      * @return the coroutine read, suspended where the written one was
      * @throws IOException if the bytes cannot be read, or are refused (see the class comment)
@@ -216,7 +224,9 @@ public class CoroutineInputStream<I, O> implements Closeable {
     }
 
     /**
-     * Reads a symmetric coroutine into a new {@link Coroutine}, next in the current thread's ring.
+     * Reads a symmetric coroutine into a new {@link Coroutine} of the {@linkplain
+     * Engine#defaultEngine() default engine}, next in the current thread's ring; it has no body
+     * of its own, and runs the code the frames name.
      *
      * @return the coroutine read, suspended where the written one was
      * @throws IOException if the bytes cannot be read, or are refused (see the class comment)

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.AfterEach;
  * What every contract suite shares: the engine its coroutines run on, chosen by the concrete
  * subclass, and no coroutine left behind on the test thread.
  *
- * <p>The woven engine runs only bodies whose classes the weaver has seen, so every body in the
- * suites is a named class (never a lambda), and this module's test classes are woven at build
- * time. Where the engines legitimately differ, the suite asks an overridable hook what to
+ * <p>The woven engine runs only bodies whose classes the weaver has seen, so the bodies in the
+ * suites are named classes (lambdas only where a test is about one), and this module's test
+ * classes are woven at build time. Where the engines legitimately differ, the suite asks an overridable hook what to
  * expect, and the woven subclass states the woven engine's refusal, message included.
  */
 abstract class EngineContract {

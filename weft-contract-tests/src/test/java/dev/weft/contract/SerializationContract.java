@@ -361,6 +361,126 @@ abstract class SerializationContract extends EngineContract {
         assertEquals(CHATTER.subList(0, 2), log);
     }
 
+    // ------------------------------------------------------------ the body comes from the frames
+
+    /**
+     * A serializable body with state of its own, suspended two frames deep: the outermost frame
+     * is its {@code run} on itself, so the frames name the body a coroutine with none resumes in.
+     */
+    static final class Tally implements AsymRunnable<Integer, String>, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        private final String label;
+        private int total;
+
+        Tally(String label) {
+            this.label = label;
+        }
+
+        @Override
+        public String run(AsymCoroutine<? extends Integer, ? super String> self, Integer first) {
+            int in = first;
+            for (int round = 0; round < 3; round++) {
+                total += in;
+                in = report(self, round);
+            }
+            return label + " end " + (total + in);
+        }
+
+        private int report(AsymCoroutine<? extends Integer, ? super String> self, int round) {
+            return self.ret(label + " " + round + ":" + total);
+        }
+    }
+
+    private static final List<String> TALLY = List.of("t 0:3", "t 1:13", "t 2:20", "t end 40");
+
+    /** A {@link Tally} on {@code engine}, called {@code k} times with {@link #INPUTS}. */
+    private static AsymCoroutine<Integer, String> tallyAt(int k, Engine engine) {
+        AsymCoroutine<Integer, String> co = new AsymCoroutine<>(new Tally("t"), engine);
+        assertEquals(TALLY.subList(0, k), drive(co, 0, k));
+        return co;
+    }
+
+    /** Thesis 5.2: bytes read into a coroutine created with no body, of either engine, run the body they hold. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anAsymmetricCoroutineGoesThroughBytesIntoOneWithNoBody(Engine target) throws IOException {
+        for (int k = 1; k < TALLY.size(); k++) {
+            AsymCoroutine<Integer, String> original = tallyAt(k, engine());
+            byte[] bytes = write(original);
+            AsymCoroutine<Integer, String> copy = read(bytes, new AsymCoroutine<>(target));
+            assertSame(target, copy.engine());
+            assertEquals(TALLY.subList(k, TALLY.size()), drive(copy, k, TALLY.size()),
+                    "read into a " + target + " coroutine with no body after " + k + " calls");
+            assertTrue(copy.isFinished());
+            assertEquals(TALLY.subList(k, TALLY.size()), drive(original, k, TALLY.size()), "the original");
+        }
+    }
+
+    /** The frames decide what runs, not the body the coroutine was created with, on both engines. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void framesGoIntoACoroutineWithAnotherBodyAndRunTheirOwn(Engine target) {
+        AsymCoroutine<Integer, String> original = tallyAt(2, engine());
+        Tally unused = new Tally("never");
+        AsymCoroutine<Integer, String> copy = new AsymCoroutine<>(unused, target);
+        copy.deserialize(rehome(original.serialize(), original, copy));
+        assertEquals(TALLY.subList(2, TALLY.size()), drive(copy, 2, TALLY.size()));
+        assertEquals(0, unused.total, "the body the copy was created with never ran");
+        original.close();
+    }
+
+    /** A restored coroutine suspends again, is serialized and restored again, into one with no body each time. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aCoroutineWithNoBodySuspendsAndGoesOnAgain(Engine target) throws IOException {
+        AsymCoroutine<Integer, String> co = tallyAt(1, engine());
+        for (int k = 1; k < TALLY.size(); k++) {
+            AsymCoroutine<Integer, String> next = read(write(co), new AsymCoroutine<>(k % 2 == 0 ? engine() : target));
+            co.close();
+            assertEquals(TALLY.subList(k, k + 1), drive(next, k, k + 1), "hop " + k);
+            co = next;
+        }
+        assertTrue(co.isFinished());
+    }
+
+    /** A lambda of a woven class: the outermost frame is its static implementation method, with no receiver. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aLambdasFramesGoIntoACoroutineWithNoBody(Engine target) {
+        AsymRunnable<Integer, String> body = (self, first) -> {
+            int total = first;
+            for (int round = 0; round < 2; round++) {
+                total += self.ret("lambda " + total);
+            }
+            return "lambda end " + total;
+        };
+        AsymCoroutine<Integer, String> original = new AsymCoroutine<>(body, engine());
+        assertEquals("lambda 3", original.call(3));
+        CoroutineFrame[] frames = original.serialize();
+        assertTrue(java.lang.reflect.Modifier.isStatic(frames[0].method.getModifiers()), frames[0].toString());
+        AsymCoroutine<Integer, String> copy = new AsymCoroutine<>(target);
+        copy.deserialize(rehome(frames, original, copy));
+        assertEquals(List.of("lambda 13", "lambda end 20"), drive(copy, 1, 3));
+        original.close();
+    }
+
+    /** The symmetric counterpart: a coroutine created with no {@code Runnable} runs the one its frames hold. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aSymmetricCoroutineWithNoBodyRunsTheOneItsFramesHold(Engine target) {
+        List<String> log = new ArrayList<>();
+        Coroutine original = new Coroutine(new Chatter("A", log), engine());
+        Coroutine.yield();
+        CoroutineFrame[] frames = original.serialize();
+        original.close();
+        log.clear();
+        Coroutine copy = new Coroutine(target);
+        copy.deserialize(rehome(frames, original, copy));
+        yieldUntilFinished(copy);
+        assertEquals(CHATTER.subList(1, 4), log, "the Chatter of the frames ran on");
+    }
+
     // ------------------------------------------------------------ refusals
 
     @Test

@@ -2,6 +2,7 @@ package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
+import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
 import java.io.IOException;
@@ -33,10 +34,13 @@ import javax.crypto.SecretKey;
  * }</pre>
  *
  * <p><b>Bodies.</b> A body's classes must be woven (see the README: serializing coroutines), and
- * what its frames hold must be serializable. Sessions are resumed on the native engine (which
- * needs {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}); a coroutine started on
- * the woven engine is stored the same way. The in-memory coroutine is dropped once a step is
- * stored, not closed: its {@code finally} blocks run when the session really ends.
+ * what its frames hold must be serializable. Steps run on the engine this node is built with
+ * ({@link Builder#engine}): the native one (which needs
+ * {@code --add-exports java.base/jdk.internal.vm=ALL-UNNAMED}) or the woven one (which needs every
+ * method between the body and its {@code ret}s woven). A session's stored frames are the same on
+ * both, so a session stored by a node of one engine is resumed by a node of the other. The
+ * in-memory coroutine is dropped once a step is stored, not closed: its {@code finally} blocks
+ * run when the session really ends.
  *
  * <p><b>Exactly once.</b> A step is one database transaction that holds the session's lock from
  * loading to storing: two resumes of one session, on one node or two, never both run a step; the
@@ -107,6 +111,7 @@ public final class Sessions {
     public static final class Builder {
         private final SessionStore store;
         private ClassLoader loader;
+        private Engine engine;
         private Duration busyWait = Duration.ZERO;
         private boolean keepFinished;
         private int resident;
@@ -129,6 +134,26 @@ public final class Sessions {
          */
         public Builder classLoader(ClassLoader loader) {
             this.loader = loader;
+            return this;
+        }
+
+        /**
+         * The engine this node's steps run on: a session started from a body
+         * ({@link Sessions#start(AsymRunnable, Object)}) runs on it, and so does every step of a
+         * session read back from the store, whichever engine stored it (the frames are the same on
+         * both). A coroutine given to {@link Sessions#start(AsymCoroutine, Object)} runs its first
+         * step on its own engine. Default: {@link Engine#defaultEngine()} when {@link #build()} is
+         * called (the native engine on JDK 21 and later, unless the program or the
+         * {@value Engine#DEFAULT_PROPERTY} property says otherwise).
+         *
+         * @param engine the engine that runs this node's steps
+         * @return this builder
+         */
+        public Builder engine(Engine engine) {
+            if (engine == null) {
+                throw new NullPointerException("engine");
+            }
+            this.engine = engine;
             return this;
         }
 
@@ -235,7 +260,7 @@ public final class Sessions {
             if (chosen == null) {
                 chosen = ClassLoader.getSystemClassLoader();
             }
-            return new Sessions(this, chosen);
+            return new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
         }
     }
 
@@ -245,10 +270,12 @@ public final class Sessions {
     private final Map<String, Upgrade> upgrades;
     private final StateCodec codec;
     private final Builds builds;
+    private final Engine engine;
     private final RunningSteps running = new RunningSteps();
     private final ResidentSessions resident;
 
-    private Sessions(Builder builder, ClassLoader loader) {
+    private Sessions(Builder builder, ClassLoader loader, Engine engine) {
+        this.engine = engine;
         this.resident = new ResidentSessions(builder.resident);
         this.store = builder.store;
         this.busyWait = builder.busyWait;
@@ -271,7 +298,7 @@ public final class Sessions {
     // ---------------------------------------------------------------- steps
 
     /**
-     * Starts a session running {@code body} on the native engine: runs it to its first
+     * Starts a session running {@code body} on this node's {@linkplain Builder#engine engine}: runs it to its first
      * {@code ret} with {@code first} as its input, and stores it under a new id.
      *
      * @param <I>   the body's input type
@@ -281,9 +308,11 @@ public final class Sessions {
      * @return the first step: the new id, version 1 and what the body passed to its first {@code ret}
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
      * @throws SessionException       if its state could not be stored (nothing is stored)
+     * @throws IllegalArgumentException naming the body's class, if this node's engine is the woven
+     *                                one and the body is not woven (nothing runs or is stored)
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
-        return start(newId(), new AsymCoroutine<I, O>(body), first);
+        return start(newId(), new AsymCoroutine<I, O>(body, engine), first);
     }
 
     /**
@@ -317,7 +346,7 @@ public final class Sessions {
         if (id == null || id.isEmpty() || id.length() > 64) {
             throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
         }
-        return start(id, new AsymCoroutine<I, O>(body), first);
+        return start(id, new AsymCoroutine<I, O>(body, engine), first);
     }
 
     private static String newId() {
@@ -601,7 +630,7 @@ public final class Sessions {
             return upgrade(row, refusal);
         }
         try {
-            return codec.read(row.state(), new AsymCoroutine<>());
+            return codec.read(row.state(), new AsymCoroutine<>(engine));
         } catch (IOException | RuntimeException e) {
             throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
         }
@@ -623,7 +652,7 @@ public final class Sessions {
                     + row.point() + "' cannot be read here: " + e, e);
         }
         AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
-        return new AsymCoroutine<>(body);
+        return new AsymCoroutine<>(body, engine);
     }
 
     /** The body's output on the way out of one step, and what to store. */

@@ -21,8 +21,9 @@
  *       session and why (not found, busy, failed, refused by this build, conflict).</li>
  * </ul>
  *
- * <p>A body's classes must be woven, as for any serialized coroutine; steps resume on the native
- * engine. A step's database writes through {@link dev.weft.sessions.StepContext#connection()}
+ * <p>A body's classes must be woven, as for any serialized coroutine; a node's steps run on the
+ * engine it is built with ({@link dev.weft.sessions.Sessions.Builder#engine}), and a session
+ * stored by a node of one engine is resumed by a node of the other. A step's database writes through {@link dev.weft.sessions.StepContext#connection()}
  * commit exactly once, with the new state; any other side effect runs at least once.
  */
 package dev.weft.sessions;

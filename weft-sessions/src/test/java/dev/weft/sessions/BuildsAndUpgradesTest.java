@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymRunnable;
+import dev.weft.Engine;
 import dev.weft.weaver.Weaver;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A new build never strands sessions silently. Two versions of one class,
@@ -33,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * are compiled and woven by the test and loaded by two class loaders: two nodes with different
  * code over one store. A node refuses the other's sessions, with a reason, and leaves them as
  * they were; the old node drains its own; an upgrade moves a version 1 session, at its point
- * "email", to version 2, which finishes it.
+ * "email", to version 2, which finishes it, on either engine.
  */
 class BuildsAndUpgradesTest {
 
@@ -117,9 +120,12 @@ class BuildsAndUpgradesTest {
                 list);
     }
 
-    @Test
-    void anUpgradeMovesAVersion1SessionAtANamedPointToVersion2() throws Exception {
-        Sessions upgrading = Sessions.builder(store).classLoader(v2).upgrade("email", values -> {
+    /** Version 1 runs on the native engine; the upgrading node on each engine. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anUpgradeMovesAVersion1SessionAtANamedPointToVersion2(Engine engine) throws Exception {
+        nodeV1 = Sessions.builder(store).classLoader(v1).engine(Engine.NATIVE).build();
+        Sessions upgrading = Sessions.builder(store).classLoader(v2).engine(engine).upgrade("email", values -> {
             try {
                 return (AsymRunnable<?, ?>) v2.loadClass(SIGNUP).getMethod("fromEmail", Map.class).invoke(null,
                         values);

@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import dev.weft.Engine;
 import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,7 +37,9 @@ import org.junit.jupiter.api.Test;
  * node. Odd-numbered nodes keep the sessions they step resident ({@link Sessions.Builder#keepResident})
  * and run one worker thread, so that a session that comes back to one of them runs from the
  * coroutine kept in memory without a row lock, and often from one that another node has moved
- * on since. In the end every session has finished, and its
+ * on since. Nodes 2 and 3 (of each four) run their steps on the woven engine, the others on the
+ * native one, so that sessions go back and forth between the engines at every step. In the end
+ * every session has finished, and its
  * ledger holds each of its steps exactly once, in order: nothing was lost, nothing ran twice.
  *
  * <p>Sizes: {@code -Dweft.sessions.stress.nodes} (4), {@code .sessions} (150; the issue's full
@@ -75,7 +78,7 @@ class PostgresNodesStressTest {
                     "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx128m", "-Xss4m",
                     "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                     "-cp", System.getProperty("java.class.path"), StressNode.class.getName(), url,
-                    index % 2 == 1 ? "1" : "3", index % 2 == 1 ? "10000" : "0"));
+                    index % 2 == 1 ? "1" : "3", index % 2 == 1 ? "10000" : "0", engine().name()));
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             input = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -97,6 +100,11 @@ class PostgresNodesStressTest {
             }, "node-" + index + "-reader");
             reader.setDaemon(true);
             reader.start();
+        }
+
+        /** Nodes 0 and 1 of each four native, 2 and 3 woven: each engine with a resident node and another. */
+        Engine engine() {
+            return index / 2 % 2 == 0 ? Engine.NATIVE : Engine.WOVEN;
         }
 
         boolean send(long request, String line, int session) {

@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.Engine;
+import dev.weft.sessions.flows.EngineTrail;
 import dev.weft.sessions.flows.Gate;
 import dev.weft.sessions.flows.Ledger;
 import dev.weft.sessions.flows.Marked;
@@ -35,8 +39,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every store must do, one subclass per store: sessions start, step, finish, fail and are
- * listed and removed the same way on each, and a step's own writes commit with it.
+ * What every store must do, on each engine: sessions start, step, finish, fail and are listed and
+ * removed the same way on each store and engine, a step's own writes commit with it, and a
+ * session moves between nodes of the two engines. One abstract subclass per store, and one
+ * concrete subclass of that per engine ({@code Native*} and {@code Woven*}).
  */
 abstract class SessionStoreContract {
 
@@ -49,13 +55,21 @@ abstract class SessionStoreContract {
     /** A plain connection to the store's database, for checking what the steps wrote. */
     abstract Connection connect() throws SQLException;
 
+    /** The engine of this suite's nodes: every {@link Sessions} it builds runs its steps on it. */
+    abstract Engine engine();
+
+    /** A builder of a node on {@link #engine()}. */
+    Sessions.Builder builder() {
+        return Sessions.builder(store).engine(engine());
+    }
+
     /** Whether another process's (or another {@link Sessions}') step of a session makes a resume busy rather than wait. */
     abstract boolean rowLocks();
 
     @BeforeEach
     void open() throws Exception {
         store = openStore();
-        sessions = Sessions.builder(store).build();
+        sessions = builder().build();
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE IF NOT EXISTS ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
         }
@@ -103,6 +117,76 @@ abstract class SessionStoreContract {
         assertTrue(gone.getMessage().contains(id), gone.getMessage());
     }
 
+    // ---------------------------------------------------------------- engines
+
+    private Engine otherEngine() {
+        return engine() == Engine.NATIVE ? Engine.WOVEN : Engine.NATIVE;
+    }
+
+    @Test
+    void stepsRunOnTheEngineTheNodeIsBuiltWith() {
+        SessionStep<String> step = sessions.start(new EngineTrail(), "a");
+        assertEquals("a on " + engine(), step.output());
+        assertEquals("a b on " + engine(), sessions.<String, String>resume(step.id(), "b").output());
+    }
+
+    /** A deployment mid-way through moving engines: each node resumes what the other stored, both ways. */
+    @Test
+    void aSessionStoredByANodeOfOneEngineIsResumedByANodeOfTheOther() {
+        Engine other = otherEngine();
+        Sessions otherNode = builder().engine(other).build();
+        SessionStep<String> step = sessions.start(new EngineTrail(), "a");
+        String id = step.id();
+        assertEquals("a b on " + other, otherNode.<String, String>resume(id, 1, "b").output());
+        assertEquals("a b c on " + engine(), sessions.<String, String>resume(id, 2, "c").output());
+        assertEquals("a b c d on " + other, otherNode.<String, String>resume(id, 3, "d").output());
+        SessionStep<String> last = sessions.resume(id, 4, "end");
+        assertTrue(last.finished());
+        assertEquals("a b c d end, ended on " + engine(), last.output());
+        assertTrue(sessions.status(id).isEmpty());
+    }
+
+    /** Resident coroutines stay on the engine they ran on; a step read from the store runs on the node's. */
+    @Test
+    void aResidentSessionThatANodeOfTheOtherEngineMovedOnRunsFromTheStore() {
+        Sessions resident = builder().keepResident(10).build();
+        Sessions otherNode = builder().engine(otherEngine()).build();
+        String id = resident.start(new EngineTrail(), "a").id();
+        assertEquals("a b on " + otherEngine(), otherNode.<String, String>resume(id, "b").output());
+        assertEquals("a b c on " + engine(), resident.<String, String>resume(id, "c").output());
+        assertEquals("a b c d on " + engine(), resident.<String, String>resume(id, "d").output());
+    }
+
+    /** Not woven: this test package is not among the woven ones (the pom weaves {@code flows}). */
+    static final class NotWoven implements AsymRunnable<String, String>, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+            return self.ret("unwoven " + first);
+        }
+    }
+
+    /**
+     * A body that is not woven is never stored: the woven engine refuses to start it, naming its
+     * class; the native engine runs its first step and cannot store it, and stores nothing.
+     */
+    @Test
+    void aBodyThatIsNotWovenIsRefusedAndNothingIsStored() {
+        if (engine() == Engine.WOVEN) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> sessions.start(new NotWoven(), "x"));
+            assertTrue(refused.getMessage().contains("on the woven engine")
+                    && refused.getMessage().contains(NotWoven.class.getName()), refused.getMessage());
+        } else {
+            SessionException refused = assertThrows(SessionException.class, () -> sessions.start(new NotWoven(), "x"));
+            assertTrue(refused.getMessage().contains("cannot be stored")
+                    && refused.getMessage().contains(NotWoven.class.getName()), refused.getMessage());
+        }
+        assertTrue(sessions.list().isEmpty(), "nothing stored: " + sessions.list());
+        assertThrows(NullPointerException.class, () -> Sessions.builder(store).engine(null));
+    }
+
     // ---------------------------------------------------------------- sealed state
 
     private static SecretKey key(int seed) {
@@ -113,10 +197,10 @@ abstract class SessionStoreContract {
 
     @Test
     void sealedStateResumesWithItsKeyAndAfterARotation() {
-        Sessions old = Sessions.builder(store).sealWith(key(1)).build();
+        Sessions old = builder().sealWith(key(1)).build();
         String id = old.start(new Questionnaire(), null).id();
         assertEquals("Where do you live, Ada?", old.<String, String>resume(id, "Ada").output());
-        Sessions rotated = Sessions.builder(store).sealWith(key(2), key(1)).build();
+        Sessions rotated = builder().sealWith(key(2), key(1)).build();
         assertEquals("How old are you?", rotated.<String, String>resume(id, "London").output());
         SessionRefusedException oldKeyOnly = assertThrows(SessionRefusedException.class, () -> old.resume(id, "36"));
         assertTrue(oldKeyOnly.getMessage().contains(id), oldKeyOnly.getMessage());
@@ -126,7 +210,7 @@ abstract class SessionStoreContract {
     @Test
     void aNodeWithAKeyRefusesUnsealedStateAndOneWithoutRefusesSealedState() {
         String unsealed = sessions.start(new Questionnaire(), null).id();
-        Sessions sealing = Sessions.builder(store).sealWith(key(1)).build();
+        Sessions sealing = builder().sealWith(key(1)).build();
         String sealed = sealing.start(new Questionnaire(), null).id();
         assertThrows(SessionRefusedException.class, () -> sealing.resume(unsealed, "Ada"));
         assertThrows(SessionRefusedException.class, () -> sessions.resume(sealed, "Ada"));
@@ -137,7 +221,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aTamperedSealedStateIsRefusedAndLeftAsItWas() throws SQLException {
-        Sessions sealing = Sessions.builder(store).sealWith(key(1)).build();
+        Sessions sealing = builder().sealWith(key(1)).build();
         String id = sealing.start(new Questionnaire(), null).id();
         byte[] tampered = storedState(id);
         tampered[tampered.length / 2] ^= 1;
@@ -150,7 +234,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aKeptFinishedSessionAnswersAResentLastInputWithItsOutput() {
-        Sessions keeping = Sessions.builder(store).keepFinished(true).build();
+        Sessions keeping = builder().keepFinished(true).build();
         SessionStep<String> step = keeping.start(new Ledger(2), "a");
         step = keeping.resume(step.id(), step.version(), "b");
         assertTrue(step.finished());
@@ -313,7 +397,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aResumeThatWaitsRunsTheNextStepOnceTheRunningOneIsStored() throws Exception {
-        Sessions waiting = Sessions.builder(store).waitWhenBusy(Duration.ofMinutes(1)).build();
+        Sessions waiting = builder().waitWhenBusy(Duration.ofMinutes(1)).build();
         SessionStep<String> step = waiting.start(new Ledger(5), "a");
         String id = step.id();
         Gate.reset();
@@ -336,7 +420,7 @@ abstract class SessionStoreContract {
     @Test
     void anotherNodesResumeOfARunningSessionNeverRunsTheSameStep() throws Exception {
         Sessions node1 = sessions;
-        Sessions node2 = Sessions.builder(store).build();
+        Sessions node2 = builder().build();
         SessionStep<String> step = node1.start(new Ledger(5), "a");
         String id = step.id();
         Gate.reset();
@@ -366,7 +450,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aStartUnderAnIdThatIsStartingOrExistsRunsNothing() throws Exception {
-        Sessions node2 = Sessions.builder(store).build();
+        Sessions node2 = builder().build();
         Gate.reset();
         ExecutorService other = Executors.newSingleThreadExecutor();
         try {
@@ -423,7 +507,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aResidentSessionStepsWithoutReadingItsStoredState() throws SQLException {
-        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        Sessions resident = builder().keepResident(10).build();
         String id = resident.start(new Ledger(3), "a").id();
         overwriteState(id, new byte[] {1, 2, 3});
         assertEquals("after step 2", resident.<String, String>resume(id, "b").output());
@@ -434,7 +518,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aResidentSessionThatAnotherNodeMovedOnRunsFromTheStoredStateAndItsStaleWritesRollBack() {
-        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        Sessions resident = builder().keepResident(10).build();
         String id = resident.start(new Ledger(5), "a").id();
         assertEquals("after step 2", resident.<String, String>resume(id, "b").output());
         assertEquals("after step 3", sessions.<String, String>resume(id, "c").output());
@@ -448,7 +532,7 @@ abstract class SessionStoreContract {
 
     @Test
     void aResidentSessionResumedOnAnotherThreadIsReadFromTheStore() throws Exception {
-        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        Sessions resident = builder().keepResident(10).build();
         String id = resident.start(new Ledger(3), "a").id();
         byte[] state = storedState(id);
         overwriteState(id, new byte[] {1, 2, 3});
@@ -474,7 +558,7 @@ abstract class SessionStoreContract {
 
     @Test
     void theLeastRecentlySteppedSessionLeavesMemoryFirst() throws SQLException {
-        Sessions resident = Sessions.builder(store).keepResident(1).build();
+        Sessions resident = builder().keepResident(1).build();
         String first = resident.start(new Ledger(3), "a").id();
         String second = resident.start(new Ledger(3), "a").id();
         overwriteState(first, new byte[] {1, 2, 3});
@@ -483,7 +567,7 @@ abstract class SessionStoreContract {
         assertThrows(SessionRefusedException.class, () -> resident.resume(first, "b"));
         assertEquals(1, sessions.status(first).orElseThrow().version(), "a refused session is left as it was");
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
-                () -> Sessions.builder(store).keepResident(-1));
+                () -> builder().keepResident(-1));
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
     }
 

@@ -1,5 +1,6 @@
 package dev.weft.sessions;
 
+import dev.weft.Engine;
 import dev.weft.sessions.flows.Ledger;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,8 +20,9 @@ import java.util.concurrent.Executors;
  * </pre>
  *
  * It prints {@code ready} once its store is open, and ends when its input ends (or it is killed).
- * Arguments: the store's URL, the number of worker threads, and how many sessions it keeps
- * resident ({@link Sessions.Builder#keepResident}).
+ * Arguments: the store's URL, the number of worker threads, how many sessions it keeps
+ * resident ({@link Sessions.Builder#keepResident}), and the engine its steps run on
+ * ({@code NATIVE} or {@code WOVEN}, {@link Sessions.Builder#engine}).
  */
 public final class StressNode {
 
@@ -31,7 +33,7 @@ public final class StressNode {
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         try (SessionStore store = SessionStore.postgres(args[0], "postgres", null)) {
             Sessions sessions = Sessions.builder(store).keepFinished(true)
-                    .keepResident(Integer.parseInt(args[2])).build();
+                    .keepResident(Integer.parseInt(args[2])).engine(Engine.valueOf(args[3])).build();
             ExecutorService workers = Executors.newFixedThreadPool(Integer.parseInt(args[1]));
             reply(out, "ready");
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

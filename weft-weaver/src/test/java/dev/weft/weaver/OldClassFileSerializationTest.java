@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.Engine;
 import dev.weft.CoroutineFrame;
 import dev.weft.internal.woven.WovenMethods;
 import dev.weft.weaver.fixtures.OldClassFiles;
@@ -196,6 +198,37 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
         String table = constantStrings(woven).stream().filter(t -> t.contains("\n" + RUN)).findFirst().orElseThrow();
         assertTrue(table.contains(old.markedBci() + "|dev/weft/weaver/fixtures/OldShapes.ret"), table);
         assertFalse(table.contains("class file of"), table);
+    }
+
+    // ------------------------------------------------------------ engines
+
+    /**
+     * Frames of a class file without twins go into a native coroutine, which runs the woven
+     * method itself, and are refused by the woven engine, naming the frame, before anything of
+     * the coroutine changes.
+     */
+    @Test
+    void framesOfAClassFileWithoutTwinsAreRefusedByTheWovenEngineAndRunOnTheNativeOne() {
+        Generated old = OldClassFiles.runnable();
+        AsymRunnable<Object, Object> body = new WovenLoader(false, old).newInstance("OldRunnable");
+        AsymCoroutine<Object, Object> original = new AsymCoroutine<>(body, Engine.NATIVE);
+        assertEquals("first", original.call("first"));
+
+        AsymCoroutine<Object, Object> woven = new AsymCoroutine<>(Engine.WOVEN);
+        woven.setName("no twins");
+        CoroutineFrame[] frames = Replay.rehome(original.serialize(), original, woven);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> woven.deserialize(frames));
+        for (String part : List.of("cannot deserialize into no twins [new", "frame 0 of 1 (" + old.name() + ".run@",
+                "has no twin", "class files of Java 7 and later", "a coroutine of the native engine")) {
+            assertTrue(e.getMessage().contains(part), "missing '" + part + "' in: " + e.getMessage());
+        }
+        assertEquals(0, woven.serialize().length, "the woven coroutine is as it was: new");
+
+        AsymCoroutine<Object, Object> copy = new AsymCoroutine<>(Engine.NATIVE);
+        copy.deserialize(Replay.rehome(original.serialize(), original, copy));
+        assertEquals("second", copy.call("second"));
+        assertTrue(copy.isFinished());
+        original.close();
     }
 
     // ------------------------------------------------------------ versions

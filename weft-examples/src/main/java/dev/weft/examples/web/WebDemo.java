@@ -1,6 +1,7 @@
 package dev.weft.examples.web;
 
 import dev.weft.AsymRunnable;
+import dev.weft.Engine;
 import dev.weft.examples.session.Interaction;
 import dev.weft.sessions.SessionConflictException;
 import dev.weft.sessions.SessionException;
@@ -34,7 +35,12 @@ import org.eclipse.jetty.util.Fields;
  *
  * <pre>
  * java ... dev.weft.examples.web.WebDemo [--port 8080] [--sqlite sessions.db | --postgres URL [--user U] [--password P]]
+ *                                      [--engine native | woven]
  * </pre>
+ *
+ * <p>Its steps run on the engine {@code --engine} names (default: {@link Engine#defaultEngine()}),
+ * and each page says which: servers of either engine share one store and resume each other's
+ * sessions.
  *
  * <p>Served by Jetty, whose core handler API needs no servlet container. Pages:
  * {@code /} (the list), {@code /questions}, {@code /register}; {@code ?new} starts a form afresh.
@@ -51,11 +57,13 @@ public final class WebDemo implements AutoCloseable {
 
     private final SessionStore store;
     private final Sessions sessions;
+    private final Engine engine;
     private final Server server;
 
-    private WebDemo(SessionStore store, int port) throws Exception {
+    private WebDemo(SessionStore store, int port, Engine engine) throws Exception {
         this.store = store;
-        this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).build();
+        this.engine = engine;
+        this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).engine(engine).build();
         this.server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -70,10 +78,18 @@ public final class WebDemo implements AutoCloseable {
         server.start();
     }
 
-    /** A server on {@code port} (0: any free one) over {@code store}, which it closes when closed. */
+    /**
+     * A server on {@code port} (0: any free one) over {@code store}, which it closes when closed,
+     * running its steps on the default engine.
+     */
     public static WebDemo start(SessionStore store, int port) throws Exception {
+        return start(store, port, Engine.defaultEngine());
+    }
+
+    /** A server on {@code port} (0: any free one) over {@code store}, which it closes when closed, running its steps on {@code engine}. */
+    public static WebDemo start(SessionStore store, int port, Engine engine) throws Exception {
         try {
-            return new WebDemo(store, port);
+            return new WebDemo(store, port, engine);
         } catch (Exception | Error e) {
             store.close();
             throw e;
@@ -106,6 +122,7 @@ public final class WebDemo implements AutoCloseable {
         String postgres = null;
         String user = null;
         String password = null;
+        Engine engine = Engine.defaultEngine();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
@@ -113,11 +130,12 @@ public final class WebDemo implements AutoCloseable {
                 case "--postgres" -> postgres = args[i + 1];
                 case "--user" -> user = args[i + 1];
                 case "--password" -> password = args[i + 1];
+                case "--engine" -> engine = Engine.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         SessionStore store = postgres != null ? SessionStore.postgres(postgres, user, password) : SessionStore.sqlite(sqlite);
-        WebDemo demo = start(store, port);
+        WebDemo demo = start(store, port, engine);
         System.out.println("listening on http://127.0.0.1:" + demo.port() + "/ (sessions in " + store + ")");
         System.out.flush();
         demo.server.join();
@@ -182,7 +200,8 @@ public final class WebDemo implements AutoCloseable {
                 + "<input type=\"hidden\" name=\"version\" value=\"" + version + "\">"
                 + " <button id=\"next\" type=\"submit\">Next</button>"
                 + (form.back() ? " <button id=\"back\" type=\"submit\" name=\"back\" value=\"1\">Back</button>" : "")
-                + "</form><p id=\"served\">session " + escape(id) + ", step " + version + ", served by process "
+                + "</form><p id=\"served\">session " + escape(id) + ", step " + version + ", on the "
+                + engine.name().toLowerCase(java.util.Locale.ROOT) + " engine, served by process "
                 + ProcessHandle.current().pid() + "</p>";
         return page(response, callback, 200, form.title(), html);
     }

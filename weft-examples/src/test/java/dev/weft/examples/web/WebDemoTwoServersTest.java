@@ -26,15 +26,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The web demo with PostgreSQL behind two server processes: a visitor's requests go to one
- * server and the other in turn, and each resumes the visitor's session from the database; a form
- * sent to both servers at once is taken by one of them, exactly once.
+ * The web demo with PostgreSQL behind two server processes, the first on the native engine and
+ * the second on the woven one: a visitor's requests go to one server and the other in turn, and
+ * each resumes the visitor's session from the database, stored by the other engine; a form sent
+ * to both servers at once is taken by one of them, exactly once.
  */
 class WebDemoTwoServersTest {
 
     private static final Pattern QUESTION = Pattern.compile("<p id=\"question\">(.*?)</p>");
     private static final Pattern VERSION = Pattern.compile("name=\"version\" value=\"(\\d+)\"");
-    private static final Pattern SERVED = Pattern.compile("served by process (\\d+)");
+    private static final Pattern SERVED = Pattern.compile("on the (\\w+) engine, served by process (\\d+)");
+    /** The engine of each server. */
+    private static final String[] ENGINES = {"native", "woven"};
 
     private final HttpClient visitor = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
     private final List<Process> servers = new ArrayList<>();
@@ -47,7 +50,7 @@ class WebDemoTwoServersTest {
             List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
                     "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                     "-cp", System.getProperty("java.class.path"), WebDemo.class.getName(),
-                    "--port", "0", "--postgres", url, "--user", "postgres"));
+                    "--port", "0", "--postgres", url, "--user", "postgres", "--engine", ENGINES[i]));
             Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
             servers.add(server);
             BufferedReader output = new BufferedReader(new InputStreamReader(server.getInputStream(),
@@ -86,6 +89,8 @@ class WebDemoTwoServersTest {
         assertTrue(page.contains("Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at"), page);
         assertNotEquals(processes.get(0), processes.get(1), "the two servers took turns");
         assertEquals(processes.get(0), processes.get(2));
+        assertTrue(processes.get(0).endsWith(" native") && processes.get(1).endsWith(" woven"),
+                "each step ran on its server's engine: " + processes);
     }
 
     @Test
@@ -143,6 +148,6 @@ class WebDemoTwoServersTest {
         if (!served.find()) {
             throw new AssertionError("no process on the page: " + page);
         }
-        return served.group(1);
+        return served.group(2) + " " + served.group(1);
     }
 }

@@ -113,15 +113,20 @@ final class FiberFrames {
     }
 
     /**
-     * Throws {@link IllegalArgumentException} unless the outermost of {@code frames} is an
-     * activation of {@code entry}, the method the woven engine enters {@code c}'s body by (it
-     * cannot call another one, as the native engine does by reflection).
+     * Throws {@link IllegalArgumentException} naming the first of {@code frames} whose method has
+     * no twin, before anything changes: the woven engine runs a frame through its method's twin,
+     * which the weaver adds to class files of Java 7 and later only (the native engine runs the
+     * woven method itself, and takes such frames).
      */
-    static void checkEntry(CoroutineFrame[] frames, Method entry) {
-        if (frames.length > 0 && !frames[0].method.equals(entry)) {
-            throw new IllegalArgumentException("on the woven engine, its outermost frame must be an activation of the"
-                    + " method the engine enters its body by; the frames' is " + frames[0].method + ", the body's "
-                    + (entry == null ? "nothing (it has no body)" : entry.toString()));
+    static void checkTwins(CoroutineFrame[] frames) {
+        for (int f = 0; f < frames.length; f++) {
+            Method method = frames[f].method;
+            if ((f == 0 || !method.equals(frames[f - 1].method)) && Twins.twinOf(method) == null) {
+                throw new IllegalArgumentException("frame " + f + " of " + frames.length + " (" + frames[f] + ") is in "
+                        + method + ", which has no twin, so the woven engine cannot run it (the weaver gives twins to"
+                        + " class files of Java 7 and later only): deserialize these frames into a coroutine of the"
+                        + " native engine");
+            }
         }
     }
 

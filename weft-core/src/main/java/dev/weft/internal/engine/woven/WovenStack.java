@@ -39,6 +39,13 @@ final class WovenStack implements ExecutionStack {
     private final WovenEntries.Entry entry;
     private final Fiber fiber;
     private boolean done;
+    /**
+     * Whether the outermost saved frame is resumed by its own method's twin, on its own receiver,
+     * rather than through {@link #entry}: set by a {@link #restore} whose outermost frame is not
+     * an activation of the entry's method (a coroutine without a body, or with another one), as
+     * the native engine then calls that frame's method by reflection.
+     */
+    private boolean outermostByItsMethod;
 
     WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry) {
         this.entry = entry;
@@ -69,7 +76,8 @@ final class WovenStack implements ExecutionStack {
             int count = 1; // the innermost frame alone: a switch that costs the same at any depth
             while (FIBERS.hasSavedFrames(fiber)) {
                 try {
-                    if (FIBERS.take(fiber, count, value, thrown)) { // the body's own frame: through the entry, no handle
+                    boolean outermostOfAll = FIBERS.take(fiber, count, value, thrown);
+                    if (outermostOfAll && !outermostByItsMethod) { // the body's own frame: through the entry, no handle
                         try {
                             value = entry.enter(coroutine, null, fiber);
                         } finally {
@@ -132,9 +140,15 @@ final class WovenStack implements ExecutionStack {
         return FiberFrames.read(fiber);
     }
 
+    /**
+     * Refuses, before anything changes, frames with a method that has no twin; otherwise the
+     * outermost frame is entered through the body's entry if it is an activation of the entry's
+     * method, else by its own method's twin on its saved receiver, whatever body the coroutine has.
+     */
     @Override
     public void restore(CoroutineFrame[] frames) {
-        FiberFrames.checkEntry(frames, entry.method());
+        FiberFrames.checkTwins(frames);
+        outermostByItsMethod = frames.length > 0 && !frames[0].method.equals(entry.method());
         done = false;
         FiberFrames.write(fiber, frames);
     }

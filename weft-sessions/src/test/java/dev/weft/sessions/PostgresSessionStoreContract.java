@@ -11,7 +11,7 @@ import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
 /** The contract on PostgreSQL: a real server that the test starts ({@link PostgresServer}), a database per test. */
-class PostgresSessionStoreTest extends SessionStoreContract {
+abstract class PostgresSessionStoreContract extends SessionStoreContract {
 
     private String url;
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The contract on the embedded store: a SQLite file in a temporary directory. */
-class SqliteSessionStoreTest extends SessionStoreContract {
+abstract class SqliteSessionStoreContract extends SessionStoreContract {
 
     @TempDir
     Path directory;
