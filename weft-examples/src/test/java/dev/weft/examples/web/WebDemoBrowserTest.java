@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.Engine;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -24,12 +26,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The web demo in a real browser: headless Chromium, driven through {@code chromedriver}, fills
- * in both forms against a server process on the embedded store, and the server is killed
- * (SIGKILL) and started again in the middle of the longer form, which the visitor finishes on
- * the new process. Chromium and chromium-driver are Debian's, installed by the build's own
+ * in both forms against a server process on the embedded store (the thesis interaction on each
+ * engine), and the server is killed (SIGKILL) in the middle of the longer form and another
+ * started, of the other engine, on which the visitor finishes it. Chromium and chromium-driver are Debian's, installed by the build's own
  * script ({@code src/test/scripts/install-chromium.sh}) where missing; the test is skipped, saying
  * why, only where they cannot be installed.
  */
@@ -57,9 +61,8 @@ class WebDemoBrowserTest {
     }
 
     @BeforeEach
-    void startServerAndBrowser() throws Exception {
+    void startBrowser() throws Exception {
         port = freePort();
-        server = startServer();
         int driverPort = freePort();
         chromedriver = new ProcessBuilder("chromedriver", "--port=" + driverPort)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -83,11 +86,14 @@ class WebDemoBrowserTest {
         }
     }
 
-    @Test
-    void theThesisInteractionInABrowser() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void theThesisInteractionInABrowser(Engine engine) throws Exception {
+        server = startServer(engine);
         browser.open(url("/"));
         browser.click("#questions");
         assertEquals("Please enter your name:", browser.text("#question"));
+        assertTrue(browser.text("#served").contains(", on the " + name(engine) + " engine,"), browser.text("#served"));
         answer("John Doe");
         answer("Genovia");
         answer("twenty-eight");
@@ -98,8 +104,10 @@ class WebDemoBrowserTest {
         assertEquals("Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at", browser.text("#result"));
     }
 
+    /** The server killed is a native-engine one; the one that takes over runs the woven engine. */
     @Test
     void theLongerFormGoesBackRetriesAndSurvivesAServerKilledInItsMiddle() throws Exception {
+        server = startServer(Engine.NATIVE);
         browser.open(url("/register?new"));
         assertEquals("Your name?", browser.text("#question"));
         answer("Ada");
@@ -115,12 +123,14 @@ class WebDemoBrowserTest {
         // the server dies with the visitor's form on the screen, and another process takes over
         server.destroyForcibly();
         server.waitFor(1, TimeUnit.MINUTES);
-        server = startServer();
+        server = startServer(Engine.WOVEN);
 
         answer("ada@example.org");
         assertEquals("Your plan: basic or pro?", browser.text("#question"));
         String after = browser.text("#served");
         assertNotEquals(pid(before), pid(after), "a new process serves the form");
+        assertTrue(before.contains(", on the native engine,") && after.contains(", on the woven engine,"),
+                before + " / " + after);
         assertEquals(session(before), session(after), "the same session");
         answer("pro");
         assertEquals("Register Ada <ada@example.org>, plan pro? (yes, or back)", browser.text("#question"));
@@ -166,12 +176,17 @@ class WebDemoBrowserTest {
         return "http://127.0.0.1:" + port + path;
     }
 
-    /** The demo server as a process of its own, on {@link #port}, over a SQLite file in the test's directory. */
-    private Process startServer() throws IOException {
+    private static String name(Engine engine) {
+        return engine.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The demo server as a process of its own, on {@link #port}, over a SQLite file in the test's directory, running {@code engine}. */
+    private Process startServer(Engine engine) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
                 "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), WebDemo.class.getName(),
-                "--port", String.valueOf(port), "--sqlite", directory.resolve("sessions.db").toString()));
+                "--port", String.valueOf(port), "--sqlite", directory.resolve("sessions.db").toString(),
+                "--engine", name(engine)));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8));
