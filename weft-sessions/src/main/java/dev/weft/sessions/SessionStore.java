@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -326,31 +327,59 @@ public final class SessionStore implements AutoCloseable {
         insert.executeUpdate();
     }
 
-    private static final String UPDATE = "UPDATE weft_sessions SET id = ?, status = ?, version = ?, build = ?,"
-            + " manifest = ?, point = ?, point_values = ?, state = ?, output = ?, failure = ?, created_at = ?,"
-            + " updated_at = ? WHERE id = ?";
+    /**
+     * A step's new row over the old one: the columns a step changes, and the build and its
+     * manifest only when they change (the build is indexed, and SQLite rewrites an index entry
+     * whenever its column is set, to an equal value too; the id and creation time never change).
+     */
+    private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
+            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?";
+    private static final String NEW_BUILD = ", build = ?, manifest = ?";
+    private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
     private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
 
-    void update(Connection connection, Row row) throws SQLException {
-        PreparedStatement update = prepared(connection, UPDATE);
-        bind(update, row);
-        update.setString(13, row.id());
-        if (update.executeUpdate() != 1) {
+    /**
+     * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
+     * is the build the store holds for it.
+     */
+    void update(Connection connection, Row row, String storedBuild) throws SQLException {
+        if (updateRow(connection, row, storedBuild, null) != 1) {
             throw new SQLException("session " + row.id() + " vanished while its step held it");
         }
     }
 
     /**
-     * Replaces the stored version {@code previous} of the session by {@code row}, without having
-     * read it: false, changing nothing, if the store holds another version (or none).
+     * Replaces the stored version {@code previous} of the session, of build {@code storedBuild},
+     * by {@code row}, without having read it: false, changing nothing, if the store holds another
+     * version (or none).
      */
-    boolean updateAt(Connection connection, Row row, Version previous) throws SQLException {
-        PreparedStatement update = prepared(connection, UPDATE + AT);
-        bind(update, row);
-        update.setString(13, row.id());
-        previous.bind(update, 14);
-        return update.executeUpdate() == 1;
+    boolean updateAt(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
+        return updateRow(connection, row, storedBuild, previous) == 1;
+    }
+
+    private int updateRow(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
+        boolean newBuild = !Objects.equals(storedBuild, row.build());
+        PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
+                + (previous == null ? "" : AT));
+        update.setString(1, row.status().name());
+        update.setLong(2, row.version());
+        update.setString(3, row.point());
+        update.setBytes(4, row.pointValues());
+        update.setBytes(5, row.state());
+        update.setBytes(6, row.output());
+        update.setString(7, row.failure());
+        update.setLong(8, row.updated());
+        int next = 9;
+        if (newBuild) {
+            update.setString(next++, row.build());
+            update.setString(next++, row.manifest());
+        }
+        update.setString(next++, row.id());
+        if (previous != null) {
+            previous.bind(update, next);
+        }
+        return update.executeUpdate();
     }
 
     void delete(Connection connection, String id) throws SQLException {

@@ -487,6 +487,61 @@ abstract class SessionStoreContract {
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
     }
 
+    // ---------------------------------------------------------------- the row a step writes
+
+    @Test
+    void aStepSuspendedInOtherMethodsStoresTheirBuildAndOneInTheSameMethodsKeepsIt() throws SQLException {
+        assertBuildFollowsTheFrames(sessions);
+    }
+
+    @Test
+    void aResidentStepSuspendedInOtherMethodsStoresTheirBuildAndOneInTheSameMethodsKeepsIt() throws SQLException {
+        assertBuildFollowsTheFrames(Sessions.builder(store).keepResident(10).build());
+    }
+
+    /**
+     * Questionnaire's first two questions suspend in run and ask, the third (asked again until
+     * it is a number) in run, number and ask: the stored build changes once, with its manifest.
+     */
+    private void assertBuildFollowsTheFrames(Sessions stepping) throws SQLException {
+        String id = stepping.start(new Questionnaire(), null).id();
+        String[] askingName = storedBuild(id);
+        stepping.resume(id, "Ann");
+        assertArrayEquals(askingName, storedBuild(id), "the same methods suspended: the same build");
+        stepping.resume(id, "Oslo");
+        String[] askingAge = storedBuild(id);
+        assertFalse(askingName[1].contains("\tnumber("), askingName[1]);
+        assertTrue(askingAge[1].contains("\tnumber("), askingAge[1]);
+        assertEquals(Builds.fingerprint(askingAge[1]), askingAge[0], "the build is the new manifest's fingerprint");
+        assertEquals(askingAge[0], sessions.status(id).orElseThrow().build());
+        assertEquals("How old are you? (a number, please)", stepping.<String, String>resume(id, "old").output());
+        assertArrayEquals(askingAge, storedBuild(id));
+        assertEquals("Ann from Oslo, 30", sessions.<String, String>resume(id, "30").output(),
+                "another node accepts the stored build");
+    }
+
+    @Test
+    void aFailedStepStoresNoBuildWhereTheStepBeforeStoredOne() throws SQLException {
+        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        String id = resident.start(new Ledger(5), "a").id();
+        assertNotNull(storedBuild(id)[0]);
+        assertThrows(SessionFailedException.class, () -> resident.resume(id, "boom"));
+        assertArrayEquals(new String[] {null, null}, storedBuild(id));
+        assertEquals(SessionStatus.FAILED, sessions.status(id).orElseThrow().status());
+    }
+
+    /** The build and manifest that session {@code id}'s row holds. */
+    String[] storedBuild(String id) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement read = connection.prepareStatement(
+                "SELECT build, manifest FROM weft_sessions WHERE id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next(), "session " + id + " is stored");
+                return new String[] {row.getString(1), row.getString(2)};
+            }
+        }
+    }
+
     /** The stored state of session {@code id}, as its row holds it. */
     byte[] storedState(String id) throws SQLException {
         try (Connection connection = connect();
