@@ -32,10 +32,11 @@ import java.util.concurrent.Future;
  * {@code NODES} threads each with a {@link Sessions} and store of its own (as separate nodes
  * would have); with {@code RESIDENT} above 0, each node's {@code Sessions} keeps that many
  * sessions resident ({@link Sessions.Builder#keepResident}) and steps its share once, untimed,
- * before the clock starts, so that every timed step runs from the coroutine it kept. Then the floor: the same number of steps, each one transaction updating one row
- * of the same size as a stored session, with the same store settings. Prints
- * {@code key=value} lines: steps per second and median and 99th-percentile latency of both, and
- * the stored state's size. Every step's answer is checked.
+ * before the clock starts, so that every timed step runs from the coroutine it kept. Then the
+ * floor: the same number of steps, each one transaction updating one row that holds as many
+ * bytes as a stored session's row (all its columns but the id), with the same store settings.
+ * Prints {@code key=value} lines: steps per second and median and 99th-percentile latency of
+ * both, the stored state's size and the row's. Every step's answer is checked.
  */
 public final class SessionsProbe {
 
@@ -65,7 +66,8 @@ public final class SessionsProbe {
                     }
                 }
             }
-            int stateBytes = stateBytes(target);
+            int stateBytes = averageBytes(target, "LENGTH(state)");
+            int rowBytes = averageBytes(target, ROW_BYTES);
             Timing steps = timed(nodes, ids, (node, slice) -> {
                 SessionStore store = target.store();
                 Sessions sessionsOfNode = Sessions.builder(store).keepResident(resident).build();
@@ -82,8 +84,9 @@ public final class SessionsProbe {
             });
             print("sessions", steps);
             System.out.println("state-bytes=" + stateBytes);
-            floorTable(target, ids, stateBytes);
-            Timing floor = timed(nodes, ids, rounds, (node, slice) -> floor(target, slice, rounds, stateBytes));
+            System.out.println("row-bytes=" + rowBytes);
+            floorTable(target, ids, rowBytes);
+            Timing floor = timed(nodes, ids, rounds, (node, slice) -> floor(target, slice, rounds, rowBytes));
             print("floor", floor);
         } finally {
             try (var files = Files.walk(directory)) {
@@ -273,9 +276,19 @@ public final class SessionsProbe {
         }
     }
 
-    private static int stateBytes(Target target) throws SQLException {
+    /**
+     * What a stored session's row holds besides its id, in bytes: every column a step writes
+     * (the state, the last output, the build and its manifest, the point and its values, the
+     * status) and the three 8-byte numbers (version, created, updated).
+     */
+    private static final String ROW_BYTES = "LENGTH(status) + LENGTH(state) + COALESCE(LENGTH(output), 0)"
+            + " + COALESCE(LENGTH(build), 0) + COALESCE(LENGTH(manifest), 0) + COALESCE(LENGTH(point), 0)"
+            + " + COALESCE(LENGTH(point_values), 0) + COALESCE(LENGTH(failure), 0) + 24";
+
+    /** The average of {@code bytes}, an SQL expression, over the stored sessions. */
+    private static int averageBytes(Target target, String bytes) throws SQLException {
         try (Connection connection = target.connect(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT AVG(LENGTH(state)) FROM weft_sessions")) {
+                ResultSet rows = statement.executeQuery("SELECT AVG(" + bytes + ") FROM weft_sessions")) {
             rows.next();
             return (int) Math.round(rows.getDouble(1));
         }

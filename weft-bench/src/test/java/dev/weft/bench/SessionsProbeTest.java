@@ -40,5 +40,7 @@ class SessionsProbeTest {
                 "floor-steps-per-second", "floor-median-us", "floor-p99-us", "state-bytes")) {
             assertTrue(ProbeRunner.number(values, key) > 0, key + "=" + values.get(key));
         }
+        assertTrue(ProbeRunner.number(values, "row-bytes") > ProbeRunner.number(values, "state-bytes") + 24,
+                "the floor's row holds the state and the rest of the session's row: " + values);
     }
 }
