@@ -530,10 +530,66 @@ abstract class SessionStoreContract {
         assertEquals(SessionStatus.FAILED, sessions.status(id).orElseThrow().status());
     }
 
-    /** The build and manifest that session {@code id}'s row holds. */
+    @Test
+    void aBuildsManifestIsStoredOnceBesideTheSessionsThatNameIt() throws SQLException {
+        String first = sessions.start(new Questionnaire(), null).id();
+        String second = Sessions.builder(store).build().start(new Questionnaire(), null).id();
+        String build = storedBuild(first)[0];
+        assertEquals(build, storedBuild(second)[0]);
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT build, manifest FROM weft_builds")) {
+            assertTrue(rows.next());
+            assertEquals(build, rows.getString(1));
+            assertEquals(build, Builds.fingerprint(rows.getString(2)));
+            assertFalse(rows.next(), "one row per build");
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM weft_sessions WHERE manifest IS NULL")) {
+            assertTrue(rows.next());
+            assertEquals(2, rows.getInt(1), "a session's row holds its build's fingerprint only");
+        }
+    }
+
+    @Test
+    void aRowHoldingItsOwnManifestAsBeforeTheBuildsTableIsReadAsItIsAndMovesToItOnANewBuild() throws SQLException {
+        String id = sessions.start(new Questionnaire(), null).id();
+        String[] askingName = storedBuild(id);
+        try (Connection connection = connect(); PreparedStatement inline = connection.prepareStatement(
+                "UPDATE weft_sessions SET manifest = ? WHERE id = ?"); Statement statement = connection.createStatement()) {
+            inline.setString(1, askingName[1]);
+            inline.setString(2, id);
+            assertEquals(1, inline.executeUpdate());
+            assertEquals(1, statement.executeUpdate("DELETE FROM weft_builds"));
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+        Sessions node = Sessions.builder(store).build();
+        assertTrue(node.refusal(id).isEmpty(), "the manifest in the row is read");
+        assertEquals(List.of(new Sessions.BuildSummary(askingName[0], 1, null)), node.builds());
+        assertEquals("Where do you live, Ann?", node.<String, String>resume(id, "Ann").output());
+        assertArrayEquals(askingName, storedBuild(id), "the same build: the row keeps its manifest");
+        assertEquals("How old are you?", node.<String, String>resume(id, "Oslo").output());
+        String[] askingAge = storedBuild(id);
+        assertEquals(Builds.fingerprint(askingAge[1]), askingAge[0]);
+        try (Connection connection = connect(); PreparedStatement read = connection.prepareStatement(
+                "SELECT s.manifest, b.manifest FROM weft_sessions s JOIN weft_builds b ON b.build = s.build"
+                        + " WHERE s.id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next(), "the new build is in weft_builds");
+                assertNull(row.getString(1), "and no longer in the row");
+                assertEquals(askingAge[1], row.getString(2));
+            }
+        }
+        assertEquals("Ann from Oslo, 30", sessions.<String, String>resume(id, "30").output());
+    }
+
+    /** The build and manifest of session {@code id}, wherever the store keeps the manifest. */
     String[] storedBuild(String id) throws SQLException {
         try (Connection connection = connect(); PreparedStatement read = connection.prepareStatement(
-                "SELECT build, manifest FROM weft_sessions WHERE id = ?")) {
+                "SELECT s.build, COALESCE(s.manifest, b.manifest) FROM weft_sessions s"
+                        + " LEFT JOIN weft_builds b ON b.build = s.build WHERE s.id = ?")) {
             read.setString(1, id);
             try (ResultSet row = read.executeQuery()) {
                 assertTrue(row.next(), "session " + id + " is stored");
