@@ -152,10 +152,12 @@ final class SessionsSection extends Section {
                 each, timed one by one, after three untimed steps each. A step reads its row (`SELECT ... FOR \
                 UPDATE` on PostgreSQL), restores the coroutine, runs it to its next `ret`, captures and \
                 writes its frames, and `UPDATE`s the row in the same transaction. The floor is the same \
-                store, in the same run, doing per step one transaction that `UPDATE`s one row of as many \
-                bytes as a session's row holds after a step (row bytes: the state, the last output, the \
-                build and its manifest, the point, the status and three numbers) through a statement \
-                prepared once, and commits it (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 \
+                store, in the same run and on the same threads, interleaved with the steps (after each \
+                round of steps, as many floor updates): per step one transaction that `UPDATE`s one row \
+                of as many bytes as a session's row holds after a step (row bytes: the state, the last \
+                output, the build's fingerprint, the point and its values, the status and three numbers; \
+                each build's manifest is stored once, apart) through a statement prepared once, and \
+                commits it (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 \
                 from Maven Central's binaries, default settings, on this machine). The goal is a median \
                 step within 1.3x of the floor. The resident rows keep every session's coroutine in memory \
                 between steps (`Sessions.Builder.keepResident`, each node stepping its sessions once, \
@@ -187,8 +189,9 @@ final class SessionsSection extends Section {
         if (!nodeRuns.isEmpty()) {
             page.paragraph("""
                     Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own \
-                    `Sessions` and connections, resuming its share of the sessions (10 frames deep); the \
-                    floor the same number of threads doing the single-row updates.\
+                    `Sessions` and connections, resuming its share of the sessions (10 frames deep) and \
+                    doing the floor's single-row updates between its rounds; steps per second are each \
+                    kind's count over the longest time a node spent on it.\
                     """);
             Table nodes = new Table("nodes", "steps/s", "median µs", "p99 µs", "floor steps/s", "floor median µs");
             nodeRuns.forEach((count, run) -> nodes.row("" + count, run.get("sessions-steps-per-second"),
