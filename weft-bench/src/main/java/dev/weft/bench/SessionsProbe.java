@@ -32,10 +32,14 @@ import java.util.concurrent.Future;
  * {@code NODES} threads each with a {@link Sessions} and store of its own (as separate nodes
  * would have); with {@code RESIDENT} above 0, each node's {@code Sessions} keeps that many
  * sessions resident ({@link Sessions.Builder#keepResident}) and steps its share once, untimed,
- * before the clock starts, so that every timed step runs from the coroutine it kept. Then the floor: the same number of steps, each one transaction updating one row
- * of the same size as a stored session, with the same store settings. Prints
- * {@code key=value} lines: steps per second and median and 99th-percentile latency of both, and
- * the stored state's size. Every step's answer is checked.
+ * before the clock starts, so that every timed step runs from the coroutine it kept. The floor
+ * runs interleaved with the steps, on the same threads: after each round of steps, each node
+ * updates as many rows of a table of its own, one transaction each, every row holding as many
+ * bytes as a stored session's row (all its columns but the id), with the same store settings;
+ * so a load that comes and goes on the machine weighs on both alike. Prints {@code key=value}
+ * lines: steps per second (each kind's count over the longest time a node spent on that kind),
+ * median and 99th-percentile latency of both, the stored state's size and the row's. Every
+ * step's answer is checked.
  */
 public final class SessionsProbe {
 
@@ -65,8 +69,10 @@ public final class SessionsProbe {
                     }
                 }
             }
-            int stateBytes = stateBytes(target);
-            Timing steps = timed(nodes, ids, (node, slice) -> {
+            int stateBytes = averageBytes(target, "LENGTH(state)");
+            int rowBytes = averageBytes(target, ROW_BYTES);
+            floorTable(target, ids, rowBytes);
+            Timing[] timings = interleaved(nodes, ids, rounds, (node, slice) -> {
                 SessionStore store = target.store();
                 Sessions sessionsOfNode = Sessions.builder(store).keepResident(resident).build();
                 if (resident > 0) {
@@ -74,17 +80,30 @@ public final class SessionsProbe {
                         answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)); // makes it resident, untimed
                     }
                 }
-                return () -> {
-                    try (store) {
-                        return run(slice, rounds, id -> answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)));
+                Connection connection = target.connect();
+                PreparedStatement update = connection.prepareStatement(FLOOR_UPDATE);
+                Random random = new Random(node);
+                byte[] data = new byte[rowBytes];
+                return new Node() {
+                    public void step(String id) {
+                        answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2));
+                    }
+
+                    public void floor(String id) throws SQLException {
+                        random.nextBytes(data);
+                        floorUpdate(target, connection, update, id, data);
+                    }
+
+                    public void close() throws SQLException {
+                        store.close();
+                        connection.close();
                     }
                 };
             });
-            print("sessions", steps);
+            print("sessions", timings[0]);
             System.out.println("state-bytes=" + stateBytes);
-            floorTable(target, ids, stateBytes);
-            Timing floor = timed(nodes, ids, rounds, (node, slice) -> floor(target, slice, rounds, stateBytes));
-            print("floor", floor);
+            System.out.println("row-bytes=" + rowBytes);
+            print("floor", timings[1]);
         } finally {
             try (var files = Files.walk(directory)) {
                 for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -255,27 +274,125 @@ public final class SessionsProbe {
         }
     }
 
+    private static final String FLOOR_UPDATE = "UPDATE weft_floor SET data = ? WHERE id = ?";
+
     /** The floor: per step, one transaction that updates one row of {@code bytes} bytes. */
     static long[] floor(Target target, List<String> slice, int rounds, int bytes) throws Exception {
         try (Connection connection = target.connect()) {
             Random random = new Random(1);
             byte[] data = new byte[bytes];
-            try (PreparedStatement update = connection.prepareStatement("UPDATE weft_floor SET data = ? WHERE id = ?")) {
+            try (PreparedStatement update = connection.prepareStatement(FLOOR_UPDATE)) {
                 return run(slice, rounds, id -> {
                     random.nextBytes(data);
-                    target.begin(connection);
-                    update.setBytes(1, data);
-                    update.setString(2, id);
-                    update.executeUpdate();
-                    target.commit(connection);
+                    floorUpdate(target, connection, update, id, data);
                 });
             }
         }
     }
 
-    private static int stateBytes(Target target) throws SQLException {
+    /** One step of the floor: a transaction that updates row {@code id} to {@code data}. */
+    private static void floorUpdate(Target target, Connection connection, PreparedStatement update, String id,
+            byte[] data) throws SQLException {
+        target.begin(connection);
+        update.setBytes(1, data);
+        update.setString(2, id);
+        update.executeUpdate();
+        target.commit(connection);
+    }
+
+    /** A node of the interleaved run: a step of a session, an update of the floor, each timed alone. */
+    interface Node {
+        void step(String id) throws Exception;
+
+        void floor(String id) throws Exception;
+
+        void close() throws Exception;
+    }
+
+    /** Makes a node ready on its thread, untimed, with its share of the sessions. */
+    interface NodePreparation {
+        Node prepare(int node, List<String> slice) throws Exception;
+    }
+
+    /**
+     * Runs {@code rounds} rounds on {@code nodes} threads, each round a step of each session of
+     * the node's share and then a floor update of each of their rows, so that both see the
+     * machine as it is at that moment. Returns the steps' timing and the floor's; the wall time
+     * of each is the longest that a node spent on it.
+     */
+    static Timing[] interleaved(int nodes, List<String> ids, int rounds, NodePreparation preparation)
+            throws Exception {
+        long[][] spent = new long[nodes][2];
+        Timing both = timed(nodes, ids, (index, slice) -> {
+            Node node = preparation.prepare(index, slice);
+            return () -> {
+                long[] latencies = new long[2 * slice.size() * rounds];
+                int k = 0;
+                try {
+                    for (int round = 0; round < rounds; round++) {
+                        for (String id : slice) {
+                            long t0 = System.nanoTime();
+                            node.step(id);
+                            latencies[k++] = System.nanoTime() - t0;
+                        }
+                        for (String id : slice) {
+                            long t0 = System.nanoTime();
+                            node.floor(id);
+                            latencies[k++] = System.nanoTime() - t0;
+                        }
+                    }
+                } finally {
+                    node.close();
+                }
+                return latencies;
+            };
+        });
+        return split(both.latencies(), nodes, ids.size(), rounds);
+    }
+
+    /**
+     * Splits the latencies of an interleaved run, node after node and in each node round after
+     * round the steps and then the floor updates, into the steps' timing and the floor's.
+     */
+    static Timing[] split(long[] latencies, int nodes, int sessions, int rounds) {
+        long[] steps = new long[latencies.length / 2];
+        long[] floor = new long[latencies.length / 2];
+        int from = 0;
+        int s = 0;
+        int f = 0;
+        long stepsWall = 0;
+        long floorWall = 0;
+        for (int node = 0; node < nodes; node++) {
+            int share = (sessions - node + nodes - 1) / nodes; // ids node, node + nodes, ...
+            long stepsSpent = 0;
+            long floorSpent = 0;
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < share; i++) {
+                    stepsSpent += steps[s++] = latencies[from++];
+                }
+                for (int i = 0; i < share; i++) {
+                    floorSpent += floor[f++] = latencies[from++];
+                }
+            }
+            stepsWall = Math.max(stepsWall, stepsSpent);
+            floorWall = Math.max(floorWall, floorSpent);
+        }
+        return new Timing[] {new Timing(steps, stepsWall), new Timing(floor, floorWall)};
+    }
+
+    /**
+     * What a stored session's row holds besides its id, in bytes: every column a step writes
+     * (the state, the last output, the build, its manifest where the row holds it, the point and its values, the
+     * status) and the three 8-byte numbers (version, created, updated).
+     */
+    private static final String ROW_BYTES = "LENGTH(status) + LENGTH(state) + COALESCE(LENGTH(output), 0)"
+            + " + COALESCE(LENGTH(build), 0) + COALESCE(LENGTH(manifest), 0) + COALESCE(LENGTH(point), 0)"
+            + " + COALESCE(LENGTH(point_values), 0) + COALESCE(LENGTH(failure), 0) + 24";
+
+    /** The average of {@code bytes}, an SQL expression, over the stored sessions. */
+    private static int averageBytes(Target target, String bytes) throws SQLException {
         try (Connection connection = target.connect(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT AVG(LENGTH(state)) FROM weft_sessions")) {
+                ResultSet rows = statement.executeQuery("SELECT AVG(" + bytes + ") FROM weft_sessions")) {
             rows.next();
             return (int) Math.round(rows.getDouble(1));
         }

@@ -99,10 +99,10 @@ final class SessionsSection extends Section {
         dbosRun = run;
     }
 
-    /** The state size of the shallowest Weft session measured on PostgreSQL: DBOS's floor row. */
+    /** The row size of the shallowest Weft session measured on PostgreSQL: DBOS's floor row. */
     private int floorBytes() {
         return depthRuns.entrySet().stream().filter(e -> e.getKey().startsWith("postgres ")).map(Map.Entry::getValue)
-                .mapToDouble(run -> run.number("state-bytes")).filter(bytes -> !Double.isNaN(bytes))
+                .mapToDouble(run -> run.number("row-bytes")).filter(bytes -> !Double.isNaN(bytes))
                 .mapToInt(bytes -> (int) bytes).findFirst().orElse(DEFAULT_FLOOR_BYTES);
     }
 
@@ -149,14 +149,21 @@ final class SessionsSection extends Section {
         page.paragraph("""
                 A session of `SessionWorkflow` suspended 1, 10 or 100 woven frames deep is resumed with an \
                 input and stored again, one transaction per step, by `Sessions.resume`; %d sessions, %d steps \
-                each, timed one by one, after three untimed steps each. The floor is the same store, in the \
-                same run, doing per step one transaction that `UPDATE`s one row of the stored state's size \
-                (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 from Maven Central's binaries, \
-                default settings, on this machine). The goal is a median step within 1.3x of the floor. \
-                The resident rows keep every session's coroutine in memory between steps \
-                (`Sessions.Builder.keepResident`, each node stepping its sessions once, untimed, first): a \
-                step then reads no state and takes no row lock, and stores its new state only over the \
-                version the node stored.\
+                each, timed one by one, after three untimed steps each. A step reads its row (`SELECT ... FOR \
+                UPDATE` on PostgreSQL), restores the coroutine, runs it to its next `ret`, captures and \
+                writes its frames, and `UPDATE`s the row in the same transaction. The floor is the same \
+                store, in the same run and on the same threads, interleaved with the steps (after each \
+                round of steps, as many floor updates): per step one transaction that `UPDATE`s one row \
+                of as many bytes as a session's row holds after a step (row bytes: the state, the last \
+                output, the build's fingerprint, the point and its values, the status and three numbers; \
+                each build's manifest is stored once, apart) through a statement prepared once, and \
+                commits it (SQLite: write-ahead log, `synchronous=FULL`; PostgreSQL 17 \
+                from Maven Central's binaries, default settings, on this machine). The goal is a median \
+                step within 1.3x of the floor. The resident rows keep every session's coroutine in memory \
+                between steps (`Sessions.Builder.keepResident`, each node stepping its sessions once, \
+                untimed, first): a step then reads no state and takes no row lock, and stores its new \
+                state only over the version the node stored: one `UPDATE` and the commit, as the floor, \
+                besides running the body and capturing and writing its frames.\
                 """.formatted(sessions, rounds));
         page.paragraph("""
                 The %s row runs the same workflow on PostgreSQL with DBOS's documented means, in a fresh \
@@ -166,14 +173,14 @@ final class SessionsSection extends Section {
                 of the input and a `getEvent` of the answer, timed the same way, every answer checked. DBOS \
                 keeps no stack: its workflow waits on a thread, and a restarted node rebuilds it by replaying \
                 the recorded steps. Its floor is measured on the same server, after it, with a row of the \
-                shallowest Weft session's size.\
+                shallowest Weft session's row size.\
                 """.formatted(DBOS));
-        Table depths = new Table("system", "store", "frames", "state bytes", "steps/s", "median µs", "p99 µs",
-                "floor steps/s", "floor median µs", "floor p99 µs", "median / floor");
+        Table depths = new Table("system", "store", "frames", "state bytes", "row bytes", "steps/s", "median µs",
+                "p99 µs", "floor steps/s", "floor median µs", "floor p99 µs", "median / floor");
         depthRuns.forEach((key, run) -> weftRow(depths, "Weft", key, run));
         residentRuns.forEach((key, run) -> weftRow(depths, "Weft, resident", key, run));
         if (dbosRun != null) {
-            depths.row(DBOS, "postgres", Format.NONE, Format.NONE,
+            depths.row(DBOS, "postgres", Format.NONE, Format.NONE, Format.NONE,
                     dbosRun.get("dbos-steps-per-second"), dbosRun.get("dbos-median-us"), dbosRun.get("dbos-p99-us"),
                     dbosRun.get("floor-steps-per-second"), dbosRun.get("floor-median-us"), dbosRun.get("floor-p99-us"),
                     Format.number(dbosRun.number("dbos-median-us") / dbosRun.number("floor-median-us")));
@@ -182,8 +189,9 @@ final class SessionsSection extends Section {
         if (!nodeRuns.isEmpty()) {
             page.paragraph("""
                     Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own \
-                    `Sessions` and connections, resuming its share of the sessions (10 frames deep); the \
-                    floor the same number of threads doing the single-row updates.\
+                    `Sessions` and connections, resuming its share of the sessions (10 frames deep) and \
+                    doing the floor's single-row updates between its rounds; steps per second are each \
+                    kind's count over the longest time a node spent on it.\
                     """);
             Table nodes = new Table("nodes", "steps/s", "median µs", "p99 µs", "floor steps/s", "floor median µs");
             nodeRuns.forEach((count, run) -> nodes.row("" + count, run.get("sessions-steps-per-second"),
@@ -218,8 +226,9 @@ final class SessionsSection extends Section {
 
     private static void weftRow(Table depths, String system, String key, Run run) {
         String[] parts = key.split(" ");
-        depths.row(system, parts[0], parts[1], run.get("state-bytes"), run.get("sessions-steps-per-second"),
-                run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("floor-steps-per-second"),
+        depths.row(system, parts[0], parts[1], run.get("state-bytes"), run.get("row-bytes"),
+                run.get("sessions-steps-per-second"), run.get("sessions-median-us"), run.get("sessions-p99-us"),
+                run.get("floor-steps-per-second"),
                 run.get("floor-median-us"), run.get("floor-p99-us"),
                 Format.number(run.number("sessions-median-us") / run.number("floor-median-us")));
     }

@@ -1,5 +1,6 @@
 package dev.weft.bench;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,17 @@ class SessionsProbeTest {
         checkProbe("3");
     }
 
+    @Test
+    void anInterleavedRunIsSplitIntoItsStepsAndItsFloorNodeByNode() {
+        // 3 sessions on 2 nodes (node 0 has two, node 1 one), 2 rounds: steps below 100, floor updates above
+        long[] latencies = {1, 2, 101, 102, 3, 4, 103, 104, 5, 105, 6, 106};
+        SessionsProbe.Timing[] timings = SessionsProbe.split(latencies, 2, 3, 2);
+        assertArrayEquals(new long[] {1, 2, 3, 4, 5, 6}, timings[0].latencies());
+        assertArrayEquals(new long[] {101, 102, 103, 104, 105, 106}, timings[1].latencies());
+        assertEquals(11, timings[0].wallNanos(), "node 1 spent 5 + 6 on steps, more than node 0 (1 + 2 + 3 + 4)");
+        assertEquals(410, timings[1].wallNanos());
+    }
+
     /** Runs the probe with {@code resident} sessions kept resident, and checks what it prints. */
     private static void checkProbe(String resident) throws Exception {
         PrintStream original = System.out;
@@ -40,5 +52,7 @@ class SessionsProbeTest {
                 "floor-steps-per-second", "floor-median-us", "floor-p99-us", "state-bytes")) {
             assertTrue(ProbeRunner.number(values, key) > 0, key + "=" + values.get(key));
         }
+        assertTrue(ProbeRunner.number(values, "row-bytes") > ProbeRunner.number(values, "state-bytes") + 24,
+                "the floor's row holds the state and the rest of the session's row: " + values);
     }
 }

@@ -19,8 +19,8 @@ import java.util.Map;
  */
 final class ResidentSessions {
 
-    /** A session's coroutine as it was {@code stored}, ready to run its next step on {@code owner}. */
-    record Entry(SessionStore.Version stored, Thread owner, AsymCoroutine<?, ?> coroutine) {
+    /** A session's coroutine as it was {@code stored}, of {@code build}, ready to run its next step on {@code owner}. */
+    record Entry(SessionStore.Version stored, String build, Thread owner, AsymCoroutine<?, ?> coroutine) {
     }
 
     private final int capacity;
@@ -45,10 +45,10 @@ final class ResidentSessions {
         return entry != null && entry.owner() == Thread.currentThread() ? entry : null;
     }
 
-    /** Keeps {@code coroutine}, just {@code stored} as session {@code id}, for this thread. */
-    synchronized void put(String id, SessionStore.Version stored, AsymCoroutine<?, ?> coroutine) {
+    /** Keeps {@code coroutine}, just {@code stored} as session {@code id} of {@code build}, for this thread. */
+    synchronized void put(String id, SessionStore.Version stored, String build, AsymCoroutine<?, ?> coroutine) {
         if (capacity > 0) {
-            entries.put(id, new Entry(stored, Thread.currentThread(), coroutine));
+            entries.put(id, new Entry(stored, build, Thread.currentThread(), coroutine));
         }
     }
 

@@ -15,12 +15,17 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Where sessions are kept: one table, {@code weft_sessions}, one row per session, created on
- * first use. Two kinds:
+ * Where sessions are kept: two tables, created on first use: {@code weft_sessions}, one row per
+ * session, and {@code weft_builds}, the manifest of each build those rows name, stored once per
+ * build (keyed by the build fingerprint) so that a step writes only its build's fingerprint.
+ * Rows written before {@code weft_builds} existed hold their manifest themselves, and are read
+ * as they are. Two kinds:
  *
  * <ul>
  * <li>{@link #sqlite(Path)}: the embedded default, a SQLite database in one file, no server.
@@ -66,8 +71,10 @@ public final class SessionStore implements AutoCloseable {
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
             + " failure, created_at, updated_at";
-    private static final String INFO_COLUMNS = "id, status, version, build, manifest, point, failure, created_at,"
-            + " updated_at";
+    /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
+    private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
+            + " s.point, s.failure, s.created_at, s.updated_at";
+    private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
 
     private final Dialect dialect;
     private final ConnectionPool pool;
@@ -78,6 +85,11 @@ public final class SessionStore implements AutoCloseable {
      * the pool hands it over under its lock. The pool drops a connection's entry when it closes it.
      */
     private final Map<Connection, Map<String, PreparedStatement>> statements =
+            Collections.synchronizedMap(new IdentityHashMap<>());
+    /** The manifests of builds known to be committed to {@code weft_builds}, by build; immutable once there. */
+    private final Map<String, String> storedBuilds = new ConcurrentHashMap<>();
+    /** Per connection, the builds its open transaction added to {@code weft_builds}: known once it commits. */
+    private final Map<Connection, Map<String, String>> addedBuilds =
             Collections.synchronizedMap(new IdentityHashMap<>());
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
@@ -159,6 +171,8 @@ public final class SessionStore implements AutoCloseable {
             }
             statement.execute(ddl);
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
+            statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
+                    + " manifest TEXT NOT NULL)");
             commit(connection);
             healthy = true;
         } finally {
@@ -198,10 +212,15 @@ public final class SessionStore implements AutoCloseable {
             connection.commit();
             connection.setAutoCommit(true);
         }
+        Map<String, String> added = addedBuilds.remove(connection);
+        if (added != null) {
+            storedBuilds.putAll(added);
+        }
     }
 
     /** Rolls back; returns whether the connection is fit to be kept. */
     boolean rollbackQuietly(Connection connection) {
+        addedBuilds.remove(connection);
         try {
             if (dialect == Dialect.SQLITE) {
                 try (Statement statement = connection.createStatement()) {
@@ -218,6 +237,7 @@ public final class SessionStore implements AutoCloseable {
     }
 
     void release(Connection connection, boolean healthy) {
+        addedBuilds.remove(connection);
         pool.give(connection, healthy);
     }
 
@@ -290,9 +310,50 @@ public final class SessionStore implements AutoCloseable {
         }
         PreparedStatement select = prepared(connection, sql);
         select.setString(1, id);
+        Row row;
         try (ResultSet rows = select.executeQuery()) {
-            return rows.next() ? row(rows) : null;
+            row = rows.next() ? row(rows) : null;
         }
+        return row == null || row.manifest() != null || row.build() == null ? row : new Row(row.id(), row.status(),
+                row.version(), row.build(), manifest(connection, row.build()), row.point(), row.pointValues(),
+                row.state(), row.output(), row.failure(), row.created(), row.updated());
+    }
+
+    /**
+     * The manifest of {@code build} from {@code weft_builds}, read once per build and store; null
+     * if it is not there.
+     */
+    private String manifest(Connection connection, String build) throws SQLException {
+        String known = storedBuilds.get(build);
+        if (known != null) {
+            return known;
+        }
+        PreparedStatement select = prepared(connection, "SELECT manifest FROM weft_builds WHERE build = ?");
+        select.setString(1, build);
+        try (ResultSet rows = select.executeQuery()) {
+            if (!rows.next()) {
+                return null;
+            }
+            String manifest = rows.getString(1);
+            storedBuilds.put(build, manifest);
+            return manifest;
+        }
+    }
+
+    /**
+     * Adds {@code row}'s build and manifest to {@code weft_builds} in this transaction, unless
+     * they are known to be there already.
+     */
+    private void addBuild(Connection connection, Row row) throws SQLException {
+        if (row.build() == null || storedBuilds.containsKey(row.build())) {
+            return;
+        }
+        PreparedStatement insert = prepared(connection, "INSERT INTO weft_builds (build, manifest) VALUES (?, ?)"
+                + " ON CONFLICT (build) DO NOTHING");
+        insert.setString(1, row.build());
+        insert.setString(2, row.manifest());
+        insert.executeUpdate();
+        addedBuilds.computeIfAbsent(connection, c -> new HashMap<>()).put(row.build(), row.manifest());
     }
 
     /**
@@ -320,37 +381,70 @@ public final class SessionStore implements AutoCloseable {
     }
 
     void insert(Connection connection, Row row) throws SQLException {
+        addBuild(connection, row);
         PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
                 + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind(insert, row);
         insert.executeUpdate();
     }
 
-    private static final String UPDATE = "UPDATE weft_sessions SET id = ?, status = ?, version = ?, build = ?,"
-            + " manifest = ?, point = ?, point_values = ?, state = ?, output = ?, failure = ?, created_at = ?,"
-            + " updated_at = ? WHERE id = ?";
+    /**
+     * A step's new row over the old one: the columns a step changes, and the build only when it
+     * changes (the build is indexed, and SQLite rewrites an index entry whenever its column is
+     * set, to an equal value too; the id and creation time never change). A new build's manifest
+     * goes to {@code weft_builds}; the row's own manifest column is cleared (rows written before
+     * that table existed held it).
+     */
+    private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
+            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?";
+    private static final String NEW_BUILD = ", build = ?, manifest = NULL";
+    private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
     private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
 
-    void update(Connection connection, Row row) throws SQLException {
-        PreparedStatement update = prepared(connection, UPDATE);
-        bind(update, row);
-        update.setString(13, row.id());
-        if (update.executeUpdate() != 1) {
+    /**
+     * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
+     * is the build the store holds for it.
+     */
+    void update(Connection connection, Row row, String storedBuild) throws SQLException {
+        if (updateRow(connection, row, storedBuild, null) != 1) {
             throw new SQLException("session " + row.id() + " vanished while its step held it");
         }
     }
 
     /**
-     * Replaces the stored version {@code previous} of the session by {@code row}, without having
-     * read it: false, changing nothing, if the store holds another version (or none).
+     * Replaces the stored version {@code previous} of the session, of build {@code storedBuild},
+     * by {@code row}, without having read it: false, changing nothing, if the store holds another
+     * version (or none).
      */
-    boolean updateAt(Connection connection, Row row, Version previous) throws SQLException {
-        PreparedStatement update = prepared(connection, UPDATE + AT);
-        bind(update, row);
-        update.setString(13, row.id());
-        previous.bind(update, 14);
-        return update.executeUpdate() == 1;
+    boolean updateAt(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
+        return updateRow(connection, row, storedBuild, previous) == 1;
+    }
+
+    private int updateRow(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
+        boolean newBuild = !Objects.equals(storedBuild, row.build());
+        if (newBuild) {
+            addBuild(connection, row);
+        }
+        PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
+                + (previous == null ? "" : AT));
+        update.setString(1, row.status().name());
+        update.setLong(2, row.version());
+        update.setString(3, row.point());
+        update.setBytes(4, row.pointValues());
+        update.setBytes(5, row.state());
+        update.setBytes(6, row.output());
+        update.setString(7, row.failure());
+        update.setLong(8, row.updated());
+        int next = 9;
+        if (newBuild) {
+            update.setString(next++, row.build());
+        }
+        update.setString(next++, row.id());
+        if (previous != null) {
+            previous.bind(update, next);
+        }
+        return update.executeUpdate();
     }
 
     void delete(Connection connection, String id) throws SQLException {
@@ -385,7 +479,7 @@ public final class SessionStore implements AutoCloseable {
         statement.setString(2, row.status().name());
         statement.setLong(3, row.version());
         statement.setString(4, row.build());
-        statement.setString(5, row.manifest());
+        statement.setString(5, null); // in weft_builds
         statement.setString(6, row.point());
         statement.setBytes(7, row.pointValues());
         statement.setBytes(8, row.state());
@@ -405,7 +499,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** A session's info and its frames' manifest, or empty. */
     Optional<Listed> info(String id) throws SQLException {
-        List<Listed> found = query("SELECT " + INFO_COLUMNS + " FROM weft_sessions WHERE id = ?", id);
+        List<Listed> found = query("SELECT " + INFO_COLUMNS + LISTED + " WHERE s.id = ?", id);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
@@ -430,7 +524,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** Every session, oldest first. */
     List<Listed> list() throws SQLException {
-        return query("SELECT " + INFO_COLUMNS + " FROM weft_sessions ORDER BY created_at, id", null);
+        return query("SELECT " + INFO_COLUMNS + LISTED + " ORDER BY s.created_at, s.id", null);
     }
 
     /** How many sessions have one build (null: ended sessions), and that build's manifest. */
@@ -442,8 +536,8 @@ public final class SessionStore implements AutoCloseable {
         Connection connection = pool.take();
         boolean healthy = false;
         try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT build, COUNT(*), MIN(manifest) FROM weft_sessions"
-                        + " GROUP BY build ORDER BY COUNT(*) DESC, build")) {
+                ResultSet rows = statement.executeQuery("SELECT s.build, COUNT(*), MIN(COALESCE(s.manifest, b.manifest))"
+                        + LISTED + " GROUP BY s.build ORDER BY COUNT(*) DESC, s.build")) {
             List<BuildCount> counts = new ArrayList<>();
             while (rows.next()) {
                 counts.add(new BuildCount(rows.getString(1), rows.getLong(2), rows.getString(3)));

@@ -491,7 +491,7 @@ public final class Sessions {
             if (next == null) {
                 store.delete(connection, id);
             } else {
-                store.update(connection, next);
+                store.update(connection, next, row.build());
             }
             commit.run();
             keepIfSuspended(next, coroutine);
@@ -513,7 +513,7 @@ public final class Sessions {
             StepResult<O> result = run(connection, id, step, coroutine, input);
             Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
             boolean current = next == null ? store.deleteAt(connection, id, stored)
-                    : store.updateAt(connection, next, stored);
+                    : store.updateAt(connection, next, entry.build(), stored);
             if (!current) {
                 return null;
             }
@@ -562,7 +562,7 @@ public final class Sessions {
     /** After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended session. */
     private void keepIfSuspended(Row stored, AsymCoroutine<?, ?> coroutine) {
         if (stored != null && stored.status() == SessionStatus.SUSPENDED) {
-            resident.put(stored.id(), SessionStore.Version.of(stored), coroutine);
+            resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
         }
     }
 

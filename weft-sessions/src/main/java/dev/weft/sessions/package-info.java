@@ -11,7 +11,8 @@
  *       {@link dev.weft.sessions.SessionStore#sqlite(java.nio.file.Path)} (embedded, the default:
  *       one file, write-ahead log, {@code synchronous=FULL}) or
  *       {@link dev.weft.sessions.SessionStore#postgres(String, String, String)} (several nodes,
- *       row locks); one table, {@code weft_sessions}, created on first use.</li>
+ *       row locks); two tables created on first use, {@code weft_sessions} (a row per
+ *       session) and {@code weft_builds} (each build's manifest, once).</li>
  *   <li>{@link dev.weft.sessions.StepContext}: for a body's own code during a step: the step's
  *       transaction, which the body's writes join, and the named point (with plain JDK values)
  *       an upgrade to new code starts from.</li>

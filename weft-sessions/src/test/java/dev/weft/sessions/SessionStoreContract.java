@@ -571,6 +571,117 @@ abstract class SessionStoreContract {
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
     }
 
+    // ---------------------------------------------------------------- the row a step writes
+
+    @Test
+    void aStepSuspendedInOtherMethodsStoresTheirBuildAndOneInTheSameMethodsKeepsIt() throws SQLException {
+        assertBuildFollowsTheFrames(sessions);
+    }
+
+    @Test
+    void aResidentStepSuspendedInOtherMethodsStoresTheirBuildAndOneInTheSameMethodsKeepsIt() throws SQLException {
+        assertBuildFollowsTheFrames(Sessions.builder(store).keepResident(10).build());
+    }
+
+    /**
+     * Questionnaire's first two questions suspend in run and ask, the third (asked again until
+     * it is a number) in run, number and ask: the stored build changes once, with its manifest.
+     */
+    private void assertBuildFollowsTheFrames(Sessions stepping) throws SQLException {
+        String id = stepping.start(new Questionnaire(), null).id();
+        String[] askingName = storedBuild(id);
+        stepping.resume(id, "Ann");
+        assertArrayEquals(askingName, storedBuild(id), "the same methods suspended: the same build");
+        stepping.resume(id, "Oslo");
+        String[] askingAge = storedBuild(id);
+        assertFalse(askingName[1].contains("\tnumber("), askingName[1]);
+        assertTrue(askingAge[1].contains("\tnumber("), askingAge[1]);
+        assertEquals(Builds.fingerprint(askingAge[1]), askingAge[0], "the build is the new manifest's fingerprint");
+        assertEquals(askingAge[0], sessions.status(id).orElseThrow().build());
+        assertEquals("How old are you? (a number, please)", stepping.<String, String>resume(id, "old").output());
+        assertArrayEquals(askingAge, storedBuild(id));
+        assertEquals("Ann from Oslo, 30", sessions.<String, String>resume(id, "30").output(),
+                "another node accepts the stored build");
+    }
+
+    @Test
+    void aFailedStepStoresNoBuildWhereTheStepBeforeStoredOne() throws SQLException {
+        Sessions resident = Sessions.builder(store).keepResident(10).build();
+        String id = resident.start(new Ledger(5), "a").id();
+        assertNotNull(storedBuild(id)[0]);
+        assertThrows(SessionFailedException.class, () -> resident.resume(id, "boom"));
+        assertArrayEquals(new String[] {null, null}, storedBuild(id));
+        assertEquals(SessionStatus.FAILED, sessions.status(id).orElseThrow().status());
+    }
+
+    @Test
+    void aBuildsManifestIsStoredOnceBesideTheSessionsThatNameIt() throws SQLException {
+        String first = sessions.start(new Questionnaire(), null).id();
+        String second = Sessions.builder(store).build().start(new Questionnaire(), null).id();
+        String build = storedBuild(first)[0];
+        assertEquals(build, storedBuild(second)[0]);
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT build, manifest FROM weft_builds")) {
+            assertTrue(rows.next());
+            assertEquals(build, rows.getString(1));
+            assertEquals(build, Builds.fingerprint(rows.getString(2)));
+            assertFalse(rows.next(), "one row per build");
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM weft_sessions WHERE manifest IS NULL")) {
+            assertTrue(rows.next());
+            assertEquals(2, rows.getInt(1), "a session's row holds its build's fingerprint only");
+        }
+    }
+
+    @Test
+    void aRowHoldingItsOwnManifestAsBeforeTheBuildsTableIsReadAsItIsAndMovesToItOnANewBuild() throws SQLException {
+        String id = sessions.start(new Questionnaire(), null).id();
+        String[] askingName = storedBuild(id);
+        try (Connection connection = connect(); PreparedStatement inline = connection.prepareStatement(
+                "UPDATE weft_sessions SET manifest = ? WHERE id = ?"); Statement statement = connection.createStatement()) {
+            inline.setString(1, askingName[1]);
+            inline.setString(2, id);
+            assertEquals(1, inline.executeUpdate());
+            assertEquals(1, statement.executeUpdate("DELETE FROM weft_builds"));
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+        }
+        Sessions node = Sessions.builder(store).build();
+        assertTrue(node.refusal(id).isEmpty(), "the manifest in the row is read");
+        assertEquals(List.of(new Sessions.BuildSummary(askingName[0], 1, null)), node.builds());
+        assertEquals("Where do you live, Ann?", node.<String, String>resume(id, "Ann").output());
+        assertArrayEquals(askingName, storedBuild(id), "the same build: the row keeps its manifest");
+        assertEquals("How old are you?", node.<String, String>resume(id, "Oslo").output());
+        String[] askingAge = storedBuild(id);
+        assertEquals(Builds.fingerprint(askingAge[1]), askingAge[0]);
+        try (Connection connection = connect(); PreparedStatement read = connection.prepareStatement(
+                "SELECT s.manifest, b.manifest FROM weft_sessions s JOIN weft_builds b ON b.build = s.build"
+                        + " WHERE s.id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next(), "the new build is in weft_builds");
+                assertNull(row.getString(1), "and no longer in the row");
+                assertEquals(askingAge[1], row.getString(2));
+            }
+        }
+        assertEquals("Ann from Oslo, 30", sessions.<String, String>resume(id, "30").output());
+    }
+
+    /** The build and manifest of session {@code id}, wherever the store keeps the manifest. */
+    String[] storedBuild(String id) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement read = connection.prepareStatement(
+                "SELECT s.build, COALESCE(s.manifest, b.manifest) FROM weft_sessions s"
+                        + " LEFT JOIN weft_builds b ON b.build = s.build WHERE s.id = ?")) {
+            read.setString(1, id);
+            try (ResultSet row = read.executeQuery()) {
+                assertTrue(row.next(), "session " + id + " is stored");
+                return new String[] {row.getString(1), row.getString(2)};
+            }
+        }
+    }
+
     /** The stored state of session {@code id}, as its row holds it. */
     byte[] storedState(String id) throws SQLException {
         try (Connection connection = connect();

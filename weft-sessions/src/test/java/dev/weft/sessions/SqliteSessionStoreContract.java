@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.sessions.flows.Ledger;
+import dev.weft.sessions.flows.Questionnaire;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,6 +34,27 @@ abstract class SqliteSessionStoreContract extends SessionStoreContract {
     @Override
     boolean rowLocks() {
         return false;
+    }
+
+    @Test
+    void aDatabaseFromBeforeTheBuildsTableGetsItWhenOpenedAndItsSessionsGoOn() throws Exception {
+        String id = sessions.start(new Questionnaire(), null).id();
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE weft_sessions SET manifest = (SELECT manifest FROM weft_builds"
+                    + " WHERE weft_builds.build = weft_sessions.build)");
+            statement.execute("DROP TABLE weft_builds");
+        }
+        store.close();
+        store = openStore();
+        Sessions reopened = Sessions.builder(store).build();
+        assertEquals("Where do you live, Ann?", reopened.<String, String>resume(id, "Ann").output());
+        assertEquals("How old are you?", reopened.<String, String>resume(id, "Oslo").output());
+        assertEquals("Ann from Oslo, 30", reopened.<String, String>resume(id, "30").output());
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet builds = statement.executeQuery("SELECT COUNT(*) FROM weft_builds")) {
+            assertTrue(builds.next());
+            assertEquals(1, builds.getInt(1), "the build the session moved to");
+        }
     }
 
     @Test
