@@ -12,7 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The state of one coroutine run by the woven engine, which woven twin methods take as their
  * last argument: whether its code is running, unwinding or resuming a frame, and its saved
- * frames.
+ * frames. The engine's stack of a coroutine is a fiber itself (a subclass, which only the engine
+ * can make: its constructor takes the engine's control), so that a suspended coroutine holds one
+ * object for its engine state beside the two arrays of its saved values and one of its frames'
+ * places.
  *
  * <p>Suspending <em>unwinds</em>: the suspension point sets {@link #UNWINDING} and returns, and
  * each twin frame on the way out, seeing it after its call, pushes its live values and ends its
@@ -34,9 +37,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * costs the same at any depth, and a return costs the frames it returns through.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
- * bits, allocated at the first suspension, grown as needed and reused from one suspension to the
- * next; a saved frame's receiver is its last reference, and where its values end and its kind
- * (its class, twin handle and resumer, shared by every fiber, by number) are three ints. Invariants: the
+ * bits, allocated at the first suspension, grown as needed, reused from one suspension to the
+ * next and trimmed when a suspension leaves most of them empty. A frame's last primitive is its
+ * record: its site id in the low 32 bits (what its prologue pops as an int), whether it has a
+ * receiver, and its kind (its class, twin handle and resumer, shared by every fiber) by number
+ * above; its receiver, if any, is its last reference (its local 0, which twins always save);
+ * where its references and primitives end are two ints in a third array. Invariants: the
  * saved frames' values lie in the stacks in the order they were pushed, each frame's right above
  * the one saved before it; every segment holds at least one frame not yet resumed; only the top
  * segment is resumed, from its innermost frame up, and it is dropped with its values once its
@@ -50,18 +56,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Confined to the thread that runs the coroutine; moves with the coroutine when it is stolen,
  * under the coroutine's own hand-over (its state word).
  */
-public final class Fiber {
+public class Fiber {
 
     /*
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
-     * from the last), then endFrame pushes the site id (a primitive) and the frame's own
-     * receiver (a reference); its prologue pops them in reverse from a read position the engine
-     * sets below the receiver. frameEnds has, per frame, where its references and primitives
-     * end and its kind's number; each starts where the frame saved before it ends. Within a segment the frames are
-     * saved innermost first, so a frame's caller is the next one: frames rebuilt together are
-     * read downwards from the outermost of them, each callee's values right under its caller's,
-     * and rewindsCallee only skips the callee's receiver. The frames of the top segment
+     * from the last, local 0 last), then endFrame pushes the record (a primitive); its prologue
+     * pops them in reverse from the read positions the engine sets at the frame's ends, so that
+     * the receiver by which the engine calls the frame is still there, under the read position,
+     * when it calls. frameEnds has, per frame, where its references and primitives end; each
+     * starts where the frame saved before it ends. Within a segment the frames are saved
+     * innermost first, so a frame's caller is the next one: frames rebuilt together are read
+     * downwards from the outermost of them, each callee's values right under its caller's. The
+     * arrays start at a frame's size (MIN_*) and double; a suspension that leaves more than
+     * half of one empty, and more than TRIM_SLACK places, trims it to fit, so that a coroutine
+     * that was once deep does not keep the room while shallow, and one whose size changes a
+     * little from one suspension to the next does not copy its arrays at each. The frames of the top segment
      * below nextFrame have been resumed; their places are freed with the segment. The segments
      * below the top one are (start, next) pairs in lowerSegments, allocated when first needed.
      */
@@ -74,25 +84,34 @@ public final class Fiber {
     public static final int RESUMING = 2;
 
     /**
-     * The smallest stacks allocated: most suspended coroutines hold a frame or two (a site id
-     * and a value or two of each kind, and a receiver), and a million of them may be suspended.
+     * The smallest stacks allocated: most suspended coroutines hold one frame (a receiver and a
+     * value or two, and the record), and a million of them may be suspended.
      */
-    private static final int MIN_REFERENCES = 4;
-    private static final int MIN_PRIMITIVES = 2;
+    private static final int MIN_REFERENCES = 2;
+    private static final int MIN_PRIMITIVES = 1;
+    /** How many empty places a suspension may leave in an array before it is trimmed to fit (if also more than half). */
+    private static final int TRIM_SLACK = 4;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
     private static final int[] NO_FRAMES = {};
 
-    /** Per frame in frameEnds: where its references end, where its primitives end, and its kind's number. */
+    /** Per frame in frameEnds: where its references end, and where its primitives end. */
     private static final int REFERENCE_END = 0;
     private static final int PRIMITIVE_END = 1;
-    private static final int KIND = 2;
-    private static final int ENDS = 3;
-    /** The frame's own reference that endFrame pushes above its values: its receiver. */
-    private static final int RECORD = 1;
+    private static final int ENDS = 2;
+    /** In a frame's record, above its site id: whether its last reference is its receiver; above that, its kind's number. */
+    private static final long HAS_RECEIVER = 1L << 32;
+    private static final int KIND_SHIFT = 33;
+
+    /** The engine's control, which a subclass's constructor must pass: only the engine makes fibers. */
+    private static final FiberAccess CONTROL = new Control();
 
     private final Object coroutine;
     private byte mode;
+    /** Whether the next frame saved starts a segment: the first one saved since the engine last entered the stack. */
+    private boolean segmentPending = true;
+    /** Whether the resumed frame's call site throws resumeValue rather than returning it. */
+    private boolean resumeThrows;
 
     private Object[] references = NO_REFERENCES;
     /** Where the next reference is pushed; above it nothing is saved. */
@@ -116,47 +135,52 @@ public final class Fiber {
     /** The kinds of the last frame saved and of the last one of another kind: the kind of the next one, more often than not. */
     private Kind lastKind;
     private Kind kindBefore;
-    /** The place of the first frame saved since the engine last entered the stack: that frame starts a segment. */
-    private int firstNewFrame;
 
-    /** The frame {@link #take} took, to be called: its kind's number and receiver; and how many callees it rebuilds. */
-    private int takenKind;
-    private Object resumedReceiver;
+    /** How many callees the frames {@link #take} took rebuild. */
     private int rewindsLeft;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
     private Object resumeValue;
-    private boolean resumeThrows;
 
     static {
-        SharedAccess.setFiberAccess(new Control());
+        SharedAccess.setFiberAccess(CONTROL);
     }
 
-    /** The state of {@code coroutine}'s stack; its {@code toString()} names it in errors. */
-    private Fiber(Object coroutine) {
+    /**
+     * The state of {@code coroutine}'s stack; its {@code toString()} names it in errors. For the
+     * engine only.
+     *
+     * @param coroutine the coroutine whose frames this fiber saves
+     * @param control the engine's control of fibers ({@code SharedAccess.fibers()})
+     * @throws IllegalArgumentException if {@code control} is not the engine's
+     */
+    protected Fiber(Object coroutine, FiberAccess control) {
+        if (control != CONTROL) {
+            throw new IllegalArgumentException("only the woven engine makes fibers (for " + coroutine + ")");
+        }
         this.coroutine = coroutine;
     }
 
     /** Read by woven code after each call: whether to save its frame and return. */
-    public boolean isUnwinding() {
+    public final boolean isUnwinding() {
         return mode == UNWINDING;
     }
 
     /** Read by woven prologues: whether to rebuild the frame from the saved values. */
-    public boolean isResuming() {
+    public final boolean isResuming() {
         return mode == RESUMING;
     }
 
     // ---------------------------------------------------------------- saving (unwinding)
 
-    public void pushObject(Object value) {
+    public final void pushObject(Object value) {
         if (referenceCount == references.length) {
             moreReferences();
         }
         references[referenceCount++] = value;
     }
 
-    public void pushLong(long value) {
+    public final void pushLong(long value) {
         if (primitiveCount == primitives.length) {
             morePrimitives();
         }
@@ -171,15 +195,15 @@ public final class Fiber {
         primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, 2 * primitiveCount));
     }
 
-    public void pushInt(int value) {
+    public final void pushInt(int value) {
         pushLong(value);
     }
 
-    public void pushFloat(float value) {
+    public final void pushFloat(float value) {
         pushLong(Float.floatToRawIntBits(value));
     }
 
-    public void pushDouble(double value) {
+    public final void pushDouble(double value) {
         pushLong(Double.doubleToRawLongBits(value));
     }
 
@@ -188,7 +212,7 @@ public final class Fiber {
      * is {@code twin}, run on {@code self} (null for a static method), suspended in its call at
      * site {@code site}. It is the caller of the frame ended before it, if that one is new too.
      */
-    public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
+    public final void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         Kind kind = lastKind;
         if (kind == null || kind.twin != twin) {
             kind = otherKind(owner, twin);
@@ -207,12 +231,17 @@ public final class Fiber {
         return kind;
     }
 
-    /** Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a place. */
+    /**
+     * Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a
+     * place; {@code self}, if not null, is its last value, which it is not pushed again as.
+     */
     private void addFrame(Kind kind, Object self, int site) {
-        pushLong(site);
-        pushObject(self);
+        assert self == null || referenceCount > 0 && references[referenceCount - 1] == self
+                : "the receiver of a frame of " + kind.owner.getName() + " is not its last value, in " + this;
+        pushLong((long) kind.number << KIND_SHIFT | (self != null ? HAS_RECEIVER : 0) | site & 0xFFFF_FFFFL);
         int f = frameCount;
-        if (f == firstNewFrame) {
+        if (segmentPending) {
+            segmentPending = false;
             openSegment(f);
         }
         int[] ends = frameEnds;
@@ -222,7 +251,6 @@ public final class Fiber {
         }
         ends[e + REFERENCE_END] = referenceCount;
         ends[e + PRIMITIVE_END] = primitiveCount;
-        ends[e + KIND] = kind.number;
         frameCount = f + 1;
     }
 
@@ -235,7 +263,7 @@ public final class Fiber {
     private void openSegment(int f) {
         if (f > 0) {
             if (lowerSegments == null) {
-                lowerSegments = new int[2 * 2];
+                lowerSegments = new int[2];
             } else if (2 * lowerSegmentCount == lowerSegments.length) {
                 lowerSegments = Arrays.copyOf(lowerSegments, 2 * lowerSegments.length);
             }
@@ -249,25 +277,25 @@ public final class Fiber {
 
     // ---------------------------------------------------------------- restoring (resuming)
 
-    public Object popObject() {
+    public final Object popObject() {
         Object value = references[--referenceRead];
         references[referenceRead] = null;
         return value;
     }
 
-    public long popLong() {
+    public final long popLong() {
         return primitives[--primitiveRead];
     }
 
-    public int popInt() {
+    public final int popInt() {
         return (int) popLong();
     }
 
-    public float popFloat() {
+    public final float popFloat() {
         return Float.intBitsToFloat((int) popLong());
     }
 
-    public double popDouble() {
+    public final double popDouble() {
         return Double.longBitsToDouble(popLong());
     }
 
@@ -276,20 +304,16 @@ public final class Fiber {
      * again, and the callee's prologue pops the next frame's values, right under its own),
      * rather than the frame taking its call's result ({@code resumed<Kind>()}).
      */
-    public boolean rewindsCallee() {
+    public final boolean rewindsCallee() {
         if (rewindsLeft == 0) {
             return false;
         }
         rewindsLeft--;
-        Object[] r = references;
-        int read = referenceRead - RECORD; // the callee's receiver, which its caller passes
-        r[read] = null;
-        referenceRead = read;
         return true;
     }
 
     /** The result of the resumed frame's call, or the exception passed in thrown: the frame now runs. */
-    public Object resumedObject() {
+    public final Object resumedObject() {
         mode = RUNNING;
         Object value = resumeValue;
         resumeValue = null;
@@ -299,7 +323,7 @@ public final class Fiber {
         return value;
     }
 
-    public int resumedInt() {
+    public final int resumedInt() {
         Object value = resumedObject();
         if (value instanceof Boolean b) {
             return b ? 1 : 0;
@@ -310,19 +334,19 @@ public final class Fiber {
         return ((Number) value).intValue();
     }
 
-    public long resumedLong() {
+    public final long resumedLong() {
         return (Long) resumedObject();
     }
 
-    public float resumedFloat() {
+    public final float resumedFloat() {
         return (Float) resumedObject();
     }
 
-    public double resumedDouble() {
+    public final double resumedDouble() {
         return (Double) resumedObject();
     }
 
-    public void resumedVoid() {
+    public final void resumedVoid() {
         resumedObject();
     }
 
@@ -340,7 +364,7 @@ public final class Fiber {
      * The exception a woven prologue throws when the site id it popped is none of its method's
      * sites: the saved values do not belong to this method.
      */
-    public IllegalStateException notASite(String method, int site) {
+    public final IllegalStateException notASite(String method, int site) {
         discardSavedFrames();
         return new IllegalStateException("cannot resume " + coroutine + ": its saved frame of " + method
                 + " names site " + site + ", which is not a suspension site of that method");
@@ -350,7 +374,7 @@ public final class Fiber {
 
     private void enter() {
         mode = RUNNING;
-        firstNewFrame = frameCount;
+        segmentPending = true;
     }
 
     private int referenceEnd(int f) {
@@ -371,11 +395,7 @@ public final class Fiber {
     private boolean take(int count, Object value, Throwable exception) {
         int innermost = nextFrame;
         int outermost = Math.min(frameCount, innermost + count) - 1;
-        int record = referenceEnd(outermost) - RECORD;
-        takenKind = frameEnds[ENDS * outermost + KIND];
-        resumedReceiver = references[record];
-        references[record] = null;
-        referenceRead = record;
+        referenceRead = referenceEnd(outermost);
         primitiveRead = primitiveEnd(outermost);
         rewindsLeft = outermost - innermost;
         nextFrame = outermost + 1;
@@ -405,15 +425,18 @@ public final class Fiber {
         }
     }
 
-    /** The resumer of the frame {@link #take} took. */
-    private MethodHandle takenResumer() {
-        return Kind.numbered(takenKind).resumer();
+    /**
+     * Calls the frame {@link #take} took through its kind's resumer, on its receiver: its last
+     * reference and its record, right under the read positions, which its prologue pops first.
+     */
+    private Object resumeTaken() throws Throwable {
+        long record = primitives[primitiveRead - 1];
+        Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceRead - 1] : null;
+        return (Object) Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().invokeExact(receiver, this);
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
-        takenKind = 0;
-        resumedReceiver = null;
         rewindsLeft = 0;
         if (mode == RESUMING) { // the frame failed before it took its result
             mode = RUNNING;
@@ -435,9 +458,7 @@ public final class Fiber {
         lowerSegmentCount = 0;
         lastKind = null;
         kindBefore = null;
-        firstNewFrame = 0;
-        takenKind = 0;
-        resumedReceiver = null;
+        segmentPending = true;
         rewindsLeft = 0;
         resumeValue = null;
         resumeThrows = false;
@@ -476,17 +497,38 @@ public final class Fiber {
     }
 
     private Kind kindAt(int place) {
-        return Kind.numbered(frameEnds[ENDS * place + KIND]);
+        return Kind.numbered((int) (primitives[primitiveEnd(place) - 1] >>> KIND_SHIFT));
     }
 
     private Object[] frameReferences(int place) {
         int start = place == 0 ? 0 : referenceEnd(place - 1);
-        return Arrays.copyOfRange(references, start, referenceEnd(place) - RECORD);
+        return Arrays.copyOfRange(references, start, referenceEnd(place));
     }
 
+    /** The primitives of the frame at {@code place}, its site id last (without the rest of its record). */
     private long[] framePrimitives(int place) {
         int start = place == 0 ? 0 : primitiveEnd(place - 1);
-        return Arrays.copyOfRange(primitives, start, primitiveEnd(place));
+        long[] values = Arrays.copyOfRange(primitives, start, primitiveEnd(place));
+        values[values.length - 1] = (int) values[values.length - 1];
+        return values;
+    }
+
+    /**
+     * Called once the stack has unwound: trims each array that this suspension left more than
+     * half empty, by more than {@link #TRIM_SLACK} places, to what it holds (not below the
+     * smallest size), so that a coroutine that was deep once does not keep that room.
+     */
+    private void trimToSaved() {
+        if (references.length - referenceCount > Math.max(TRIM_SLACK, referenceCount)) {
+            references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, referenceCount));
+        }
+        if (primitives.length - primitiveCount > Math.max(TRIM_SLACK, primitiveCount)) {
+            primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, primitiveCount));
+        }
+        int ends = ENDS * frameCount;
+        if (frameEnds.length - ends > Math.max(TRIM_SLACK, ends)) {
+            frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, ends));
+        }
     }
 
     /**
@@ -593,7 +635,7 @@ public final class Fiber {
 
         @Override
         public Fiber newFiber(Object coroutine) {
-            return new Fiber(coroutine);
+            return new Fiber(coroutine, this);
         }
 
         @Override
@@ -619,6 +661,7 @@ public final class Fiber {
         @Override
         public void finishUnwinding(Fiber fiber) {
             fiber.mode = RUNNING;
+            fiber.trimToSaved();
         }
 
         @Override
@@ -629,7 +672,7 @@ public final class Fiber {
         @Override
         public Object resumeTaken(Fiber fiber) throws Throwable {
             try {
-                return (Object) fiber.takenResumer().invokeExact(fiber.resumedReceiver, fiber);
+                return fiber.resumeTaken();
             } finally {
                 fiber.resumed();
             }
@@ -678,7 +721,7 @@ public final class Fiber {
     }
 
     @Override
-    public String toString() {
+    public final String toString() {
         return "fiber of " + coroutine + " [" + switch (mode) {
             case UNWINDING -> "unwinding";
             case RESUMING -> "resuming";
