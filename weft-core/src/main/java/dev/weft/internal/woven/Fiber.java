@@ -62,9 +62,11 @@ public class Fiber {
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
      * from the last, local 0 last), then endFrame pushes the record (a primitive); its prologue
-     * pops them in reverse from the read positions the engine sets at the frame's ends, so that
-     * the receiver by which the engine calls the frame is still there, under the read position,
-     * when it calls. frameEnds has, per frame, where its references and primitives end; each
+     * pops them in reverse from the frame's ends, where the engine sets the push positions while
+     * resuming (nothing is pushed until the resumed frame runs, which sets them back to the end
+     * of the frames that have places), so that the receiver by which the engine calls the frame
+     * is still there, under the read position, when it calls; how many callees are still to be
+     * rebuilt is counted in the mode. frameEnds has, per frame, where its references and primitives end; each
      * starts where the frame saved before it ends. Within a segment the frames are saved
      * innermost first, so a frame's caller is the next one: frames rebuilt together are read
      * downwards from the outermost of them, each callee's values right under its caller's. The
@@ -83,8 +85,13 @@ public class Fiber {
     public static final int RUNNING = 0;
     /** Its frames are saving themselves and returning, innermost first. */
     public static final int UNWINDING = 1;
-    /** The engine has called the innermost saved frame's twin, which rebuilds the frame and goes on. */
+    /**
+     * The engine has called the innermost saved frame's twin, which rebuilds the frame and goes
+     * on; the mode is this plus how many callees the frames being rebuilt have still to rebuild.
+     */
     public static final int RESUMING = 2;
+    /** The most frames {@link #take} takes together: their callees are counted in the mode, a byte. */
+    private static final int MAX_TAKEN = 64;
 
     /**
      * The smallest stacks allocated: most suspended coroutines hold one frame (a receiver and a
@@ -117,13 +124,14 @@ public class Fiber {
     private boolean resumeThrows;
 
     private Object[] references = NO_REFERENCES;
-    /** Where the next reference is pushed; above it nothing is saved. */
+    /**
+     * Where the next reference is pushed, above which nothing is saved; while resuming, where the
+     * prologue pops its next value from (the end of the frames saved, where pushes go, is then
+     * the end of the last frame that has a place, and is set again as the resumed frame runs).
+     */
     private int referenceCount;
     private long[] primitives = NO_PRIMITIVES;
     private int primitiveCount;
-    /** Where the resumed frame's prologue pops its next value from. */
-    private int referenceRead;
-    private int primitiveRead;
 
     /** How many frames have places (those of the top segment already resumed included), and where each one's values end. */
     private int frameCount;
@@ -133,12 +141,8 @@ public class Fiber {
     /** Null, or how many segments are under the top one, their (start, next) pairs bottom first, and the top one's start. */
     private int[] segments;
 
-    /** The kinds of the last frame saved and of the last one of another kind: the kind of the next one, more often than not. */
+    /** The kind of the last frame saved: the kind of the next one, or the one it names as its successor, more often than not. */
     private Kind lastKind;
-    private Kind kindBefore;
-
-    /** How many callees the frames {@link #take} took rebuild. */
-    private int rewindsLeft;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
     private Object resumeValue;
@@ -169,7 +173,7 @@ public class Fiber {
 
     /** Read by woven prologues: whether to rebuild the frame from the saved values. */
     public final boolean isResuming() {
-        return mode == RESUMING;
+        return mode >= RESUMING;
     }
 
     // ---------------------------------------------------------------- saving (unwinding)
@@ -216,18 +220,23 @@ public class Fiber {
     public final void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         Kind kind = lastKind;
         if (kind == null || kind.twin != twin) {
-            kind = otherKind(owner, twin);
+            kind = otherKind(kind, owner, twin);
         }
         addFrame(kind, self, site);
     }
 
-    /** The kind of a frame saved with {@code twin}, not the last one's: the one before it, more often than not. */
-    private Kind otherKind(Class<?> owner, MethodHandle twin) {
-        Kind kind = kindBefore;
+    /**
+     * The kind of a frame saved with {@code twin} after one of {@code last} (null if none) of
+     * another kind: the one that followed {@code last} the time before, more often than not.
+     */
+    private Kind otherKind(Kind last, Class<?> owner, MethodHandle twin) {
+        Kind kind = last == null ? null : last.successor();
         if (kind == null || kind.twin != twin) {
             kind = Kind.of(owner, twin);
+            if (last != null) {
+                last.follow(kind);
+            }
         }
-        kindBefore = lastKind;
         lastKind = kind;
         return kind;
     }
@@ -307,13 +316,13 @@ public class Fiber {
     // ---------------------------------------------------------------- restoring (resuming)
 
     public final Object popObject() {
-        Object value = references[--referenceRead];
-        references[referenceRead] = null;
+        Object value = references[--referenceCount];
+        references[referenceCount] = null;
         return value;
     }
 
     public final long popLong() {
-        return primitives[--primitiveRead];
+        return primitives[--primitiveCount];
     }
 
     public final int popInt() {
@@ -334,16 +343,17 @@ public class Fiber {
      * rather than the frame taking its call's result ({@code resumed<Kind>()}).
      */
     public final boolean rewindsCallee() {
-        if (rewindsLeft == 0) {
+        int m = mode;
+        if (m == RESUMING) {
             return false;
         }
-        rewindsLeft--;
+        mode = (byte) (m - 1);
         return true;
     }
 
     /** The result of the resumed frame's call, or the exception passed in thrown: the frame now runs. */
     public final Object resumedObject() {
-        mode = RUNNING;
+        endResuming();
         Object value = resumeValue;
         resumeValue = null;
         if (resumeThrows) {
@@ -423,19 +433,28 @@ public class Fiber {
      */
     private boolean take(int count, Object value, Throwable exception) {
         int innermost = nextFrame;
-        int outermost = Math.min(frameCount, innermost + count) - 1;
-        referenceRead = referenceEnd(outermost);
-        primitiveRead = primitiveEnd(outermost);
-        rewindsLeft = outermost - innermost;
+        int outermost = Math.min(frameCount, innermost + Math.min(count, MAX_TAKEN)) - 1;
+        int referenceRead = referenceEnd(outermost);
+        int primitiveRead = primitiveEnd(outermost);
         nextFrame = outermost + 1;
         if (nextFrame == frameCount) {
             dropTopSegment();
         }
         enter();
+        referenceCount = referenceRead;
+        primitiveCount = primitiveRead;
         resumeThrows = exception != null;
         resumeValue = resumeThrows ? exception : value;
-        mode = RESUMING;
+        mode = (byte) (RESUMING + outermost - innermost);
         return frameCount == 0;
+    }
+
+    /** Leaves the resuming mode: the frames saved end where the last one with a place ends, where pushes go again. */
+    private void endResuming() {
+        mode = RUNNING;
+        int f = frameCount;
+        referenceCount = f == 0 ? 0 : referenceEnd(f - 1);
+        primitiveCount = f == 0 ? 0 : primitiveEnd(f - 1);
     }
 
     /** Frees the places of the top segment, whose frames have all been taken: the one under it is the top one. */
@@ -463,16 +482,15 @@ public class Fiber {
      * reference and its record, right under the read positions, which its prologue pops first.
      */
     private Object resumeTaken() throws Throwable {
-        long record = primitives[primitiveRead - 1];
-        Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceRead - 1] : null;
+        long record = primitives[primitiveCount - 1];
+        Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceCount - 1] : null;
         return (Object) Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().invokeExact(receiver, this);
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
-        rewindsLeft = 0;
-        if (mode == RESUMING) { // the frame failed before it took its result
-            mode = RUNNING;
+        if (mode >= RESUMING) { // the frame failed before it took its result
+            endResuming();
             resumeValue = null;
             resumeThrows = false;
         }
@@ -483,15 +501,11 @@ public class Fiber {
         Arrays.fill(references, null);
         referenceCount = 0;
         primitiveCount = 0;
-        referenceRead = 0;
-        primitiveRead = 0;
         frameCount = 0;
         nextFrame = 0;
         segments = null;
         lastKind = null;
-        kindBefore = null;
         segmentPending = true;
-        rewindsLeft = 0;
         resumeValue = null;
         resumeThrows = false;
         mode = RUNNING;
@@ -612,6 +626,12 @@ public class Fiber {
         final MethodHandle twin;
         final int number;
         private MethodHandle resumer;
+        /**
+         * The kind of the frame saved right after the last one of this kind that was followed by
+         * another kind, in any fiber: a hint for the next lookup, held weakly so that it keeps no
+         * other class alive, and written only when it changes.
+         */
+        private WeakReference<Kind> successor;
 
         private Kind(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
             this.owner = owner;
@@ -645,6 +665,17 @@ public class Fiber {
         /** The kind numbered {@code number}, which a saved frame names: its class is alive. */
         static Kind numbered(int number) {
             return (Kind) numbered[number].get();
+        }
+
+        Kind successor() {
+            WeakReference<Kind> s = successor;
+            return s == null ? null : s.get();
+        }
+
+        void follow(Kind next) {
+            if (successor() != next) {
+                successor = new WeakReference<>(next);
+            }
         }
 
         MethodHandle resumer() {
@@ -750,9 +781,9 @@ public class Fiber {
     @Override
     public final String toString() {
         return "fiber of " + coroutine + " [" + switch (mode) {
+            case RUNNING -> "running";
             case UNWINDING -> "unwinding";
-            case RESUMING -> "resuming";
-            default -> "running";
+            default -> "resuming";
         } + ", " + savedFrameCount() + " frames saved, " + referenceCount + " references and " + primitiveCount
                 + " primitives]";
     }
