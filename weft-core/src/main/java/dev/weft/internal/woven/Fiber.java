@@ -156,10 +156,11 @@ public class Fiber {
      * engine only.
      *
      * @param coroutine the coroutine whose frames this fiber saves
-     * @param control the engine's control of fibers ({@code SharedAccess.fibers()})
+     * @param control the engine's control of fibers ({@code SharedAccess.fibers()}), which code
+     *        outside the module cannot reach (typed {@code Object}: its type is not exported)
      * @throws IllegalArgumentException if {@code control} is not the engine's
      */
-    protected Fiber(Object coroutine, FiberAccess control) {
+    protected Fiber(Object coroutine, Object control) {
         if (control != CONTROL) {
             throw new IllegalArgumentException("only the woven engine makes fibers (for " + coroutine + ")");
         }
