@@ -14,8 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * last argument: whether its code is running, unwinding or resuming a frame, and its saved
  * frames. The engine's stack of a coroutine is a fiber itself (a subclass, which only the engine
  * can make: its constructor takes the engine's control), so that a suspended coroutine holds one
- * object for its engine state beside the two arrays of its saved values and one of its frames'
- * places.
+ * object for its engine state beside the two arrays of its saved values.
  *
  * <p>Suspending <em>unwinds</em>: the suspension point sets {@link #UNWINDING} and returns, and
  * each twin frame on the way out, seeing it after its call, pushes its live values and ends its
@@ -42,7 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * record: its site id in the low 32 bits (what its prologue pops as an int), whether it has a
  * receiver, and its kind (its class, twin handle and resumer, shared by every fiber) by number
  * above; its receiver, if any, is its last reference (its local 0, which twins always save);
- * where its references and primitives end are two ints in a third array. Invariants: the
+ * where its references and primitives end is one long per frame, at the other end of the
+ * primitives' array. Invariants: the
  * saved frames' values lie in the stacks in the order they were pushed, each frame's right above
  * the one saved before it; every segment holds at least one frame not yet resumed; only the top
  * segment is resumed, from its innermost frame up, and it is dropped with its values once its
@@ -66,8 +66,11 @@ public class Fiber {
      * resuming (nothing is pushed until the resumed frame runs, which sets them back to the end
      * of the frames that have places), so that the receiver by which the engine calls the frame
      * is still there, under the read position, when it calls; how many callees are still to be
-     * rebuilt is counted in the mode. frameEnds has, per frame, where its references and primitives end; each
-     * starts where the frame saved before it ends. Within a segment the frames are saved
+     * rebuilt is counted in the mode. The primitives' array holds the values from its start
+     * up and, from its end down, one long per frame with a place (frame f at length - 1 - f):
+     * where its primitives end, in the high half, and where its references end; each frame
+     * starts where the one saved before it ends. One array for both saves an array header and
+     * a length per fiber, and the room between the two parts is what either grows into. Within a segment the frames are saved
      * innermost first, so a frame's caller is the next one: frames rebuilt together are read
      * downwards from the outermost of them, each callee's values right under its caller's. The
      * arrays start at a frame's size (MIN_*) and double; a suspension that leaves more than
@@ -95,20 +98,14 @@ public class Fiber {
 
     /**
      * The smallest stacks allocated: most suspended coroutines hold one frame (a receiver and a
-     * value or two, and the record), and a million of them may be suspended.
+     * value or two, its record and where it ends), and a million of them may be suspended.
      */
     private static final int MIN_REFERENCES = 2;
-    private static final int MIN_PRIMITIVES = 1;
+    private static final int MIN_PRIMITIVES = 2;
     /** How many empty places a suspension may leave in an array before it is trimmed to fit (if also more than half). */
     private static final int TRIM_SLACK = 4;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
-    private static final int[] NO_FRAMES = {};
-
-    /** Per frame in frameEnds: where its references end, and where its primitives end. */
-    private static final int REFERENCE_END = 0;
-    private static final int PRIMITIVE_END = 1;
-    private static final int ENDS = 2;
     /** In a frame's record, above its site id: whether its last reference is its receiver; above that, its kind's number. */
     private static final long HAS_RECEIVER = 1L << 32;
     private static final int KIND_SHIFT = 33;
@@ -133,9 +130,8 @@ public class Fiber {
     private long[] primitives = NO_PRIMITIVES;
     private int primitiveCount;
 
-    /** How many frames have places (those of the top segment already resumed included), and where each one's values end. */
+    /** How many frames have places (those of the top segment already resumed included): their ends are at the end of primitives. */
     private int frameCount;
-    private int[] frameEnds = NO_FRAMES;
     /** The top segment's innermost frame not yet resumed. */
     private int nextFrame;
     /** Null, or how many segments are under the top one, their (start, next) pairs bottom first, and the top one's start. */
@@ -187,7 +183,7 @@ public class Fiber {
     }
 
     public final void pushLong(long value) {
-        if (primitiveCount == primitives.length) {
+        if (primitiveCount == primitives.length - frameCount) {
             morePrimitives();
         }
         primitives[primitiveCount++] = value;
@@ -197,8 +193,17 @@ public class Fiber {
         references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, 2 * referenceCount));
     }
 
+    /** Doubles the primitives' array, its values staying at its start and the frames' ends moving to its end. */
     private void morePrimitives() {
-        primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, 2 * primitiveCount));
+        resizePrimitives(Math.max(MIN_PRIMITIVES, 2 * primitives.length));
+    }
+
+    private void resizePrimitives(int length) {
+        long[] old = primitives;
+        long[] grown = new long[length];
+        System.arraycopy(old, 0, grown, 0, primitiveCount);
+        System.arraycopy(old, old.length - frameCount, grown, length - frameCount, frameCount);
+        primitives = grown;
     }
 
     public final void pushInt(int value) {
@@ -255,19 +260,12 @@ public class Fiber {
             segmentPending = false;
             openSegment(f);
         }
-        int[] ends = frameEnds;
-        int e = ENDS * f;
-        if (e == ends.length) {
-            ends = moreFrames();
+        if (primitiveCount == primitives.length - f) {
+            morePrimitives();
         }
-        ends[e + REFERENCE_END] = referenceCount;
-        ends[e + PRIMITIVE_END] = primitiveCount;
+        long[] p = primitives;
+        p[p.length - 1 - f] = (long) primitiveCount << 32 | referenceCount;
         frameCount = f + 1;
-    }
-
-    private int[] moreFrames() {
-        frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, 2 * frameEnds.length));
-        return frameEnds;
     }
 
     /** Starts a segment at place {@code f}, above the top one if there are saved frames. */
@@ -418,11 +416,13 @@ public class Fiber {
     }
 
     private int referenceEnd(int f) {
-        return frameEnds[ENDS * f + REFERENCE_END];
+        long[] p = primitives;
+        return (int) p[p.length - 1 - f];
     }
 
     private int primitiveEnd(int f) {
-        return frameEnds[ENDS * f + PRIMITIVE_END];
+        long[] p = primitives;
+        return (int) (p[p.length - 1 - f] >>> 32);
     }
 
     /**
@@ -564,12 +564,9 @@ public class Fiber {
         if (references.length - referenceCount > Math.max(TRIM_SLACK, referenceCount)) {
             references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, referenceCount));
         }
-        if (primitives.length - primitiveCount > Math.max(TRIM_SLACK, primitiveCount)) {
-            primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, primitiveCount));
-        }
-        int ends = ENDS * frameCount;
-        if (frameEnds.length - ends > Math.max(TRIM_SLACK, ends)) {
-            frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, ends));
+        int used = primitiveCount + frameCount;
+        if (primitives.length - used > Math.max(TRIM_SLACK, used)) {
+            resizePrimitives(Math.max(MIN_PRIMITIVES, used));
         }
     }
 
