@@ -41,9 +41,6 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     /** The value in flight: a call's input on the way in, a ret's output on the way out. */
     private Object transfer;
 
-    /** Its entry in its owner's list of unfinished coroutines, while it is in one. Owner thread. */
-    StartedCoroutines.Entry tracked;
-
     /** Its owner's count of {@code closeAll()}s when it became the owner's: a later one closed it if it had not run. */
     int adoptedAtClosing;
 
@@ -125,7 +122,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
             Engine engine) {
         super(stackSize, sharedStack, engine);
         this.target = target;
-        attachStack();
+        attachStack(engine);
         owner().adopt(this, false);
     }
 

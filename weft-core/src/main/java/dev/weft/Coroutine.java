@@ -127,7 +127,7 @@ public non-sealed class Coroutine extends CoroutineBase {
     private Coroutine(Runnable target, long stackSize, CoroutineBase sharedStack, Engine engine) {
         super(stackSize, sharedStack, engine);
         this.target = target;
-        attachStack();
+        attachStack(engine);
         owner().adopt(this, false);
     }
 

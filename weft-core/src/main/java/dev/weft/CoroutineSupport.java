@@ -73,7 +73,7 @@ final class CoroutineSupport {
     private Throwable pendingFailure;
 
     /** Asymmetric coroutines of this thread that have not finished, for closeAll(); weakly held. */
-    private final StartedCoroutines started = new StartedCoroutines();
+    private final StartedCoroutines started = new StartedCoroutines(this);
 
     /**
      * Incremented as each {@link #closeAll} ends: asymmetric coroutines adopted before, and not
@@ -468,9 +468,7 @@ final class CoroutineSupport {
         if (c instanceof Coroutine sym) {
             unlink(sym.node);
             sym.resumer = null;
-        } else {
-            started.remove((AsymCoroutine<?, ?>) c);
-        }
+        } // an asymmetric one's entry in started is swept out later
     }
 
     /**

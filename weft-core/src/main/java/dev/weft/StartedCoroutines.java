@@ -2,78 +2,77 @@ package dev.weft;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
- * One thread's asymmetric coroutines that have frames and have not finished, held
- * weakly so that an abandoned one is still collected: what {@link CoroutineBase#closeAll()}
- * closes besides the ring. Confined to its thread; adding and removing are O(1), and entries of collected or
- * stolen coroutines are swept out as the list grows.
+ * One thread's asymmetric coroutines that have frames, held weakly so that an abandoned one is
+ * still collected: what {@link CoroutineBase#closeAll()} closes besides the ring. Confined to its
+ * thread.
+ *
+ * <p>Invariant: every asymmetric coroutine that the thread owns, has started (or been given
+ * frames) and has not finished has an entry here. Entries that no longer count (of coroutines
+ * collected, finished, or stolen by another thread) are not removed one by one but swept out as
+ * the list grows, so that adding is O(1) amortized and a coroutine holds no link back to its
+ * entry; a coroutine stolen away and back has two entries, which {@link #live()} counts once.
  */
 final class StartedCoroutines {
 
-    /** A coroutine's place in the list; the coroutine points back at it while it is tracked here. */
-    static final class Entry extends WeakReference<AsymCoroutine<?, ?>> {
-        final StartedCoroutines list;
-        int index;
+    /*
+     * Implementation notes: an entry is a bare WeakReference (32 bytes with its header), one per
+     * started coroutine, and a coroutine has no field for it: with a million suspended coroutines,
+     * a back link and an index would cost 8 bytes each in the coroutine and 8 in the entry. The
+     * price is the sweep, which reads each entry's coroutine once per doubling of the list.
+     */
 
-        Entry(AsymCoroutine<?, ?> coroutine, StartedCoroutines list) {
-            super(coroutine);
-            this.list = list;
-        }
-    }
-
-    private final List<Entry> entries = new ArrayList<>();
+    private final CoroutineSupport owner;
+    private final List<WeakReference<AsymCoroutine<?, ?>>> entries = new ArrayList<>();
     private int sweepAt = 64;
 
+    StartedCoroutines(CoroutineSupport owner) {
+        this.owner = owner;
+    }
+
+    /** Tracks {@code coroutine}, which has just started, been given frames or been stolen by this thread. */
     void add(AsymCoroutine<?, ?> coroutine) {
         if (entries.size() >= sweepAt) {
             sweep();
         }
-        Entry entry = new Entry(coroutine, this);
-        entry.index = entries.size();
-        entries.add(entry);
-        coroutine.tracked = entry;
+        entries.add(new WeakReference<>(coroutine));
     }
 
-    void remove(AsymCoroutine<?, ?> coroutine) {
-        Entry entry = coroutine.tracked;
-        if (entry != null && entry.list == this) {
-            coroutine.tracked = null;
-            removeAt(entry.index);
-        }
-    }
-
-    /** The live coroutines tracked here, in the order they started (roughly: removals swap). */
+    /** The live coroutines tracked here, each once, in the order they were tracked (roughly: sweeps move entries). */
     List<AsymCoroutine<?, ?>> live() {
         sweep();
+        Set<AsymCoroutine<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<AsymCoroutine<?, ?>> live = new ArrayList<>(entries.size());
-        for (Entry entry : entries) {
+        for (WeakReference<AsymCoroutine<?, ?>> entry : entries) {
             AsymCoroutine<?, ?> c = entry.get();
-            if (c != null) {
+            if (c != null && seen.add(c)) {
                 live.add(c);
             }
         }
         return live;
     }
 
-    /** Drops the entries of coroutines collected, finished, or tracked elsewhere since they were stolen. */
-    private void sweep() {
-        for (int i = entries.size() - 1; i >= 0; i--) {
-            Entry entry = entries.get(i);
-            AsymCoroutine<?, ?> c = entry.get();
-            if (c == null || c.tracked != entry || c.isFinished()) {
-                removeAt(i);
-            }
-        }
-        sweepAt = Math.max(64, entries.size() * 2);
+    /** How many entries the list holds, counted ones and ones not yet swept out alike (for tests). */
+    int entryCount() {
+        return entries.size();
     }
 
-    private void removeAt(int index) {
-        Entry last = entries.remove(entries.size() - 1);
-        if (index < entries.size()) {
-            entries.set(index, last);
-            last.index = index;
+    /** Drops the entries of coroutines collected, finished, or owned by another thread since they were stolen. */
+    private void sweep() {
+        int kept = 0;
+        for (int i = 0; i < entries.size(); i++) {
+            WeakReference<AsymCoroutine<?, ?>> entry = entries.get(i);
+            AsymCoroutine<?, ?> c = entry.get();
+            if (c != null && c.owner() == owner && !c.isFinished()) {
+                entries.set(kept++, entry);
+            }
         }
+        entries.subList(kept, entries.size()).clear();
+        sweepAt = Math.max(64, 2 * kept);
     }
 }

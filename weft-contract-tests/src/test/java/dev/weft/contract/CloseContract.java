@@ -2,6 +2,7 @@ package dev.weft.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,7 @@ import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineExitException;
 import dev.weft.Engine;
+import java.lang.ref.WeakReference;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -356,6 +358,80 @@ abstract class CloseContract extends EngineContract {
         thief.join();
         assertTrue(seen[0] instanceof IllegalStateException, String.valueOf(seen[0]));
         assertTrue(seen[0].getMessage().contains("it has finished"), seen[0].getMessage());
+    }
+
+    /**
+     * closeAll() closes each suspended asymmetric coroutine of the thread once: not those that
+     * finished (however many), not one another thread stole, and one stolen away and back once.
+     */
+    @Test
+    void closeAllClosesEachSuspendedAsymmetricCoroutineOnceWhateverBecameOfTheOthers() throws Exception {
+        for (int i = 0; i < 200; i++) { // enough to sweep the list of started coroutines a few times
+            AsymCoroutine<Void, Void> done = asym(new RetsThenFinally("finished"));
+            done.call(null);
+            done.call(null);
+            assertTrue(done.isFinished());
+        }
+        AsymCoroutine<Void, Void> kept = asym(new RetsThenFinally("kept"));
+        AsymCoroutine<Void, Void> gone = asym(new RetsThenFinally("gone"));
+        AsymCoroutine<Void, Void> back = asym(new RetsThenFinally("back"));
+        for (AsymCoroutine<Void, Void> c : List.of(kept, gone, back)) {
+            c.call(null);
+        }
+        OtherThreadSteals thief = new OtherThreadSteals(List.of(gone, back));
+        thief.start();
+        thief.join();
+        assertTrue(thief.stole);
+        assertTrue(back.steal(), "stolen back");
+        int finished = trace.events().size();
+
+        assertEquals(2, CoroutineBase.closeAll());
+        assertEquals(List.of("kept", "back"), trace.events().subList(finished, finished + 2));
+        assertTrue(kept.isFinished() && back.isFinished());
+        assertFalse(gone.isFinished(), "another thread's: left alone");
+
+        assertTrue(gone.steal());
+        assertEquals(1, CoroutineBase.closeAll());
+        assertEquals(List.of("kept", "back", "gone"), trace.events().subList(finished, trace.events().size()));
+    }
+
+    /** A thread that steals some coroutines and ends with them suspended. */
+    static final class OtherThreadSteals extends Thread {
+        private final List<AsymCoroutine<Void, Void>> victims;
+        volatile boolean stole;
+
+        OtherThreadSteals(List<AsymCoroutine<Void, Void>> victims) {
+            super("thief");
+            this.victims = victims;
+        }
+
+        @Override
+        public void run() {
+            boolean all = true;
+            for (AsymCoroutine<Void, Void> v : victims) {
+                all &= v.steal();
+            }
+            stole = all;
+        }
+    }
+
+    /** A suspended coroutine that nothing refers to any more is collected, and closeAll() does not count it. */
+    @Test
+    void closeAllDoesNotCountASuspendedCoroutineThatWasCollected() throws InterruptedException {
+        WeakReference<AsymCoroutine<Void, Void>> dropped = suspendedAndDropped();
+        for (int i = 0; i < 50 && dropped.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(dropped.get(), "the suspended coroutine was not collected");
+        assertEquals(0, CoroutineBase.closeAll());
+        assertEquals(List.of(), trace.events(), "its finally block never ran");
+    }
+
+    private WeakReference<AsymCoroutine<Void, Void>> suspendedAndDropped() {
+        AsymCoroutine<Void, Void> c = asym(new RetsThenFinally("dropped"));
+        c.call(null);
+        return new WeakReference<>(c);
     }
 
     /** Yields once, then traces {@code event} and throws {@code failure} in a finally block. */

@@ -168,6 +168,83 @@ abstract class SerializationContract extends EngineContract {
         }
     }
 
+    /**
+     * Goes down as many frames as each call's input says, each frame holding locals that it
+     * checks when the frames below have returned, and passes out the path it took; a negative
+     * input ends it. So its stack is deep at one suspension and shallow at the next.
+     */
+    static final class DeepThenShallow extends AsymCoroutine<Integer, String> {
+        DeepThenShallow(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(Integer first) {
+            int depth = first;
+            int rounds = 0;
+            while (depth >= 0) {
+                depth = down(depth, rounds, "d" + depth);
+                rounds++;
+            }
+            return "rounds " + rounds;
+        }
+
+        private int down(int levels, long weight, String path) {
+            if (levels == 0) {
+                return ret(path + "|" + weight);
+            }
+            long mine = weight * 31 + levels;
+            String below = path + "." + levels;
+            int next = down(levels - 1, mine, below);
+            if (mine != weight * 31 + levels || !below.equals(path + "." + levels)) {
+                throw new AssertionError("the frame at level " + levels + " lost its locals");
+            }
+            return next;
+        }
+
+        /** What it passes out in round {@code round} when called with {@code depth}, computed directly. */
+        static String expected(int depth, int round) {
+            StringBuilder path = new StringBuilder("d" + depth);
+            long weight = round;
+            for (int levels = depth; levels > 0; levels--) {
+                weight = weight * 31 + levels;
+                path.append('.').append(levels);
+            }
+            return path + "|" + weight;
+        }
+    }
+
+    /** Deep, shallow, deep again, empty: the saved state grows and shrinks with the stack. */
+    private static final List<Integer> DEPTHS = List.of(300, 0, 2, 250, 1, 0, 120, 3);
+
+    /**
+     * A coroutine suspended deep, then shallow, then deep again resumes with every frame's locals
+     * at each step; at each suspension its frames are as many as its stack is deep, and a fresh
+     * coroutine given them goes on to the same end.
+     */
+    @Test
+    void aCoroutineSuspendedDeepThenShallowKeepsEveryFrameAndSerializesAtEachDepth() {
+        AsymCoroutine<Integer, String> co = new DeepThenShallow(engine());
+        int framesAboveTheStack = -1;
+        for (int round = 0; round < DEPTHS.size(); round++) {
+            int depth = DEPTHS.get(round);
+            assertEquals(DeepThenShallow.expected(depth, round), co.call(depth), "round " + round);
+            CoroutineFrame[] frames = co.serialize();
+            int above = frames.length - depth;
+            if (framesAboveTheStack < 0) {
+                framesAboveTheStack = above;
+            }
+            assertEquals(framesAboveTheStack, above, "frames at depth " + depth + " (round " + round + ")");
+            AsymCoroutine<Integer, String> copy = new DeepThenShallow(engine());
+            copy.deserialize(rehome(frames, co, copy));
+            assertEquals(DeepThenShallow.expected(7, round + 1), copy.call(7), "the copy of round " + round);
+            assertEquals("rounds " + (round + 2), copy.call(-1));
+            assertTrue(copy.isFinished());
+        }
+        assertEquals("rounds " + DEPTHS.size(), co.call(-1));
+        assertTrue(co.isFinished());
+    }
+
     @Test
     void serializingLeavesTheCoroutineAsItWas() {
         AsymCoroutine<Integer, String> co = suspendedAt(3, engine());

@@ -12,7 +12,11 @@ import java.lang.invoke.MethodHandle;
  */
 public interface FiberAccess {
 
-    /** A fiber for {@code coroutine}, whose {@code toString()} names it in errors. */
+    /**
+     * A fiber for {@code coroutine}, whose {@code toString()} names it in errors, driven by its
+     * caller alone: the engine's own stacks are fibers themselves (a subclass passes this access
+     * to {@code Fiber}'s constructor).
+     */
     Fiber newFiber(Object coroutine);
 
     /** The coroutine {@code fiber} runs. */
@@ -31,7 +35,8 @@ public interface FiberAccess {
     void finishUnwinding(Fiber fiber);
 
     /**
-     * Takes the {@code count} innermost saved frames (all, if fewer) to be resumed together: the
+     * Takes the {@code count} innermost saved frames of the top segment (all, if fewer; at most
+     * 64) to be resumed together: the
      * outermost of them is called, each rebuilds its callee, and the innermost's call gives
      * {@code value}, or throws {@code exception} if that is not null. Returns whether the frame
      * to call is the outermost of all, which the engine then calls through the body's twin as it

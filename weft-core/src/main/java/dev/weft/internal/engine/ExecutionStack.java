@@ -1,6 +1,7 @@
 package dev.weft.internal.engine;
 
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
 
 /**
  * A stack on which one coroutine's body runs, and everything its engine does to it: resume and
@@ -22,6 +23,9 @@ public interface ExecutionStack {
      * throws does not come out of here: the engine records it with the coroutine.
      */
     void resume();
+
+    /** The engine this stack belongs to. Any thread. */
+    Engine engine();
 
     /** Whether the body has ended (returned or thrown); a done stack cannot be resumed. */
     boolean isDone();

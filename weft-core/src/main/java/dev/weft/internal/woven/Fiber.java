@@ -12,7 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The state of one coroutine run by the woven engine, which woven twin methods take as their
  * last argument: whether its code is running, unwinding or resuming a frame, and its saved
- * frames.
+ * frames. The engine's stack of a coroutine is a fiber itself (a subclass, which only the engine
+ * can make: its constructor takes the engine's control), so that a suspended coroutine holds one
+ * object for its engine state beside the two arrays of its saved values.
  *
  * <p>Suspending <em>unwinds</em>: the suspension point sets {@link #UNWINDING} and returns, and
  * each twin frame on the way out, seeing it after its call, pushes its live values and ends its
@@ -34,9 +36,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * costs the same at any depth, and a return costs the frames it returns through.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
- * bits, allocated at the first suspension, grown as needed and reused from one suspension to the
- * next; a saved frame's receiver is its last reference, and where its values end and its kind
- * (its class, twin handle and resumer, shared by every fiber, by number) are three ints. Invariants: the
+ * bits, allocated at the first suspension, grown as needed, reused from one suspension to the
+ * next and trimmed when a suspension leaves most of them empty. A frame's last primitive is its
+ * record: its site id in the low 32 bits (what its prologue pops as an int), whether it has a
+ * receiver, and its kind (its class, twin handle and resumer, shared by every fiber) by number
+ * above; its receiver, if any, is its last reference (its local 0, which twins always save);
+ * where its references and primitives end is one long per frame, at the other end of the
+ * primitives' array. Invariants: the
  * saved frames' values lie in the stacks in the order they were pushed, each frame's right above
  * the one saved before it; every segment holds at least one frame not yet resumed; only the top
  * segment is resumed, from its innermost frame up, and it is dropped with its values once its
@@ -50,114 +56,134 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Confined to the thread that runs the coroutine; moves with the coroutine when it is stolen,
  * under the coroutine's own hand-over (its state word).
  */
-public final class Fiber {
+public class Fiber {
 
     /*
      * Implementation notes: a frame's values are pushed in the order of the twin's unwinding
      * code (the receiver of its call, the stack below the call from the top, its live locals
-     * from the last), then endFrame pushes the site id (a primitive) and the frame's own
-     * receiver (a reference); its prologue pops them in reverse from a read position the engine
-     * sets below the receiver. frameEnds has, per frame, where its references and primitives
-     * end and its kind's number; each starts where the frame saved before it ends. Within a segment the frames are
-     * saved innermost first, so a frame's caller is the next one: frames rebuilt together are
-     * read downwards from the outermost of them, each callee's values right under its caller's,
-     * and rewindsCallee only skips the callee's receiver. The frames of the top segment
+     * from the last, local 0 last), then endFrame pushes the record (a primitive); its prologue
+     * pops them in reverse from the frame's ends, where the engine sets the push positions while
+     * resuming (nothing is pushed until the resumed frame runs, which sets them back to the end
+     * of the frames that have places), so that the receiver by which the engine calls the frame
+     * is still there, under the read position, when it calls; how many callees are still to be
+     * rebuilt is counted in the mode. The primitives' array holds the values from its start
+     * up and, from its end down, one long per frame with a place (frame f at length - 1 - f):
+     * where its primitives end, in the high half, and where its references end; each frame
+     * starts where the one saved before it ends. One array for both saves an array header and
+     * a length per fiber, and the room between the two parts is what either grows into. Within a segment the frames are saved
+     * innermost first, so a frame's caller is the next one: frames rebuilt together are read
+     * downwards from the outermost of them, each callee's values right under its caller's. The
+     * arrays start at a frame's size (MIN_*) and double; a suspension that leaves more than
+     * half of one empty, and more than TRIM_SLACK places, trims it to fit, so that a coroutine
+     * that was once deep does not keep the room while shallow, and one whose size changes a
+     * little from one suspension to the next does not copy its arrays at each. The frames of the top segment
      * below nextFrame have been resumed; their places are freed with the segment. The segments
-     * below the top one are (start, next) pairs in lowerSegments, allocated when first needed.
+     * below the top one are (start, next) pairs in segments, allocated when first needed: its
+     * first int is how many there are, the top segment's start follows the pairs; while the top
+     * segment is the only one, it starts at place 0 and segments is null (two ints fewer in
+     * each of a million fibers).
      */
 
     /** Its code runs, or it is not running at all. */
     public static final int RUNNING = 0;
     /** Its frames are saving themselves and returning, innermost first. */
     public static final int UNWINDING = 1;
-    /** The engine has called the innermost saved frame's twin, which rebuilds the frame and goes on. */
+    /**
+     * The engine has called the innermost saved frame's twin, which rebuilds the frame and goes
+     * on; the mode is this plus how many callees the frames being rebuilt have still to rebuild.
+     */
     public static final int RESUMING = 2;
+    /** The most frames {@link #take} takes together: their callees are counted in the mode, a byte. */
+    private static final int MAX_TAKEN = 64;
 
     /**
-     * The smallest stacks allocated: most suspended coroutines hold a frame or two (a site id
-     * and a value or two of each kind, and a receiver), and a million of them may be suspended.
+     * The smallest stacks allocated: most suspended coroutines hold one frame (a receiver and a
+     * value or two, its record and where it ends), and a million of them may be suspended.
      */
-    private static final int MIN_REFERENCES = 4;
+    private static final int MIN_REFERENCES = 2;
     private static final int MIN_PRIMITIVES = 2;
+    /** How many empty places a suspension may leave in an array before it is trimmed to fit (if also more than half). */
+    private static final int TRIM_SLACK = 4;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
-    private static final int[] NO_FRAMES = {};
+    /** In a frame's record, above its site id: whether its last reference is its receiver; above that, its kind's number. */
+    private static final long HAS_RECEIVER = 1L << 32;
+    private static final int KIND_SHIFT = 33;
 
-    /** Per frame in frameEnds: where its references end, where its primitives end, and its kind's number. */
-    private static final int REFERENCE_END = 0;
-    private static final int PRIMITIVE_END = 1;
-    private static final int KIND = 2;
-    private static final int ENDS = 3;
-    /** The frame's own reference that endFrame pushes above its values: its receiver. */
-    private static final int RECORD = 1;
+    /** The engine's control, which a subclass's constructor must pass: only the engine makes fibers. */
+    private static final FiberAccess CONTROL = new Control();
 
     private final Object coroutine;
     private byte mode;
+    /** Whether the next frame saved starts a segment: the first one saved since the engine last entered the stack. */
+    private boolean segmentPending = true;
+    /** Whether the resumed frame's call site throws resumeValue rather than returning it. */
+    private boolean resumeThrows;
 
     private Object[] references = NO_REFERENCES;
-    /** Where the next reference is pushed; above it nothing is saved. */
+    /**
+     * Where the next reference is pushed, above which nothing is saved; while resuming, where the
+     * prologue pops its next value from (the end of the frames saved, where pushes go, is then
+     * the end of the last frame that has a place, and is set again as the resumed frame runs).
+     */
     private int referenceCount;
     private long[] primitives = NO_PRIMITIVES;
     private int primitiveCount;
-    /** Where the resumed frame's prologue pops its next value from. */
-    private int referenceRead;
-    private int primitiveRead;
 
-    /** How many frames have places (those of the top segment already resumed included), and where each one's values end. */
+    /** How many frames have places (those of the top segment already resumed included): their ends are at the end of primitives. */
     private int frameCount;
-    private int[] frameEnds = NO_FRAMES;
-    /** The top segment: its first frame (the innermost saved), and its innermost frame not yet resumed. */
-    private int segmentStart;
+    /** The top segment's innermost frame not yet resumed. */
     private int nextFrame;
-    /** The segments under the top one, bottom first, as (start, next) pairs. */
-    private int[] lowerSegments;
-    private int lowerSegmentCount;
+    /** Null, or how many segments are under the top one, their (start, next) pairs bottom first, and the top one's start. */
+    private int[] segments;
 
-    /** The kinds of the last frame saved and of the last one of another kind: the kind of the next one, more often than not. */
+    /** The kind of the last frame saved: the kind of the next one, or the one it names as its successor, more often than not. */
     private Kind lastKind;
-    private Kind kindBefore;
-    /** The place of the first frame saved since the engine last entered the stack: that frame starts a segment. */
-    private int firstNewFrame;
-
-    /** The frame {@link #take} took, to be called: its kind's number and receiver; and how many callees it rebuilds. */
-    private int takenKind;
-    private Object resumedReceiver;
-    private int rewindsLeft;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
     private Object resumeValue;
-    private boolean resumeThrows;
 
     static {
-        SharedAccess.setFiberAccess(new Control());
+        SharedAccess.setFiberAccess(CONTROL);
     }
 
-    /** The state of {@code coroutine}'s stack; its {@code toString()} names it in errors. */
-    private Fiber(Object coroutine) {
+    /**
+     * The state of {@code coroutine}'s stack; its {@code toString()} names it in errors. For the
+     * engine only.
+     *
+     * @param coroutine the coroutine whose frames this fiber saves
+     * @param control the engine's control of fibers ({@code SharedAccess.fibers()}), which code
+     *        outside the module cannot reach (typed {@code Object}: its type is not exported)
+     * @throws IllegalArgumentException if {@code control} is not the engine's
+     */
+    protected Fiber(Object coroutine, Object control) {
+        if (control != CONTROL) {
+            throw new IllegalArgumentException("only the woven engine makes fibers (for " + coroutine + ")");
+        }
         this.coroutine = coroutine;
     }
 
     /** Read by woven code after each call: whether to save its frame and return. */
-    public boolean isUnwinding() {
+    public final boolean isUnwinding() {
         return mode == UNWINDING;
     }
 
     /** Read by woven prologues: whether to rebuild the frame from the saved values. */
-    public boolean isResuming() {
-        return mode == RESUMING;
+    public final boolean isResuming() {
+        return mode >= RESUMING;
     }
 
     // ---------------------------------------------------------------- saving (unwinding)
 
-    public void pushObject(Object value) {
+    public final void pushObject(Object value) {
         if (referenceCount == references.length) {
             moreReferences();
         }
         references[referenceCount++] = value;
     }
 
-    public void pushLong(long value) {
-        if (primitiveCount == primitives.length) {
+    public final void pushLong(long value) {
+        if (primitiveCount == primitives.length - frameCount) {
             morePrimitives();
         }
         primitives[primitiveCount++] = value;
@@ -167,19 +193,28 @@ public final class Fiber {
         references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, 2 * referenceCount));
     }
 
+    /** Doubles the primitives' array, its values staying at its start and the frames' ends moving to its end. */
     private void morePrimitives() {
-        primitives = Arrays.copyOf(primitives, Math.max(MIN_PRIMITIVES, 2 * primitiveCount));
+        resizePrimitives(Math.max(MIN_PRIMITIVES, 2 * primitives.length));
     }
 
-    public void pushInt(int value) {
+    private void resizePrimitives(int length) {
+        long[] old = primitives;
+        long[] grown = new long[length];
+        System.arraycopy(old, 0, grown, 0, primitiveCount);
+        System.arraycopy(old, old.length - frameCount, grown, length - frameCount, frameCount);
+        primitives = grown;
+    }
+
+    public final void pushInt(int value) {
         pushLong(value);
     }
 
-    public void pushFloat(float value) {
+    public final void pushFloat(float value) {
         pushLong(Float.floatToRawIntBits(value));
     }
 
-    public void pushDouble(double value) {
+    public final void pushDouble(double value) {
         pushLong(Double.doubleToRawLongBits(value));
     }
 
@@ -188,86 +223,116 @@ public final class Fiber {
      * is {@code twin}, run on {@code self} (null for a static method), suspended in its call at
      * site {@code site}. It is the caller of the frame ended before it, if that one is new too.
      */
-    public void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
+    public final void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         Kind kind = lastKind;
         if (kind == null || kind.twin != twin) {
-            kind = otherKind(owner, twin);
+            kind = otherKind(kind, owner, twin);
         }
         addFrame(kind, self, site);
     }
 
-    /** The kind of a frame saved with {@code twin}, not the last one's: the one before it, more often than not. */
-    private Kind otherKind(Class<?> owner, MethodHandle twin) {
-        Kind kind = kindBefore;
+    /**
+     * The kind of a frame saved with {@code twin} after one of {@code last} (null if none) of
+     * another kind: the one that followed {@code last} the time before, more often than not.
+     */
+    private Kind otherKind(Kind last, Class<?> owner, MethodHandle twin) {
+        Kind kind = last == null ? null : last.successor();
         if (kind == null || kind.twin != twin) {
             kind = Kind.of(owner, twin);
+            if (last != null) {
+                last.follow(kind);
+            }
         }
-        kindBefore = lastKind;
         lastKind = kind;
         return kind;
     }
 
-    /** Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a place. */
+    /**
+     * Pushes the record of a frame of {@code kind} whose values were just pushed, and gives it a
+     * place; {@code self}, if not null, is its last value, which it is not pushed again as.
+     */
     private void addFrame(Kind kind, Object self, int site) {
-        pushLong(site);
-        pushObject(self);
+        assert self == null || referenceCount > 0 && references[referenceCount - 1] == self
+                : "the receiver of a frame of " + kind.owner.getName() + " is not its last value, in " + this;
+        pushLong((long) kind.number << KIND_SHIFT | (self != null ? HAS_RECEIVER : 0) | site & 0xFFFF_FFFFL);
         int f = frameCount;
-        if (f == firstNewFrame) {
+        if (segmentPending) {
+            segmentPending = false;
             openSegment(f);
         }
-        int[] ends = frameEnds;
-        int e = ENDS * f;
-        if (e == ends.length) {
-            ends = moreFrames();
+        if (primitiveCount == primitives.length - f) {
+            morePrimitives();
         }
-        ends[e + REFERENCE_END] = referenceCount;
-        ends[e + PRIMITIVE_END] = primitiveCount;
-        ends[e + KIND] = kind.number;
+        long[] p = primitives;
+        p[p.length - 1 - f] = (long) primitiveCount << 32 | referenceCount;
         frameCount = f + 1;
-    }
-
-    private int[] moreFrames() {
-        frameEnds = Arrays.copyOf(frameEnds, Math.max(ENDS, 2 * frameEnds.length));
-        return frameEnds;
     }
 
     /** Starts a segment at place {@code f}, above the top one if there are saved frames. */
     private void openSegment(int f) {
         if (f > 0) {
-            if (lowerSegments == null) {
-                lowerSegments = new int[2 * 2];
-            } else if (2 * lowerSegmentCount == lowerSegments.length) {
-                lowerSegments = Arrays.copyOf(lowerSegments, 2 * lowerSegments.length);
+            int n = lowerSegmentCount();
+            int start = segmentStart();
+            int[] s = segments;
+            if (s == null) {
+                s = new int[4];
+            } else if (s.length < 2 * n + 4) {
+                s = Arrays.copyOf(s, 2 * s.length);
             }
-            lowerSegments[2 * lowerSegmentCount] = segmentStart;
-            lowerSegments[2 * lowerSegmentCount + 1] = nextFrame;
-            lowerSegmentCount++;
+            s[1 + 2 * n] = start;
+            s[2 + 2 * n] = nextFrame;
+            s[0] = n + 1;
+            s[3 + 2 * n] = f;
+            segments = s;
+        } else {
+            segments = null;
         }
-        segmentStart = f;
         nextFrame = f;
+    }
+
+    /** How many segments are under the top one. */
+    private int lowerSegmentCount() {
+        int[] s = segments;
+        return s == null ? 0 : s[0];
+    }
+
+    /** Where segment {@code s} starts, 0 the bottom one, {@link #lowerSegmentCount()} the top one. */
+    private int segmentStart(int s) {
+        return s == 0 ? 0 : segments[1 + 2 * s];
+    }
+
+    /** Where the top segment starts. */
+    private int segmentStart() {
+        int[] s = segments;
+        return s == null ? 0 : s[1 + 2 * s[0]];
+    }
+
+    /** The innermost frame not yet resumed of lower segment {@code s}. */
+    private int lowerNext(int s) {
+        return segments[2 + 2 * s];
     }
 
     // ---------------------------------------------------------------- restoring (resuming)
 
-    public Object popObject() {
-        Object value = references[--referenceRead];
-        references[referenceRead] = null;
+    public final Object popObject() {
+        Object value = references[--referenceCount];
+        references[referenceCount] = null;
         return value;
     }
 
-    public long popLong() {
-        return primitives[--primitiveRead];
+    public final long popLong() {
+        return primitives[--primitiveCount];
     }
 
-    public int popInt() {
+    public final int popInt() {
         return (int) popLong();
     }
 
-    public float popFloat() {
+    public final float popFloat() {
         return Float.intBitsToFloat((int) popLong());
     }
 
-    public double popDouble() {
+    public final double popDouble() {
         return Double.longBitsToDouble(popLong());
     }
 
@@ -276,21 +341,18 @@ public final class Fiber {
      * again, and the callee's prologue pops the next frame's values, right under its own),
      * rather than the frame taking its call's result ({@code resumed<Kind>()}).
      */
-    public boolean rewindsCallee() {
-        if (rewindsLeft == 0) {
+    public final boolean rewindsCallee() {
+        int m = mode;
+        if (m == RESUMING) {
             return false;
         }
-        rewindsLeft--;
-        Object[] r = references;
-        int read = referenceRead - RECORD; // the callee's receiver, which its caller passes
-        r[read] = null;
-        referenceRead = read;
+        mode = (byte) (m - 1);
         return true;
     }
 
     /** The result of the resumed frame's call, or the exception passed in thrown: the frame now runs. */
-    public Object resumedObject() {
-        mode = RUNNING;
+    public final Object resumedObject() {
+        endResuming();
         Object value = resumeValue;
         resumeValue = null;
         if (resumeThrows) {
@@ -299,7 +361,7 @@ public final class Fiber {
         return value;
     }
 
-    public int resumedInt() {
+    public final int resumedInt() {
         Object value = resumedObject();
         if (value instanceof Boolean b) {
             return b ? 1 : 0;
@@ -310,19 +372,19 @@ public final class Fiber {
         return ((Number) value).intValue();
     }
 
-    public long resumedLong() {
+    public final long resumedLong() {
         return (Long) resumedObject();
     }
 
-    public float resumedFloat() {
+    public final float resumedFloat() {
         return (Float) resumedObject();
     }
 
-    public double resumedDouble() {
+    public final double resumedDouble() {
         return (Double) resumedObject();
     }
 
-    public void resumedVoid() {
+    public final void resumedVoid() {
         resumedObject();
     }
 
@@ -340,7 +402,7 @@ public final class Fiber {
      * The exception a woven prologue throws when the site id it popped is none of its method's
      * sites: the saved values do not belong to this method.
      */
-    public IllegalStateException notASite(String method, int site) {
+    public final IllegalStateException notASite(String method, int site) {
         discardSavedFrames();
         return new IllegalStateException("cannot resume " + coroutine + ": its saved frame of " + method
                 + " names site " + site + ", which is not a suspension site of that method");
@@ -350,15 +412,17 @@ public final class Fiber {
 
     private void enter() {
         mode = RUNNING;
-        firstNewFrame = frameCount;
+        segmentPending = true;
     }
 
     private int referenceEnd(int f) {
-        return frameEnds[ENDS * f + REFERENCE_END];
+        long[] p = primitives;
+        return (int) p[p.length - 1 - f];
     }
 
     private int primitiveEnd(int f) {
-        return frameEnds[ENDS * f + PRIMITIVE_END];
+        long[] p = primitives;
+        return (int) (p[p.length - 1 - f] >>> 32);
     }
 
     /**
@@ -370,53 +434,64 @@ public final class Fiber {
      */
     private boolean take(int count, Object value, Throwable exception) {
         int innermost = nextFrame;
-        int outermost = Math.min(frameCount, innermost + count) - 1;
-        int record = referenceEnd(outermost) - RECORD;
-        takenKind = frameEnds[ENDS * outermost + KIND];
-        resumedReceiver = references[record];
-        references[record] = null;
-        referenceRead = record;
-        primitiveRead = primitiveEnd(outermost);
-        rewindsLeft = outermost - innermost;
+        int outermost = Math.min(frameCount, innermost + Math.min(count, MAX_TAKEN)) - 1;
+        int referenceRead = referenceEnd(outermost);
+        int primitiveRead = primitiveEnd(outermost);
         nextFrame = outermost + 1;
         if (nextFrame == frameCount) {
             dropTopSegment();
         }
         enter();
+        referenceCount = referenceRead;
+        primitiveCount = primitiveRead;
         resumeThrows = exception != null;
         resumeValue = resumeThrows ? exception : value;
-        mode = RESUMING;
+        mode = (byte) (RESUMING + outermost - innermost);
         return frameCount == 0;
+    }
+
+    /** Leaves the resuming mode: the frames saved end where the last one with a place ends, where pushes go again. */
+    private void endResuming() {
+        mode = RUNNING;
+        int f = frameCount;
+        referenceCount = f == 0 ? 0 : referenceEnd(f - 1);
+        primitiveCount = f == 0 ? 0 : primitiveEnd(f - 1);
     }
 
     /** Frees the places of the top segment, whose frames have all been taken: the one under it is the top one. */
     private void dropTopSegment() {
-        int start = segmentStart;
+        int start = segmentStart();
         frameCount = start;
         referenceCount = start == 0 ? 0 : referenceEnd(start - 1);
         primitiveCount = start == 0 ? 0 : primitiveEnd(start - 1);
-        if (lowerSegmentCount > 0) {
-            lowerSegmentCount--;
-            segmentStart = lowerSegments[2 * lowerSegmentCount];
-            nextFrame = lowerSegments[2 * lowerSegmentCount + 1];
+        int n = lowerSegmentCount();
+        if (n > 0) {
+            n--;
+            nextFrame = lowerNext(n);
+            if (n == 0) {
+                segments = null; // the bottom segment, which starts at 0, is the top one
+            } else {
+                segments[0] = n; // its start, in its pair, is where the top one's is read
+            }
         } else {
-            segmentStart = 0;
             nextFrame = 0;
         }
     }
 
-    /** The resumer of the frame {@link #take} took. */
-    private MethodHandle takenResumer() {
-        return Kind.numbered(takenKind).resumer();
+    /**
+     * Calls the frame {@link #take} took through its kind's resumer, on its receiver: its last
+     * reference and its record, right under the read positions, which its prologue pops first.
+     */
+    private Object resumeTaken() throws Throwable {
+        long record = primitives[primitiveCount - 1];
+        Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceCount - 1] : null;
+        return (Object) Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().invokeExact(receiver, this);
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
     private void resumed() {
-        takenKind = 0;
-        resumedReceiver = null;
-        rewindsLeft = 0;
-        if (mode == RESUMING) { // the frame failed before it took its result
-            mode = RUNNING;
+        if (mode >= RESUMING) { // the frame failed before it took its result
+            endResuming();
             resumeValue = null;
             resumeThrows = false;
         }
@@ -427,18 +502,11 @@ public final class Fiber {
         Arrays.fill(references, null);
         referenceCount = 0;
         primitiveCount = 0;
-        referenceRead = 0;
-        primitiveRead = 0;
         frameCount = 0;
-        segmentStart = 0;
         nextFrame = 0;
-        lowerSegmentCount = 0;
+        segments = null;
         lastKind = null;
-        kindBefore = null;
-        firstNewFrame = 0;
-        takenKind = 0;
-        resumedReceiver = null;
-        rewindsLeft = 0;
+        segmentPending = true;
         resumeValue = null;
         resumeThrows = false;
         mode = RUNNING;
@@ -447,23 +515,18 @@ public final class Fiber {
     /** How many frames are saved and not resumed. */
     private int savedFrameCount() {
         int count = frameCount - nextFrame;
-        for (int s = 0; s < lowerSegmentCount; s++) {
-            count += segmentEnd(s) - lowerSegments[2 * s + 1];
+        for (int s = 0, n = lowerSegmentCount(); s < n; s++) {
+            count += segmentStart(s + 1) - lowerNext(s);
         }
         return count;
-    }
-
-    /** Where lower segment {@code s} ends: where the one above it starts. */
-    private int segmentEnd(int s) {
-        return s + 1 < lowerSegmentCount ? lowerSegments[2 * (s + 1)] : segmentStart;
     }
 
     /** The place of saved frame {@code frame}, 0 being the outermost of all; each segment holds its outermost frame last. */
     private int place(int frame) {
         int left = frame;
-        for (int s = 0; s < lowerSegmentCount; s++) {
-            int end = segmentEnd(s);
-            int size = end - lowerSegments[2 * s + 1];
+        for (int s = 0, n = lowerSegmentCount(); s < n; s++) {
+            int end = segmentStart(s + 1);
+            int size = end - lowerNext(s);
             if (left < size) {
                 return end - 1 - left;
             }
@@ -476,17 +539,35 @@ public final class Fiber {
     }
 
     private Kind kindAt(int place) {
-        return Kind.numbered(frameEnds[ENDS * place + KIND]);
+        return Kind.numbered((int) (primitives[primitiveEnd(place) - 1] >>> KIND_SHIFT));
     }
 
     private Object[] frameReferences(int place) {
         int start = place == 0 ? 0 : referenceEnd(place - 1);
-        return Arrays.copyOfRange(references, start, referenceEnd(place) - RECORD);
+        return Arrays.copyOfRange(references, start, referenceEnd(place));
     }
 
+    /** The primitives of the frame at {@code place}, its site id last (without the rest of its record). */
     private long[] framePrimitives(int place) {
         int start = place == 0 ? 0 : primitiveEnd(place - 1);
-        return Arrays.copyOfRange(primitives, start, primitiveEnd(place));
+        long[] values = Arrays.copyOfRange(primitives, start, primitiveEnd(place));
+        values[values.length - 1] = (int) values[values.length - 1];
+        return values;
+    }
+
+    /**
+     * Called once the stack has unwound: trims each array that this suspension left more than
+     * half empty, by more than {@link #TRIM_SLACK} places, to what it holds (not below the
+     * smallest size), so that a coroutine that was deep once does not keep that room.
+     */
+    private void trimToSaved() {
+        if (references.length - referenceCount > Math.max(TRIM_SLACK, referenceCount)) {
+            references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, referenceCount));
+        }
+        int used = primitiveCount + frameCount;
+        if (primitives.length - used > Math.max(TRIM_SLACK, used)) {
+            resizePrimitives(Math.max(MIN_PRIMITIVES, used));
+        }
     }
 
     /**
@@ -543,6 +624,12 @@ public final class Fiber {
         final MethodHandle twin;
         final int number;
         private MethodHandle resumer;
+        /**
+         * The kind of the frame saved right after the last one of this kind that was followed by
+         * another kind, in any fiber: a hint for the next lookup, held weakly so that it keeps no
+         * other class alive, and written only when it changes.
+         */
+        private WeakReference<Kind> successor;
 
         private Kind(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
             this.owner = owner;
@@ -578,6 +665,17 @@ public final class Fiber {
             return (Kind) numbered[number].get();
         }
 
+        Kind successor() {
+            WeakReference<Kind> s = successor;
+            return s == null ? null : s.get();
+        }
+
+        void follow(Kind next) {
+            if (successor() != next) {
+                successor = new WeakReference<>(next);
+            }
+        }
+
         MethodHandle resumer() {
             MethodHandle r = resumer;
             if (r == null) {
@@ -593,7 +691,7 @@ public final class Fiber {
 
         @Override
         public Fiber newFiber(Object coroutine) {
-            return new Fiber(coroutine);
+            return new Fiber(coroutine, this);
         }
 
         @Override
@@ -619,6 +717,7 @@ public final class Fiber {
         @Override
         public void finishUnwinding(Fiber fiber) {
             fiber.mode = RUNNING;
+            fiber.trimToSaved();
         }
 
         @Override
@@ -629,7 +728,7 @@ public final class Fiber {
         @Override
         public Object resumeTaken(Fiber fiber) throws Throwable {
             try {
-                return (Object) fiber.takenResumer().invokeExact(fiber.resumedReceiver, fiber);
+                return fiber.resumeTaken();
             } finally {
                 fiber.resumed();
             }
@@ -678,11 +777,11 @@ public final class Fiber {
     }
 
     @Override
-    public String toString() {
+    public final String toString() {
         return "fiber of " + coroutine + " [" + switch (mode) {
+            case RUNNING -> "running";
             case UNWINDING -> "unwinding";
-            case RESUMING -> "resuming";
-            default -> "running";
+            default -> "resuming";
         } + ", " + savedFrameCount() + " frames saved, " + referenceCount + " references and " + primitiveCount
                 + " primitives]";
     }

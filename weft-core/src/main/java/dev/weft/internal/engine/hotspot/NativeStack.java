@@ -2,6 +2,7 @@ package dev.weft.internal.engine.hotspot;
 
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.engine.ExecutionStack;
@@ -133,6 +134,11 @@ final class NativeStack implements ExecutionStack {
                 transfer = null; // the body ended, or threw, before its restore was complete
             }
         }
+    }
+
+    @Override
+    public Engine engine() {
+        return Engine.NATIVE;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.weft.internal.engine.woven;
 
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
+import dev.weft.Engine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
@@ -9,7 +10,8 @@ import dev.weft.internal.engine.ExecutionStack;
 import dev.weft.internal.woven.Fiber;
 
 /**
- * An {@link ExecutionStack} of the woven engine: the body runs on the resuming thread's own
+ * An {@link ExecutionStack} of the woven engine, which is also the coroutine's {@link Fiber}
+ * (one object per coroutine for the engine's state): the body runs on the resuming thread's own
  * stack, as twin methods that unwind to {@link #resume()} when the coroutine suspends; when it is
  * resumed, its innermost saved frame alone is rebuilt, and each outer one when the frame above it
  * returns ({@link Fiber}). Nothing of the coroutine stays on any
@@ -23,7 +25,7 @@ import dev.weft.internal.woven.Fiber;
  *
  * <p>Confined to one thread at a time, as {@link ExecutionStack} says.
  */
-final class WovenStack implements ExecutionStack {
+final class WovenStack extends Fiber implements ExecutionStack {
 
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
     private static final FiberAccess FIBERS = SharedAccess.fibers();
@@ -37,7 +39,6 @@ final class WovenStack implements ExecutionStack {
     private static final int REWIND_CHUNK = 32;
 
     private final WovenEntries.Entry entry;
-    private final Fiber fiber;
     private boolean done;
     /**
      * Whether the outermost saved frame is resumed by its own method's twin, on its own receiver,
@@ -48,8 +49,8 @@ final class WovenStack implements ExecutionStack {
     private boolean outermostByItsMethod;
 
     WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry) {
+        super(coroutine, FIBERS);
         this.entry = entry;
-        this.fiber = FIBERS.newFiber(coroutine);
     }
 
     /*
@@ -64,6 +65,7 @@ final class WovenStack implements ExecutionStack {
 
     @Override
     public void resume() {
+        Fiber fiber = this;
         CoroutineBase coroutine = (CoroutineBase) FIBERS.coroutine(fiber);
         Object value = null;
         Throwable thrown = null;
@@ -119,6 +121,11 @@ final class WovenStack implements ExecutionStack {
     }
 
     @Override
+    public Engine engine() {
+        return Engine.WOVEN;
+    }
+
+    @Override
     public boolean isDone() {
         return done;
     }
@@ -126,7 +133,7 @@ final class WovenStack implements ExecutionStack {
     /** Always refused: the coroutine's code reached the suspension without going through twins all the way. */
     @Override
     public boolean suspend() {
-        throw WovenRefusal.of((CoroutineBase) FIBERS.coroutine(fiber));
+        throw WovenRefusal.of((CoroutineBase) FIBERS.coroutine(this));
     }
 
     /** Never: a rewind ends in {@link WovenSwitches}, not in the scheduler's suspension operations. */
@@ -137,7 +144,7 @@ final class WovenStack implements ExecutionStack {
 
     @Override
     public CoroutineFrame[] capture() {
-        return FiberFrames.read(fiber);
+        return FiberFrames.read(this);
     }
 
     /**
@@ -150,6 +157,6 @@ final class WovenStack implements ExecutionStack {
         FiberFrames.checkTwins(frames);
         outermostByItsMethod = frames.length > 0 && !frames[0].method.equals(entry.method());
         done = false;
-        FiberFrames.write(fiber, frames);
+        FiberFrames.write(this, frames);
     }
 }
