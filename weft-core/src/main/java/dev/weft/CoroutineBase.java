@@ -372,7 +372,10 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      *
      * <p>The frames reference the same objects as the coroutine's stack (thesis figure 3.9).
      * On the {@linkplain Engine#WOVEN woven engine}, they are read from where the coroutine
-     * saved them when it suspended, without resuming it.
+     * saved them when it suspended, without resuming it. A bridge method that javac adds (for an
+     * override of a generic method, such as {@code run(Integer)} for {@code run(I)}, or with a
+     * covariant return) has no frame on either engine: the frame of the method it calls stands
+     * in its place, so the same state reads the same on both.
      *
      * @return its frames, outermost first; empty for a coroutine that has not started
      * @throws IllegalArgumentException naming the class and method, if a frame is not woven, may

@@ -159,7 +159,7 @@ public class MigrationBenchmark {
         }
     }
 
-    /** The same on the woven engine: {@link DeepSuspension} (3 frames at least), rebuilt from its saved frames on each resume. */
+    /** The same on the woven engine: {@link DeepSuspension} (2 frames at least), rebuilt from its saved frames on each resume. */
     @State(Scope.Thread)
     public static class WovenPingPong extends CoroutinePingPong {
         @Override

@@ -68,7 +68,7 @@ final class MigrationSection extends Section {
             one `call` that resumes it there until its next `ret`, and the handoff. The raw baseline \
             ping-pongs a bare continuation the same way, without a steal (HotSpot lets any thread mount \
             it). The woven engine's rows steal and migrate a woven coroutine (`dev.weft.bench.woven.DeepSuspension`, \
-            3 frames at the least), whose frames are saved values: a steal moves no stack, and each resume \
+            2 frames at the least), whose frames are saved values: a steal moves no stack, and each resume \
             rebuilds only its innermost frame. Times in ns per steal or per migration.""";
 
     @Override

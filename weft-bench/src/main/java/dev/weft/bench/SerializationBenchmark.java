@@ -75,9 +75,9 @@ public class SerializationBenchmark {
         kryo = new KryoFrames(DeepSuspension.class, coroutine);
     }
 
-    /** How many frames the coroutine of parameter {@code frames} is suspended in: its bridge, {@code run} and the innermost call at least. */
+    /** How many frames the coroutine of parameter {@code frames} is suspended in: {@code run} and the innermost call at least. */
     static int framesCaptured(int frames) {
-        return Math.max(frames, 3);
+        return Math.max(frames, 2);
     }
 
     @TearDown(Level.Trial)

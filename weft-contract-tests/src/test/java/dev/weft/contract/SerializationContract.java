@@ -131,10 +131,10 @@ abstract class SerializationContract extends EngineContract {
     void framesAreOutermostFirstWithTheStateOfEachMethod() {
         AsymCoroutine<Integer, String> co = suspendedAt(2, engine());
         CoroutineFrame[] frames = co.serialize();
-        // the bridge javac adds for the generic run(Object) calls run(Integer), which calls step
-        assertEquals(List.of("run", "run", "step"), Arrays.stream(frames).map(f -> f.method.getName()).toList());
-        assertTrue(frames[0].method.isBridge(), frames[0].method.toString());
-        assertSame(Integer.class, frames[1].method.getParameterTypes()[0]);
+        // run(Integer), which calls step; the bridge javac adds for the generic run(Object) is passed through
+        assertEquals(List.of("run", "step"), Arrays.stream(frames).map(f -> f.method.getName()).toList());
+        assertFalse(frames[0].method.isBridge(), frames[0].method.toString());
+        assertSame(Integer.class, frames[0].method.getParameterTypes()[0]);
         for (CoroutineFrame frame : frames) {
             assertSame(Accumulating.class, frame.method.getDeclaringClass());
             assertSame(co, frame.objectValues[0], "this, in slot 0 of " + frame);

@@ -3,6 +3,7 @@ package dev.weft.weaver;
 import dev.weft.weaver.analysis.ClassHierarchy;
 import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.OriginalOffsets;
+import dev.weft.weaver.analysis.PassThroughBridge;
 import dev.weft.weaver.analysis.SuspensionSites;
 import dev.weft.weaver.rewrite.AllocationDeferral;
 import dev.weft.weaver.rewrite.ClassRewriter;
@@ -11,6 +12,9 @@ import dev.weft.weaver.rewrite.WovenSites;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
@@ -31,6 +35,10 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * the call's bytecode index in the method as compiled, stable across weaves; where inlining made
  * copies of a subroutine's call, the first copy keeps that index and the n-th further one gets
  * {@code bci + 65536 * n}, in the order of the copies in the inlined code.
+ *
+ * <p>A bridge method of the shape javac gives bridges ({@code PassThroughBridge}) is passed
+ * through rather than woven: left as compiled, with a twin that only passes the call on, so that
+ * neither engine ever saves a frame of it.
  *
  * <p>Stateless and thread-safe. Set the system property {@code weft.weaver.dump} to a directory
  * to get a listing of each class after each phase, and a verification of the result.
@@ -88,17 +96,23 @@ public final class Weaver {
             if (dump != null) {
                 dump.phase(type, 1, "deferred");
             }
-            // 5. analysis: suspension sites, their frames' types and live slots
+            // 5. analysis: the bridges passed through rather than woven (javac's shape)
+            List<PassThroughBridge> bridges = type.methods.stream()
+                    .map(m -> PassThroughBridge.of(type, m, hashes.get(m.name + m.desc)))
+                    .filter(Objects::nonNull)
+                    .toList();
+            Set<MethodNode> bridged = bridges.stream().map(PassThroughBridge::method).collect(Collectors.toSet());
+            // 6. analysis of the other methods: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
-                    .filter(SuspensionSites::isCandidate)
+                    .filter(m -> SuspensionSites.isCandidate(m) && !bridged.contains(m))
                     .map(m -> SuspensionSites.analyze(type.name, m, siteIds, hashes.get(m.name + m.desc), hierarchy))
                     .toList();
-            // 6. rewrite: call sites, prologues, site table
-            WovenSites sites = ClassRewriter.rewrite(type, analyses);
+            // 7. rewrite: call sites, prologues, twins, site table
+            WovenSites sites = ClassRewriter.rewrite(type, analyses, bridges);
             if (dump != null) {
                 dump.phase(type, 2, "woven");
             }
-            // 7. write once to learn where each site's call lands, then again with that map
+            // 8. write once to learn where each site's call lands, then again with that map
             ClassWriter first = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(first);
             String map = sites.map();

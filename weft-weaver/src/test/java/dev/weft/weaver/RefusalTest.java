@@ -140,7 +140,7 @@ class RefusalTest extends WovenFixtureTest {
 
     // ------------------------------------------------------------ deserialize
 
-    /** A Nested coroutine suspended four frames deep (with the bridge method), its frames, and a fresh coroutine to restore into. */
+    /** A Nested coroutine suspended three frames deep (its run's bridge is passed through), its frames, and a fresh coroutine to restore into. */
     private record Captured(AsymCoroutine<String, String> source, CoroutineFrame[] frames, AsymCoroutine<String, String> target) {
     }
 
@@ -149,7 +149,7 @@ class RefusalTest extends WovenFixtureTest {
         assertEquals("a/0#0", source.call("a"));
         assertEquals("x!/1#10", source.call("x"));
         CoroutineFrame[] frames = source.serialize();
-        assertEquals(4, frames.length, java.util.Arrays.toString(frames)); // the bridge run(Object), run, outer, inner
+        assertEquals(3, frames.length, java.util.Arrays.toString(frames)); // run, outer, inner: no frame of the bridge run(Object)
         AsymCoroutine<String, String> target = loader.newInstance("Nested");
         target.setName("target");
         for (CoroutineFrame frame : frames) {
@@ -175,69 +175,69 @@ class RefusalTest extends WovenFixtureTest {
 
     @Test
     void aBciThatIsNotASuspensionSiteIsRefused() {
-        assertRefused(frames -> frames[1].bci = 9999, "frame 1 of 4", "bci 9999", "not a suspension site");
+        assertRefused(frames -> frames[0].bci = 9999, "frame 0 of 3", "bci 9999", "not a suspension site");
     }
 
     @Test
     void aMethodThatIsNotWovenIsRefused() throws Exception {
         Method notWoven = String.class.getMethod("valueOf", Object.class);
-        assertRefused(frames -> frames[0].method = notWoven, "frame 0 of 4", "java.lang.String", "not woven");
+        assertRefused(frames -> frames[0].method = notWoven, "frame 0 of 3", "java.lang.String", "not woven");
     }
 
     @Test
     void anObjectInAnIntSlotIsRefused() {
         assertRefused(frames -> {
-            CoroutineFrame run = frames[1]; // run(String first): slot 3 is the loop's round
+            CoroutineFrame run = frames[0]; // run(String first): slot 3 is the loop's round
             run.objectValues[3] = "not an int";
-        }, "frame 1 of 4", "slot 3", "java.lang.String", "an int");
+        }, "frame 0 of 3", "slot 3", "java.lang.String", "an int");
     }
 
     @Test
     void aValueInADeadSlotIsRefused() {
-        assertRefused(frames -> frames[2].scalarValues[2] = 5, // outer's round is dead after the call
-                "frame 2 of 4", "slot 2", "dead");
+        assertRefused(frames -> frames[1].scalarValues[2] = 5, // outer's round is dead after the call
+                "frame 1 of 3", "slot 2", "dead");
     }
 
     @Test
     void aReferenceOfTheWrongTypeIsRefused() {
-        assertRefused(frames -> frames[1].objectValues[0] = 42, "frame 1 of 4", "slot 0", "java.lang.Integer",
+        assertRefused(frames -> frames[0].objectValues[0] = 42, "frame 0 of 3", "slot 0", "java.lang.Integer",
                 "dev.weft.weaver.fixtures.Nested");
     }
 
     @Test
     void aNumberInAReferenceSlotIsRefused() {
         assertRefused(frames -> {
-            frames[1].objectValues[0] = null;
-            frames[1].scalarValues[0] = 7;
-        }, "frame 1 of 4", "slot 0", "the number 7");
+            frames[0].objectValues[0] = null;
+            frames[0].scalarValues[0] = 7;
+        }, "frame 0 of 3", "slot 0", "the number 7");
     }
 
     @Test
     void framesThatDoNotChainAreRefused() {
         assertRefused(frames -> {
-            CoroutineFrame inner = frames[3];
-            frames[3] = frames[2];
-            frames[2] = inner;
+            CoroutineFrame inner = frames[2];
+            frames[2] = frames[1];
+            frames[1] = inner;
         }, "do not chain");
     }
 
     @Test
     void aMissingInnermostFrameIsRefused() {
         Captured c = captured();
-        CoroutineFrame[] truncated = java.util.Arrays.copyOf(c.frames(), 3);
+        CoroutineFrame[] truncated = java.util.Arrays.copyOf(c.frames(), 2);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> c.target().deserialize(truncated));
-        assertMessage(e, "frame 2 of 3", "innermost");
+        assertMessage(e, "frame 1 of 2", "innermost");
         assertEquals("b/0#0", c.target().call("b"));
     }
 
     @Test
     void wrongSlotCountsAreRefused() {
-        assertRefused(frames -> frames[0].localCount++, "frame 0 of 4", "locals");
+        assertRefused(frames -> frames[0].localCount++, "frame 0 of 3", "locals");
     }
 
     @Test
     void aFrameWithoutMethodIsRefused() {
-        assertRefused(frames -> frames[1] = null, "frame 1 of 4", "has no method");
+        assertRefused(frames -> frames[1] = null, "frame 1 of 3", "has no method");
     }
 
     @Test

@@ -4,8 +4,9 @@ import dev.weft.AsymCoroutine;
 import dev.weft.Engine;
 
 /**
- * The coroutine of the serialization benchmark: it recurses {@code frames - 3} calls deep
- * (plus the bridge {@code run}, {@code run} and the innermost call: {@code frames} woven frames in all, 3 at least), each
+ * The coroutine of the serialization benchmark: it recurses {@code frames - 2} calls deep (plus
+ * {@code run} and the innermost call: {@code frames} woven frames in all, 2 at least; the bridge
+ * {@code run(Object)} javac adds is passed through and leaves no frame), each
  * frame holding an int, a long and a reference, then passes out values forever. The build weaves
  * this package (see the pom).
  */
@@ -19,7 +20,7 @@ public class DeepSuspension extends AsymCoroutine<Integer, Integer> {
 
     public DeepSuspension(int frames, Engine engine) {
         super(engine);
-        this.depth = Math.max(0, frames - 3);
+        this.depth = Math.max(0, frames - 2);
     }
 
     @Override

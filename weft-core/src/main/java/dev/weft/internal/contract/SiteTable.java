@@ -18,7 +18,11 @@ import java.util.Set;
  *     name+descriptor TAB hash TAB site SPACE site ... [TAB reason]
  * </pre>
  * the reason saying why the method was left unwoven (constructors that call what may suspend are
- * listed so). Each site is {@code bci|owner.name+descriptor|locals|stack|monitors|opcode}: the
+ * listed so). A bridge method that the weaver passes through has, instead of sites, the method
+ * it bridges to, after {@link #BRIDGES_TO}:
+ * <pre>
+ *     name+descriptor TAB hash TAB &gt;name+descriptor
+ * </pre> Each site is {@code bci|owner.name+descriptor|locals|stack|monitors|opcode}: the
  * call's site id and target; one code per local and per saved stack slot, bottom first,
  * separated by {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF}
  * for the second slot of a long or double, else the slot's type descriptor, an int-like slot
@@ -43,6 +47,9 @@ public final class SiteTable {
 
     /** The mark before the code of a reference slot that is never null at its site. */
     public static final String NON_NULL = "!";
+
+    /** The mark that starts a passed-through bridge's target where another method lists its sites. */
+    public static final String BRIDGES_TO = ">";
 
     /** The site id given in the landing table to a call that is not a suspension site. */
     public static final int NOT_A_SITE = -1;
@@ -89,11 +96,24 @@ public final class SiteTable {
      * @param key its name and descriptor
      * @param hash the hash of its original bytecode
      * @param unsupported why the weaver left it as it was, or null if it is woven
+     * @param bridgeTo for a bridge method that the weaver passes through (see
+     *        {@link WeavingContract#BRIDGE_ACCESS}), the name and descriptor of the method it
+     *        calls on its own receiver, by a virtual call named in its own class; else null. Such
+     *        a method has no sites: no frame of it is ever saved, on either engine, and a call
+     *        that reaches it stands, in a frame list, for a call of the method it bridges to.
      */
-    public record Method(String key, String hash, List<Site> sites, String unsupported) {
+    public record Method(String key, String hash, List<Site> sites, String unsupported, String bridgeTo) {
 
         public Method {
             sites = List.copyOf(sites);
+            if (bridgeTo != null && (!sites.isEmpty() || unsupported != null)) {
+                throw new IllegalArgumentException("a passed-through bridge has neither sites nor a reason: " + key);
+            }
+        }
+
+        /** A method that is no passed-through bridge. */
+        public Method(String key, String hash, List<Site> sites, String unsupported) {
+            this(key, hash, sites, unsupported, null);
         }
     }
 
@@ -105,6 +125,9 @@ public final class SiteTable {
         StringBuilder table = new StringBuilder(WeavingContract.tableHeader()).append('\n');
         for (Method method : methods) {
             table.append(method.key()).append('\t').append(method.hash()).append('\t');
+            if (method.bridgeTo() != null) {
+                table.append(BRIDGES_TO).append(method.bridgeTo());
+            }
             table.append(String.join(" ", method.sites().stream().map(SiteTable::write).toList()));
             if (method.unsupported() != null) {
                 table.append('\t').append(method.unsupported().replace('\n', ' ').replace('\t', ' '));
@@ -157,6 +180,12 @@ public final class SiteTable {
 
     private static Method readMethod(String line) {
         String[] parts = fields(line, "\t", 3, 4);
+        if (parts[2].startsWith(BRIDGES_TO)) {
+            if (parts.length > 3) {
+                throw new IllegalArgumentException("malformed site table entry: " + line);
+            }
+            return new Method(parts[0], parts[1], List.of(), null, parts[2].substring(BRIDGES_TO.length()));
+        }
         List<Site> sites = new ArrayList<>();
         for (String site : parts[2].split(" ")) {
             if (!site.isEmpty()) {

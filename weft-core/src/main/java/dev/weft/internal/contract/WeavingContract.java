@@ -23,9 +23,22 @@ public final class WeavingContract {
      * saved frame with {@code fiber.endFrame(class, twinHandle, self, siteId)}, and a frame is
      * resumed alone ({@code fiber.isResuming()}), taking its call's result from
      * {@code fiber.resumed<Kind>()} instead of calling its callee again; its lambdas and method
-     * references are bootstrapped by {@code WovenLambdas}.
+     * references are bootstrapped by {@code WovenLambdas}. 5: a bridge method of the simple shape
+     * ({@link #BRIDGE_ACCESS}; see {@link SiteTable.Method#bridgeTo}) is passed through rather
+     * than woven: it is left as compiled, its twin calls the twin of the method it bridges to and
+     * never saves a frame, and its site-table line names that method instead of sites, so that
+     * no frame list of either engine holds a frame of it.
      */
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
+
+    /**
+     * The access flags a bridge method has, both of them ({@code ACC_BRIDGE | ACC_SYNTHETIC}, JVM
+     * specification 4.6): the weaver passes such a method through when its code has the shape
+     * javac gives every bridge, each argument loaded in order and at most cast, one virtual call
+     * of the method of the same name it bridges to, declared or inherited by its own class, and
+     * that call's result returned. A bridge of any other shape is woven as an ordinary method.
+     */
+    public static final int BRIDGE_ACCESS = 0x0040 | 0x1000;
 
     /** The first line of every site table: this prefix, then the format version. */
     public static final String TABLE_HEADER = "weft-sites ";

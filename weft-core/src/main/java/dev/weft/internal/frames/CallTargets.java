@@ -28,28 +28,37 @@ final class CallTargets {
     /**
      * The method a call of {@code key} (name then descriptor) named in {@code owner} reaches,
      * made on {@code receiver} (null for a static call) by a virtual or interface call
-     * ({@code virtual}) or a static or special one; null if none is found.
+     * ({@code virtual}) or a static or special one; null if none is found. A bridge that the
+     * weaver passes through is followed to the method it calls on the same receiver
+     * ({@link Bridges}): that method's frame stands where the bridge's would.
      */
     static Method reached(Class<?> owner, String key, boolean virtual, Object receiver) {
-        if (!virtual || receiver == null) {
-            return resolve(owner, key);
-        }
+        Class<?> receiverClass = receiver == null ? null : receiver.getClass();
+        Method reached = virtual && receiver != null ? selected(owner, key, receiverClass) : resolve(owner, key);
+        return reached == null ? null : Bridges.passedThrough(reached, receiverClass);
+    }
+
+    /**
+     * The method a virtual or interface call of {@code key} named in {@code owner} selects on a
+     * receiver of class {@code receiverClass}; null if none is found.
+     */
+    static Method selected(Class<?> owner, String key, Class<?> receiverClass) {
         Method named = declared(owner, key);
         if (named != null && Modifier.isPrivate(named.getModifiers())) {
             return named;
         }
-        for (Class<?> k = receiver.getClass(); k != null; k = k.getSuperclass()) {
+        for (Class<?> k = receiverClass; k != null; k = k.getSuperclass()) {
             Method m = declared(k, key);
             if (m != null && !Modifier.isStatic(m.getModifiers()) && !Modifier.isAbstract(m.getModifiers())
                     && (!Modifier.isPrivate(m.getModifiers()) || k == owner)) {
                 return m;
             }
         }
-        return defaultMethod(receiver.getClass(), key);
+        return defaultMethod(receiverClass, key);
     }
 
     /** {@code owner}'s own or inherited method {@code key}, superclasses first, then interfaces. */
-    private static Method resolve(Class<?> owner, String key) {
+    static Method resolve(Class<?> owner, String key) {
         for (Class<?> k = owner; k != null; k = k.getSuperclass()) {
             Method m = declared(k, key);
             if (m != null) {

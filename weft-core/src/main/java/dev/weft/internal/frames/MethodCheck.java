@@ -65,6 +65,10 @@ final class MethodCheck {
             return new MethodCheck(key, Map.of(), "is in " + method.getDeclaringClass().getName() + ", which is not woven");
         }
         WovenMethods.WovenMethod woven = table.method(key);
+        if (woven != null && woven.bridgeTo() != null) {
+            return new MethodCheck(key, Map.of(), "is in " + method + ", a bridge that Weft passes through: frame lists"
+                    + " never hold a frame of it (the frame of " + woven.bridgeTo() + ", which it calls, stands in its place)");
+        }
         if (woven == null || woven.unsupported() != null) {
             return new MethodCheck(key, Map.of(), "is in " + method + ", which is not woven"
                     + (woven == null ? "" : ": " + woven.unsupported()));

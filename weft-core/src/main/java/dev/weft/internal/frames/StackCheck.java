@@ -11,8 +11,10 @@ import java.util.Iterator;
 /**
  * Decides whether the woven code of a coroutine can capture its stack: every frame between
  * Weft's suspension point and Weft's entry frames must be a woven method that holds no monitor
- * at its suspension site, or a hidden class's frame (a lambda's proxy, which is stateless and
- * simply called again on restore).
+ * at its suspension site, a bridge that the weaver passes through ({@link Bridges}: left as
+ * compiled, it captures nothing and is called again on restore, by its caller or the entry), or
+ * a hidden class's frame (a lambda's proxy, which is stateless and simply called again on
+ * restore).
  *
  * <p>The coroutine checks its own stack, from its suspension point, when it is resumed to be
  * captured: a walk of the running thread costs a fraction of a walk of a suspended
@@ -119,6 +121,9 @@ public final class StackCheck {
         }
         if (method.unsupported() != null) {
             return refuse(frame, "was not woven: " + method.unsupported());
+        }
+        if (method.bridgeTo() != null) {
+            return null; // a bridge passed through: no frame of it is captured, its callee's stands in its place
         }
         SiteTable.Site site = table.siteAt(type, key, wovenBci);
         boolean holdsMonitor = site != null ? site.monitors() > 0

@@ -9,6 +9,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.MutableCallSite;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
 
 /**
  * The bootstrap of every call that a twin makes ({@link Twins}): the weaver turns a twin's
@@ -25,8 +27,10 @@ import java.lang.reflect.Method;
  *       woven): the method itself, dropping the fiber. Such a call is <em>opaque</em>: the
  *       woven engine cannot unwind through it, and a suspension inside it is refused.</li>
  * </ul>
- * Static and special calls link once. Virtual and interface calls link per receiver class,
- * through an inline cache of a few classes, then a per-class table.
+ * Static and special calls link once, and so do virtual calls of a private method (which javac
+ * compiles as {@code invokevirtual} since Java 11: only the named class's own method can run).
+ * Other virtual and interface calls link per receiver class, through an inline cache of a few
+ * classes, then a per-class table.
  */
 public final class TwinLinker {
 
@@ -65,9 +69,34 @@ public final class TwinLinker {
         return switch (opcode) {
             case INVOKESTATIC -> new ConstantCallSite(linkStatic(caller, name, type, owner));
             case INVOKESPECIAL -> new ConstantCallSite(linkSpecial(caller, name, type, owner));
-            case INVOKEVIRTUAL, INVOKEINTERFACE -> new VirtualSite(caller, name, type, owner);
+            case INVOKEVIRTUAL, INVOKEINTERFACE -> {
+                Method own = privateMethod(owner, name, withoutFiber(type).dropParameterTypes(0, 1));
+                yield own == null ? new VirtualSite(caller, name, type, owner) : new ConstantCallSite(linkPrivate(caller, own, type));
+            }
             default -> throw new IllegalArgumentException("not an invoke opcode: " + opcode);
         };
+    }
+
+    /**
+     * The private instance method {@code name} of type {@code original} that {@code owner}
+     * declares, or null: a virtual call of it (javac's call of a private method since nestmates)
+     * reaches it whatever the receiver's class, so it links once, as a special call does.
+     */
+    private static Method privateMethod(Class<?> owner, String name, MethodType original) {
+        for (Method m : owner.getDeclaredMethods()) {
+            if (m.getName().equals(name) && Modifier.isPrivate(m.getModifiers()) && !Modifier.isStatic(m.getModifiers())
+                    && m.getReturnType() == original.returnType()
+                    && Arrays.equals(m.getParameterTypes(), original.parameterArray())) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private static MethodHandle linkPrivate(MethodHandles.Lookup caller, Method method, MethodType type)
+            throws ReflectiveOperationException {
+        MethodHandle call = caller.unreflect(method);
+        return standIn(caller, method, call.asType(withoutFiber(type)), type, false);
     }
 
     private static MethodHandle linkStatic(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)

@@ -28,9 +28,11 @@ public final class WovenMethods {
      * One method the weaver looked at.
      *
      * @param unsupported why the weaver left it as it was, or null if it is woven
+     * @param bridgeTo for a bridge the weaver passes through, the key of the method it calls on
+     *        its own receiver (see {@link SiteTable.Method#bridgeTo}); else null
      */
     @SuppressWarnings("exports") // read by the frame checks in this module; the site table's types stay unexported
-    public record WovenMethod(String key, String hash, Map<Integer, Site> sites, String unsupported) {
+    public record WovenMethod(String key, String hash, Map<Integer, Site> sites, String unsupported, String bridgeTo) {
     }
 
     /** Per class, its table once registered; an empty holder for a class that has none (yet). */
@@ -241,7 +243,8 @@ public final class WovenMethods {
         for (SiteTable.Method method : SiteTable.read(table)) {
             Map<Integer, Site> sites = new HashMap<>();
             method.sites().forEach(site -> sites.put(site.bci(), site));
-            methods.put(method.key(), new WovenMethod(method.key(), method.hash(), sites, method.unsupported()));
+            methods.put(method.key(), new WovenMethod(method.key(), method.hash(), sites, method.unsupported(),
+                    method.bridgeTo()));
         }
         return new WovenMethods(methods);
     }

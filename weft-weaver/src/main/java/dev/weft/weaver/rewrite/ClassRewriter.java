@@ -4,6 +4,7 @@ import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.contract.WeavingContract;
 
 import dev.weft.weaver.analysis.MethodHash;
+import dev.weft.weaver.analysis.PassThroughBridge;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -25,7 +26,8 @@ import org.objectweb.asm.tree.MethodNode;
 
 /**
  * The rewrite pass for one class: weaves each method that has suspension sites, adds its twin
- * for the woven engine ({@link TwinMethods}), bootstraps its lambdas by Weft's metafactory
+ * for the woven engine ({@link TwinMethods}), leaves each bridge it passes through as compiled
+ * ({@link PassThroughBridge}) with a twin that only passes the call on, bootstraps its lambdas by Weft's metafactory
  * ({@link LambdaFactories}), makes the class's static initializer register its
  * site table with the runtime, and marks the class as woven.
  *
@@ -59,7 +61,7 @@ public final class ClassRewriter implements Opcodes {
      * file keeps its version: before version 50, woven code declares no stack-map frames, and
      * before version 49 it reads its own class from a field ({@link OwnClass}).
      */
-    public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses) {
+    public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses, List<PassThroughBridge> bridges) {
         OwnClass ownClass = new OwnClass(type);
         boolean frames = (type.version & 0xFFFF) >= V1_6;
         WovenSites woven = new WovenSites();
@@ -77,6 +79,9 @@ public final class ClassRewriter implements Opcodes {
                 rewritten.add(m);
             }
         }
+        if (TwinMethods.canHaveTwins(type)) {
+            bridges.forEach(bridge -> twins.add(TwinMethods.passThrough(bridge)));
+        }
         if (canHaveStaticMethods(type)) { // else no map, and no woven frame to tell apart
             for (MethodNode m : type.methods) {
                 if (!rewritten.contains(m)) {
@@ -89,7 +94,7 @@ public final class ClassRewriter implements Opcodes {
         if (TwinMethods.canHaveTwins(type)) {
             LambdaFactories.rewrite(type);
         }
-        MethodNode initializer = registerTable(type, table(type, analyses));
+        MethodNode initializer = registerTable(type, table(type, analyses, bridges));
         ownClass.declare(initializer);
         type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
@@ -138,16 +143,18 @@ public final class ClassRewriter implements Opcodes {
     }
 
     /**
-     * The site table: a line per woven method, and one per method left unwoven that a frame may
-     * be suspended in, with the reason (a constructor that calls what may suspend is one).
+     * The site table: a line per woven method, one per method left unwoven that a frame may be
+     * suspended in, with the reason (a constructor that calls what may suspend is one), and one
+     * per bridge passed through, with the method it bridges to.
      */
-    private static String table(ClassNode type, List<SuspensionSites> analyses) {
+    private static String table(ClassNode type, List<SuspensionSites> analyses, List<PassThroughBridge> bridges) {
         List<SiteTable.Method> table = new ArrayList<>();
         for (SuspensionSites analysis : analyses) {
             if (analysis.unsupported() != null || !analysis.sites().isEmpty()) {
                 table.add(analysis.tableEntry());
             }
         }
+        bridges.forEach(bridge -> table.add(bridge.tableEntry()));
         for (MethodNode m : type.methods) {
             if (m.name.equals("<init>") && mayCallSuspendingCode(m)) {
                 table.add(new SiteTable.Method(m.name + m.desc, MethodHash.of(m), List.of(), "constructors are never woven"));

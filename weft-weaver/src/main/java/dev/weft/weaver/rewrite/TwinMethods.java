@@ -2,6 +2,7 @@ package dev.weft.weaver.rewrite;
 
 import dev.weft.internal.contract.WeavingContract;
 
+import dev.weft.weaver.analysis.PassThroughBridge;
 import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
+import org.objectweb.asm.tree.VarInsnNode;
 
 /**
  * The woven engine's twins (see {@code dev.weft.internal.woven.Twins}): for a method
@@ -63,8 +65,7 @@ public final class TwinMethods implements Opcodes {
      */
     public static SuspensionSites copy(SuspensionSites analysis) {
         MethodNode original = analysis.method();
-        int access = original.access & ~(ACC_BRIDGE | ACC_VARARGS) | ACC_SYNTHETIC;
-        MethodNode twin = new MethodNode(access, twinName(original), twinDesc(original.desc), null,
+        MethodNode twin = new MethodNode(twinAccess(original), twinName(original), twinDesc(original.desc), null,
                 original.exceptions.toArray(new String[0]));
         Map<LabelNode, LabelNode> labels = new HashMap<>();
         for (AbstractInsnNode insn : original.instructions) {
@@ -90,6 +91,47 @@ public final class TwinMethods implements Opcodes {
                     s.stackBelow(), s.receiver(), s.monitors(), s.nonNull()));
         }
         return new SuspensionSites(twin, analysis.hash(), sites, null);
+    }
+
+    /**
+     * The twin of a bridge that the weaver passes through ({@link PassThroughBridge}): the bridge's
+     * own code, its call linked as a twin's calls are ({@link TwinRewriter}), and nothing else. It
+     * saves no frame and rebuilds none: when the coroutine unwinds, the twin it calls returns zero
+     * or null, which it returns to its caller, which saves its own frame; when a frame is rebuilt
+     * whose callee was the bridge, its caller calls it again with zero or null, which it passes on,
+     * and the next prologue rebuilds the method it bridges to. Its receiver and arguments are its
+     * caller's, so nothing of it needs keeping.
+     * <pre>
+     * name$weft(P..., Fiber) R:
+     *   aload 0; xload argument_k; [checkcast T_k] ...   // as the bridge
+     *   aload fiber
+     *   invokedynamic name(Own, T..., Fiber) R' TwinLinker.link(opcode, Own)
+     *   xreturn
+     * </pre>
+     */
+    public static MethodNode passThrough(PassThroughBridge bridge) {
+        MethodNode original = bridge.method();
+        MethodNode twin = new MethodNode(twinAccess(original), twinName(original), twinDesc(original.desc), null,
+                original.exceptions.toArray(new String[0]));
+        int fiber = 1;
+        for (Type argument : Type.getArgumentTypes(original.desc)) {
+            fiber += argument.getSize();
+        }
+        for (AbstractInsnNode insn : original.instructions) {
+            if (insn == bridge.call()) {
+                twin.instructions.add(new VarInsnNode(ALOAD, fiber));
+                twin.instructions.add(TwinRewriter.linkedCall(bridge.call()));
+            } else if (insn.getOpcode() >= 0) {
+                twin.instructions.add(insn.clone(Map.of()));
+            }
+        }
+        twin.maxLocals = fiber + 1;
+        twin.maxStack = original.maxStack + 1;
+        return twin;
+    }
+
+    private static int twinAccess(MethodNode original) {
+        return original.access & ~(ACC_BRIDGE | ACC_VARARGS) | ACC_SYNTHETIC;
     }
 
     /** Makes {@code type} implement the entry interface of each twin that is one, which must then be public. */

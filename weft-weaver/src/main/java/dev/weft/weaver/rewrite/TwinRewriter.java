@@ -161,10 +161,15 @@ final class TwinRewriter extends CallSiteRewriter {
         labelCall(site);
         MethodInsnNode call = site.call();
         method.instructions.insertBefore(call, new VarInsnNode(ALOAD, fiber));
-        InvokeDynamicInsnNode linked = new InvokeDynamicInsnNode(call.name, linkedDescriptor(call), LINK,
-                call.getOpcode(), Type.getObjectType(call.owner));
+        InvokeDynamicInsnNode linked = linkedCall(call);
         method.instructions.set(call, linked);
         method.instructions.insert(linked, unwindCheck(site, linked));
+    }
+
+    /** {@code call} as a twin makes it: linked by {@code TwinLinker}, with the fiber, pushed before it, last. */
+    static InvokeDynamicInsnNode linkedCall(MethodInsnNode call) {
+        return new InvokeDynamicInsnNode(call.name, linkedDescriptor(call), LINK, call.getOpcode(),
+                Type.getObjectType(call.owner));
     }
 
     /** The call's descriptor with its receiver, if any, first and the fiber last. */

@@ -6,6 +6,7 @@ import dev.weft.Engine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.StackCheck;
 
@@ -43,14 +44,18 @@ final class NativeStack implements ExecutionStack {
 
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
 
-    /** Per coroutine class, the method its {@code run} dispatches to: the usual outermost frame of a restore. */
+    /**
+     * Per coroutine class, the method its {@code run} dispatches to, through a bridge that the
+     * weaver passes through ({@link Bridges}: the bridge's frame is never in a frame list, and
+     * calling {@code run} rebuilds it): the usual outermost frame of a restore.
+     */
     private static final ClassValue<Method> RUN_METHODS = new ClassValue<>() {
         @Override
         protected Method computeValue(Class<?> type) {
             Class<?>[] parameters = dev.weft.AsymCoroutine.class.isAssignableFrom(type) ? new Class<?>[] {Object.class} : new Class<?>[0];
             for (Class<?> k = type; k != null; k = k.getSuperclass()) {
                 try {
-                    return k.getDeclaredMethod("run", parameters);
+                    return Bridges.passedThrough(k.getDeclaredMethod("run", parameters), type);
                 } catch (NoSuchMethodException e) {
                     // declared further up
                 }

@@ -5,6 +5,7 @@ import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.TwinAsymBody;
 import dev.weft.internal.woven.TwinAsymRunnable;
@@ -30,7 +31,12 @@ final class WovenEntries {
     private WovenEntries() {
     }
 
-    /** How a woven stack enters its coroutine's body, and the {@code run} method whose twin that is (null if none). */
+    /**
+     * How a woven stack enters its coroutine's body, and the method whose frame is the body's
+     * outermost (null if none): the {@code run} method whose twin the entry calls, or, where that
+     * is a bridge the weaver passes through, the method it bridges to ({@link Bridges}), whose
+     * twin the bridge's calls.
+     */
     sealed interface Entry {
 
         /** Runs the body's twin from its start, or rewinds it; its return value. */
@@ -189,10 +195,15 @@ final class WovenEntries {
     }
 
     /** The entries, one per body class, made once the body's class has been checked. */
-    private static final ClassValue<Entry> SYMMETRIC = entries(type -> new Symmetric(SYMMETRIC_RUN.get(type).method()));
-    private static final ClassValue<Entry> SYMMETRIC_TARGET = entries(type -> new SymmetricTarget(SYMMETRIC_RUN.get(type).method()));
-    private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnBody(OWN_RUN.get(type).method()));
-    private static final ClassValue<Entry> TARGET = entries(type -> new Target(TARGET_RUN.get(type).method()));
+    private static final ClassValue<Entry> SYMMETRIC = entries(type -> new Symmetric(outermost(SYMMETRIC_RUN, type)));
+    private static final ClassValue<Entry> SYMMETRIC_TARGET = entries(type -> new SymmetricTarget(outermost(SYMMETRIC_RUN, type)));
+    private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnBody(outermost(OWN_RUN, type)));
+    private static final ClassValue<Entry> TARGET = entries(type -> new Target(outermost(TARGET_RUN, type)));
+
+    /** The method of the outermost frame of a body of class {@code type} entered by its {@code run} of {@code runs}. */
+    private static Method outermost(RunMethods runs, Class<?> type) {
+        return Bridges.passedThrough(runs.get(type).method(), type);
+    }
     private static final ClassValue<Entry> SYMMETRIC_LAMBDA = entries(type -> {
         WovenLambdas.Lambda lambda = WovenLambdas.of(type);
         return new SymmetricLambda(lambda.invoker(), lambda.implementation());

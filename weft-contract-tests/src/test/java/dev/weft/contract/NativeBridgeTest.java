@@ -1,0 +1,12 @@
+package dev.weft.contract;
+
+import dev.weft.Engine;
+
+/** The bridge contract on HotSpot's continuations. */
+class NativeBridgeTest extends BridgeContract {
+
+    @Override
+    Engine engine() {
+        return Engine.NATIVE;
+    }
+}
