@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
@@ -106,8 +107,38 @@ final class StateCodec {
         return bytes.toByteArray();
     }
 
-    /** A value written by {@link #value(Object)}, its classes resolved by this codec's loader. */
+    /**
+     * A value written by {@link #value(Object)} (an output), its classes resolved by this codec's
+     * loader, read under {@link #storedValueLimits}: the bytes come from the store, and may have
+     * been changed there.
+     */
     Object readValue(byte[] bytes) throws IOException {
+        return readValue(bytes, false);
+    }
+
+    /**
+     * The limits under which a stored value is read, with {@code jdkOnly}: whether every class
+     * must be the JDK's ({@link PlainValues}, as a point's values are). What the limits allow is
+     * far beyond any value a step returns: a graph nested 100 deep, 100,000 references, arrays
+     * of a million elements, and no more bytes than are stored; past them the read is refused
+     * with {@link java.io.InvalidClassException} instead of exhausting the stack, the heap or
+     * the time of the node that reads it.
+     */
+    private static ObjectInputFilter storedValueLimits(long storedBytes, boolean jdkOnly) {
+        return info -> {
+            if (info.depth() > 100 || info.references() > 100_000 || info.arrayLength() > 1_000_000
+                    || info.streamBytes() > storedBytes) {
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            Class<?> type = info.serialClass();
+            if (jdkOnly && type != null && !PlainValues.isJdk(type)) {
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            return ObjectInputFilter.Status.UNDECIDED;
+        };
+    }
+
+    private Object readValue(byte[] bytes, boolean jdkOnly) throws IOException {
         if (bytes == null) {
             return null;
         }
@@ -121,15 +152,24 @@ final class StateCodec {
                 }
             }
         }) {
+            in.setObjectInputFilter(storedValueLimits(bytes.length, jdkOnly));
             return in.readObject();
         } catch (ClassNotFoundException e) {
             throw new IOException("cannot read a stored value: " + e, e);
         }
     }
 
+    /** A point's values as {@link StepContext#suspendingAt} stored them: a map of JDK values only. */
     @SuppressWarnings("unchecked")
     Map<String, Object> readPointValues(byte[] bytes) throws IOException {
-        Object values = readValue(bytes);
-        return values == null ? Map.of() : (Map<String, Object>) values;
+        Object values = readValue(bytes, true);
+        if (values == null) {
+            return Map.of();
+        }
+        if (!(values instanceof Map<?, ?> map) || !map.keySet().stream().allMatch(String.class::isInstance)) {
+            throw new java.io.InvalidObjectException("a point's stored values are a " + values.getClass().getName()
+                    + ", not a map of names to values");
+        }
+        return (Map<String, Object>) values;
     }
 }
