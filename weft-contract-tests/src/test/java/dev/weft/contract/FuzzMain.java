@@ -84,7 +84,7 @@ public final class FuzzMain {
         @Override
         public CoroutineBase target(Engine engine, CoroutineBase original, CoroutineFrame[] frames) {
             AsymCoroutine<Integer, ?> target = factory.apply(engine);
-            rehome(frames, original, target);
+            SerializationContract.rehome(frames, original, target);
             return target;
         }
 
@@ -131,14 +131,9 @@ public final class FuzzMain {
         public CoroutineBase target(Engine engine, CoroutineBase original, CoroutineFrame[] frames) {
             Laps body = new Laps();
             Coroutine target = new Coroutine(body, engine);
-            for (CoroutineFrame f : frames) {
-                for (int s = 0; s < f.objectValues.length; s++) {
-                    if (f.objectValues[s] instanceof Laps) {
-                        f.objectValues[s] = body;
-                    }
-                }
-            }
-            rehome(frames, original, target);
+            Arrays.stream(frames).flatMap(f -> Arrays.stream(f.objectValues)).filter(Laps.class::isInstance).findFirst()
+                    .ifPresent(originalBody -> SerializationContract.rehome(frames, originalBody, body));
+            SerializationContract.rehome(frames, original, target);
             return target;
         }
 
@@ -280,28 +275,6 @@ public final class FuzzMain {
         CoroutineBase.closeAll();
     }
 
-    /** Makes {@code frames} refer to {@code target} wherever they referred to {@code original}. */
-    private static void rehome(CoroutineFrame[] frames, CoroutineBase original, CoroutineBase target) {
-        for (CoroutineFrame f : frames) {
-            for (int s = 0; s < f.objectValues.length; s++) {
-                if (f.objectValues[s] == original) {
-                    f.objectValues[s] = target;
-                }
-            }
-        }
-    }
-
-    /**
-     * The original's frames, taken from a fresh suspended coroutine, which is then closed: a
-     * symmetric one would otherwise run again at the initial coroutine's next yield.
-     */
-    private static CoroutineBase suspendedAndClosed(Subject subject, Engine engine, CoroutineFrame[][] frames) {
-        CoroutineBase original = subject.suspended(engine);
-        frames[0] = original.serialize();
-        original.close();
-        return original;
-    }
-
     private static String byteCase(Subject subject, Engine from, Engine to, boolean sealed, SplittableRandom random)
             throws IOException {
         CoroutineBase original = subject.suspended(from);
@@ -329,12 +302,13 @@ public final class FuzzMain {
     }
 
     private static String frameCase(Subject subject, Engine from, Engine to, SplittableRandom random) {
-        CoroutineFrame[][] frames = new CoroutineFrame[1][];
-        CoroutineBase original = suspendedAndClosed(subject, from, frames);
-        CoroutineBase target = subject.target(to, original, frames[0]);
-        mutate(frames[0], target, random);
+        CoroutineBase original = subject.suspended(from);
+        CoroutineFrame[] frames = original.serialize();
+        original.close(); // a symmetric one would otherwise run again at the initial coroutine's next yield
+        CoroutineBase target = subject.target(to, original, frames);
+        mutate(frames, target, random);
         try {
-            target.deserialize(frames[0]);
+            target.deserialize(frames);
         } catch (IllegalArgumentException refused) {
             return "refused IllegalArgumentException";
         } catch (Throwable other) {

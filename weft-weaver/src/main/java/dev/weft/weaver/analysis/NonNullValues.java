@@ -1,6 +1,9 @@
 package dev.weft.weaver.analysis;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
@@ -40,6 +43,8 @@ public final class NonNullValues {
     private final MethodNode method;
     private final Frame<Fact>[] frames;
     private final Frame<SourceValue>[] sources;
+    /** The labels a jump, a switch or a handler names; found at the first question. */
+    private Set<LabelNode> entered;
 
     private NonNullValues(MethodNode method, Frame<Fact>[] frames, Frame<SourceValue>[] sources) {
         this.method = method;
@@ -101,14 +106,28 @@ public final class NonNullValues {
     }
 
     private boolean isEntered(LabelNode label) {
+        if (entered == null) {
+            entered = enteredLabels(method);
+        }
+        return entered.contains(label);
+    }
+
+    /** The labels of {@code method} that a jump, a switch or a handler names. */
+    private static Set<LabelNode> enteredLabels(MethodNode method) {
+        Set<LabelNode> labels = Collections.newSetFromMap(new IdentityHashMap<>());
         for (AbstractInsnNode insn : method.instructions) {
-            if (insn instanceof JumpInsnNode jump && jump.label == label
-                    || insn instanceof TableSwitchInsnNode table && (table.dflt == label || table.labels.contains(label))
-                    || insn instanceof LookupSwitchInsnNode lookup && (lookup.dflt == label || lookup.labels.contains(label))) {
-                return true;
+            if (insn instanceof JumpInsnNode jump) {
+                labels.add(jump.label);
+            } else if (insn instanceof TableSwitchInsnNode table) {
+                labels.add(table.dflt);
+                labels.addAll(table.labels);
+            } else if (insn instanceof LookupSwitchInsnNode lookup) {
+                labels.add(lookup.dflt);
+                labels.addAll(lookup.labels);
             }
         }
-        return method.tryCatchBlocks.stream().anyMatch(block -> block.handler == label);
+        method.tryCatchBlocks.forEach(block -> labels.add(block.handler));
+        return labels;
     }
 
     /** Whether local {@code slot} is never null before instruction {@code index}. */

@@ -35,7 +35,7 @@ final class WovenEntries {
      * How a woven stack enters its coroutine's body, and the method whose frame is the body's
      * outermost (null if none): the {@code run} method whose twin the entry calls, or, where that
      * is a bridge the weaver passes through, the method it bridges to ({@link Bridges}), whose
-     * twin the bridge's calls.
+     * twin the bridge's twin calls.
      */
     sealed interface Entry {
 
@@ -200,10 +200,6 @@ final class WovenEntries {
     private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnBody(outermost(OWN_RUN, type)));
     private static final ClassValue<Entry> TARGET = entries(type -> new Target(outermost(TARGET_RUN, type)));
 
-    /** The method of the outermost frame of a body of class {@code type} entered by its {@code run} of {@code runs}. */
-    private static Method outermost(RunMethods runs, Class<?> type) {
-        return Bridges.passedThrough(runs.get(type).method(), type);
-    }
     private static final ClassValue<Entry> SYMMETRIC_LAMBDA = entries(type -> {
         WovenLambdas.Lambda lambda = WovenLambdas.of(type);
         return new SymmetricLambda(lambda.invoker(), lambda.implementation());
@@ -212,6 +208,11 @@ final class WovenEntries {
         WovenLambdas.Lambda lambda = WovenLambdas.of(type);
         return new AsymLambda(lambda.invoker(), lambda.implementation());
     });
+
+    /** The method of the outermost frame of a body of class {@code type} entered by its {@code run} of {@code runs}. */
+    private static Method outermost(RunMethods runs, Class<?> type) {
+        return Bridges.passedThrough(runs.get(type).method(), type);
+    }
 
     private static ClassValue<Entry> entries(java.util.function.Function<Class<?>, Entry> make) {
         return new ClassValue<>() {
