@@ -31,12 +31,15 @@ final class WovenStack extends Fiber implements ExecutionStack {
     private static final FiberAccess FIBERS = SharedAccess.fibers();
 
     /**
-     * How many saved frames are rebuilt together once a resumed frame has returned or thrown:
-     * each is a cheap call of its callee, as in Kilim's rewind, where resuming them one at a
-     * time from here is a call through a method handle each; few enough that a stack that
-     * returns one frame and goes down again does not pay for many.
+     * The most saved frames rebuilt together once resumed frames have returned or thrown: each
+     * is a cheap call of its callee, as in Kilim's rewind, where resuming them one at a time
+     * from here is a call through a method handle each. The engine takes one frame after the
+     * innermost, then twice as many each time the frames it took return too, up to this: a
+     * stack that returns one frame and goes down again (a recursive walk) rebuilds that one
+     * frame, not frames it would save again at its next suspension, and a stack that returns
+     * all the way up is rebuilt in a few calls.
      */
-    private static final int REWIND_CHUNK = 32;
+    private static final int MAX_REWIND = 32;
 
     private final WovenEntries.Entry entry;
     private boolean done;
@@ -57,7 +60,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * Implementation notes: a resume is a trampoline over the saved frames. The suspension
      * point's result (or the exception it throws on the resumed side) goes to the innermost
      * saved frame, which runs on alone; what it returns (or throws) goes to the next saved
-     * frames, rebuilt REWIND_CHUNK at a time (the outermost called from here, each calling its
+     * frames, rebuilt 1, 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling its
      * saved callee again, the innermost taking the result), and so on, until a frame suspends again (the fiber unwinds: only the frames that
      * ran are saved anew, above the ones still saved) or the outermost returns or throws (the
      * coroutine ends). A resume thus costs the frames that run, not the depth of the stack.
@@ -97,7 +100,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
                     FIBERS.finishUnwinding(fiber);
                     return;
                 }
-                count = REWIND_CHUNK; // the stack is returning: rebuild the next frames together
+                count = Math.min(2 * count, MAX_REWIND); // the stack is returning: rebuild more frames together
             }
         } else {
             FIBERS.enter(fiber);
