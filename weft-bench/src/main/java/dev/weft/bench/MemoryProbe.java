@@ -12,7 +12,8 @@ import jdk.internal.vm.Continuation;
 
 /**
  * Memory per suspended coroutine (thesis section 6.1), one kind and one count per JVM:
- * {@code java MemoryProbe KIND COUNT}. Makes one of the kind first (so that loading classes is
+ * {@code java MemoryProbe KIND COUNT [REPEAT]} (the repeat's number only names the run: it is
+ * printed back, and the report's log file of each repeat differs by it). Makes one of the kind first (so that loading classes is
  * not counted), reads the memory after a full collection, makes
  * {@code COUNT} suspended coroutines (or blocked threads), reads it again, and prints both
  * readings as {@code key=value} lines; the report divides the differences by the count.
@@ -40,6 +41,9 @@ public final class MemoryProbe {
         before.print("before");
         after.print("after");
         System.out.println("count=" + count);
+        if (args.length > 2) {
+            System.out.println("repeat=" + Integer.parseInt(args[2]));
+        }
         Reference.reachabilityFence(held);
         Reference.reachabilityFence(warmUp);
         System.exit(0); // blocked threads would keep the JVM alive

@@ -24,7 +24,8 @@ record Settings(
         List<Integer> ringCounts,
         Duration ringWarmup,
         Duration ringMeasure,
-        Duration peersTimeout) {
+        Duration peersTimeout,
+        int memoryRepeats) {
 
     /** Seconds a forked JMH JVM takes to start and set up, for the estimate (about 0.4 s seen here). */
     private static final double FORK_SECONDS = 0.6;
@@ -38,7 +39,8 @@ record Settings(
                 List.of(1_000, 10_000, 100_000),
                 List.of(100, 1_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000),
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
-                Duration.ofMinutes(12));
+                Duration.ofMinutes(12),
+                3);
     }
 
     static Settings quickRun() {
@@ -50,7 +52,8 @@ record Settings(
                 List.of(1_000),
                 List.of(100, 1_000),
                 Duration.ofMillis(100), Duration.ofMillis(200),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120),
+                2);
     }
 
     /** Estimated seconds of one time-based JMH run (all forks). */

@@ -326,9 +326,7 @@ public final class KilimPeer {
             warmers[i].start();
         }
         waitFor(warm, warmers.length);
-        Plan.settle();
-        long rssBefore = Plan.rssBytes();
-        long heapBefore = Plan.heapUsed();
+        Plan.MemoryReading before = Plan.MemoryReading.settled();
         AtomicInteger parked = new AtomicInteger();
         Parked[] tasks = new Parked[n];
         for (int i = 0; i < n; i++) {
@@ -337,13 +335,8 @@ public final class KilimPeer {
         }
         waitFor(parked, n);
         Thread.sleep(50);
-        Plan.settle();
-        long rssAfter = Plan.rssBytes();
-        long heapAfter = Plan.heapUsed();
-        Plan.row(PEER, "memory", n, "rss-bytes-per-coroutine", (double) (rssAfter - rssBefore) / n, "B",
-                note("VmRSS " + rssBefore / 1024 + " -> " + rssAfter / 1024 + " kB; heap used after GC "
-                        + String.format(java.util.Locale.ROOT, "%.0f", (double) (heapAfter - heapBefore) / n)
-                        + " B per task; tasks parked on a mailbox get"));
+        Plan.MemoryReading after = Plan.MemoryReading.settled();
+        Plan.memoryRows(PEER, n, before, after, "tasks parked on a mailbox get; scheduler threads=1");
         // Keep the tasks reachable until the reading is done.
         if (tasks[n - 1].isDone()) {
             System.err.println("unexpected: a parked task finished");
