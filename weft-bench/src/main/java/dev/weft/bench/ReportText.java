@@ -42,13 +42,14 @@ final class ReportText {
                         + "forked JVMs of the JDK above with `" + String.join(" ", JmhRunner.baseJvmArgs()) + "`: "
                         + s.describeJmh() + ".",
                 "**Every number is a median**: of the per-iteration scores of all forks (JMH's average time per "
-                        + "operation within each iteration), or of one fresh-JVM probe for the memory and ring "
-                        + "workloads. Times are per operation as each section defines it.",
+                        + "operation within each iteration), or of the fresh-JVM probes of the memory workload (" + s.memoryRepeats()
+                        + " JVMs per kind and count), or of one for the ring. Times are per operation as each section defines it.",
                 "**Every ratio is against a baseline measured in the same run on this machine**, usually a bare "
                         + "`jdk.internal.vm.Continuation` doing the same work at the same depth: the floor Weft's "
                         + "native engine is built on.",
-                "Memory and the ring-of-N tables are measured by plain programs, one fresh JVM per kind and "
-                        + "count, reading `VmRSS` from `/proc/self/status` and the heap after `System.gc()`.",
+                "Memory and the ring-of-N tables are measured by plain programs in fresh JVMs, reading `VmRSS` "
+                        + "from `/proc/self/status` and the heap after `System.gc()`; the memory probes' JVMs have a "
+                        + "fixed, pre-touched heap (section 3 says what is counted and why).",
                 "The machine is shared and noisy; nothing here is asserted in a test. Peers outside this JVM are "
                         + "run afterwards by `weft-bench/peers/run-peers.sh`, never at the same time.");
     }
