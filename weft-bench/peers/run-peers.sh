@@ -41,7 +41,7 @@ else
   counts=(100 1000 5000 10000 20000 30000 40000 50000)
   bench_timeout=300; switch_timeout=120; memory_timeout=90
   quick_flag=()
-  jvm_memory_repeats=3
+  jvm_memory_repeats=5
 fi
 bench_expected=("fiber-chain 5" "fiber-chain 5000" "same-fringe 1000" "same-fringe 100000")
 

@@ -111,7 +111,7 @@ final class MemorySection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return KINDS.keySet().stream().mapToInt(k -> counts(s, k).size()).sum() * s.memoryRepeats();
+        return KINDS.keySet().stream().flatMap(k -> counts(s, k).stream()).mapToInt(s::memoryRepeats).sum();
     }
 
     @Override
@@ -120,10 +120,11 @@ final class MemorySection extends Section {
         for (String k : KINDS.keySet()) {
             for (int c : counts(s, k)) {
                 // start-up, touching the fixed heap (about 0.3 s per GiB here), then the coroutines
-                seconds += 1.0 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
+                double once = 1.5 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
+                seconds += once * s.memoryRepeats(c);
             }
         }
-        return seconds * s.memoryRepeats();
+        return seconds;
     }
 
     @Override
@@ -147,7 +148,7 @@ final class MemorySection extends Section {
     /** The outputs of the repeats of one kind and count, each in a fresh JVM with a fixed, pre-touched heap. */
     private static List<Map<String, String>> probes(Bench bench, String kind, int count) throws ProbeRunner.ProbeFailure {
         List<Map<String, String>> outputs = new ArrayList<>();
-        int repeats = bench.settings().memoryRepeats();
+        int repeats = bench.settings().memoryRepeats(count);
         for (int r = 1; r <= repeats; r++) {
             String label = WORKLOAD + ": " + kind + " count=" + count + " repeat " + r + "/" + repeats;
             Map<String, String> v = bench.probe(label, MemoryProbe.class, List.of(kind, "" + count, "" + r),
@@ -161,10 +162,14 @@ final class MemorySection extends Section {
     }
 
     private static final String DESCRIPTION = """
-            Each kind and count runs in %d fresh JVMs (G1), each with a fixed heap whose every page is \
+            Each kind and count runs in %d fresh JVMs (3 at 1,000,000, where the growth is hundreds of \
+            MiB; G1), each with a fixed heap whose every page is \
             touched at start-up (`-Xms` = `-Xmx`, `-XX:+AlwaysPreTouch`; %d MiB, or 128 MiB + 2 KiB per \
             coroutine where that is more: 2,082 MiB at 1,000,000, so that the largest count fits). The \
-            probe first makes one of the kind (so that loading the classes is not counted), collects \
+            probe first makes %s of the kind, suspends and finishes them (so that the JIT's compiling \
+            their code, megabytes of native memory a process pays once, is not counted; platform \
+            threads excepted, since a finished thread's stack is cached by the C library and reused), \
+            then makes one and keeps it (so that loading the classes is not counted), collects \
             garbage until the heap stops shrinking, and reads the live heap (`MemoryMXBean`) and the \
             resident set (`VmRSS` in `/proc/self/status`); it then makes `count` coroutines suspended \
             directly in their body (or threads blocked in `SynchronousQueue.take()`), collects again \
@@ -190,6 +195,7 @@ final class MemorySection extends Section {
     void write(Page page) {
         page.heading(2, title());
         page.paragraph(DESCRIPTION.formatted(page.settings().memoryRepeats(), ProcessMemory.FIXED_HEAP_BASE_MIB,
+                Format.count(MemoryProbe.JIT_WARM_UP),
                 Format.number(ResidentGrowth.NOISE_FACTOR), Format.count(platformCap)));
         page.paragraph("**Resident per coroutine: live heap + native growth (bytes)**");
         page.table(table(ResidentGrowth::resident));

@@ -43,7 +43,7 @@ final class ReportText {
                         + s.describeJmh() + ".",
                 "**Every number is a median**: of the per-iteration scores of all forks (JMH's average time per "
                         + "operation within each iteration), or of the fresh-JVM probes of the memory workload (" + s.memoryRepeats()
-                        + " JVMs per kind and count), or of one for the ring. Times are per operation as each section defines it.",
+                        + " JVMs per kind and count, " + s.memoryRepeats(1_000_000) + " at 1,000,000), or of one for the ring. Times are per operation as each section defines it.",
                 "**Every ratio is against a baseline measured in the same run on this machine**, usually a bare "
                         + "`jdk.internal.vm.Continuation` doing the same work at the same depth: the floor Weft's "
                         + "native engine is built on.",

@@ -40,7 +40,7 @@ record Settings(
                 List.of(100, 1_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000),
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofMinutes(12),
-                3);
+                5);
     }
 
     static Settings quickRun() {
@@ -54,6 +54,14 @@ record Settings(
                 Duration.ofMillis(100), Duration.ofMillis(200),
                 Duration.ofSeconds(120),
                 2);
+    }
+
+    /**
+     * The fresh JVMs of a memory probe at {@code count}: {@link #memoryRepeats}, but at most 3 at a
+     * million and more, where the growth is hundreds of MiB and a few MiB of noise is under 1%.
+     */
+    int memoryRepeats(int count) {
+        return count >= 1_000_000 ? Math.min(3, memoryRepeats) : memoryRepeats;
     }
 
     /** Estimated seconds of one time-based JMH run (all forks). */

@@ -123,4 +123,16 @@ class MemorySectionTest {
                 () -> s.recordProbes("green-thread", 10, probes(10, 1, 1)));
         assertTrue(e.getMessage().startsWith("unknown memory kind green-thread (kinds: [weft-symmetric"), e.getMessage());
     }
+
+    @Test
+    void aMillionCoroutinesRunInAtMostThreeJvmsAndSmallerCountsInAllTheRepeats() {
+        Settings full = Settings.fullRun();
+        assertEquals(5, full.memoryRepeats(100_000));
+        assertEquals(3, full.memoryRepeats(1_000_000));
+        Settings quick = Settings.quickRun();
+        assertEquals(2, quick.memoryRepeats(1_000));
+        assertEquals(2, quick.memoryRepeats(1_000_000));
+        int probes = quick.memoryCounts().size() + quick.ringCounts().size(); // 10, 1,000 and 100 (1,000 in both)
+        assertEquals(7 * (probes - 1) * 2, new MemorySection(10_000).plannedSteps(quick));
+    }
 }

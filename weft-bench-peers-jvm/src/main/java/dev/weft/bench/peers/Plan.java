@@ -281,10 +281,11 @@ public final class Plan {
         row(peer, "memory", n, "rss-bytes-per-coroutine", (after.rss - before.rss) / (double) n, "B", note);
     }
 
-    public static long heapUsed() {
-        Runtime rt = Runtime.getRuntime();
-        return rt.totalMemory() - rt.freeMemory();
-    }
+    /**
+     * Coroutines a memory run makes and finishes before its first reading, as weft-bench's memory
+     * probes do ({@code MemoryProbe.JIT_WARM_UP}): the JIT's compiling their code is then not counted.
+     */
+    public static final int JIT_WARM_UP = 10_000;
 
     public static String jvmNote() {
         return "java " + System.getProperty("java.version");

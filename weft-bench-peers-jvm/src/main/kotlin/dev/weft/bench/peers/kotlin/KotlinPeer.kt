@@ -159,9 +159,15 @@ private suspend fun sameFringe(plan: Plan, leaves: Int) {
 }
 
 private fun memory(n: Int) = runBlocking {
-    // Warm the channel and launch paths up, so that the reading before holds their classes.
+    // As weft-bench's probes: JIT_WARM_UP coroutines made and finished, so that compiling their code
+    // is not counted, then one kept, so that the reading before holds the classes.
+    val jitGate = Channel<Unit>()
+    val jitWarm = List(Plan.JIT_WARM_UP) { launch(start = CoroutineStart.UNDISPATCHED) { jitGate.receive() } }
+    jitWarm.forEach { it.cancel() }
+    jitWarm.joinAll()
     val warmGate = Channel<Unit>()
-    val warm = List(16) { launch(start = CoroutineStart.UNDISPATCHED) { warmGate.receive() } }
+    val warm = launch(start = CoroutineStart.UNDISPATCHED) { warmGate.receive() }
+    Plan.MemoryReading.settled() // runs the reading's own code once before it counts
     val before = Plan.MemoryReading.settled()
     val gate = Channel<Unit>()
     val parked = List(n) { launch(start = CoroutineStart.UNDISPATCHED) { gate.receive() } }
@@ -169,5 +175,5 @@ private fun memory(n: Int) = runBlocking {
     Plan.memoryRows(PEER, n, before, after,
         "coroutines suspended in receive on one channel; runBlocking event loop (1 thread); kotlin ${KotlinVersion.CURRENT}")
     parked.forEach { it.cancel() }
-    warm.forEach { it.cancel() }
+    warm.cancel()
 }
