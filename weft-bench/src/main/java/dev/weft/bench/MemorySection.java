@@ -83,15 +83,6 @@ final class MemorySection extends Section {
         results.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(count, new Measured(null, why));
     }
 
-    /**
-     * The resident figure per suspended coroutine of {@code kind} at {@code count} (live heap plus
-     * native growth, median of the repeats), for section 8: null if not measured.
-     */
-    ResidentGrowth.Spread residentPerCoroutine(String kind, int count) {
-        Measured m = results.getOrDefault(kind, Map.of()).get(count);
-        return m == null || !m.ok() ? null : m.growth().resident();
-    }
-
     /** A table cell of one figure of {@code kind} at {@code count}: median and range, "within noise", or why not. */
     String cell(String kind, int count, Function<ResidentGrowth, ResidentGrowth.Spread> figure) {
         Measured m = results.getOrDefault(kind, Map.of()).get(count);
@@ -186,7 +177,12 @@ final class MemorySection extends Section {
             their figure. The plain resident-set growth is the last table. \
             **Noise.** A figure is *within noise* when it is under %s times the median absolute \
             deviation of the JVMs' figures (the repeats disagree by as much as the figure itself); \
-            such a cell shows the median all the same, and the target leaves it out. A coroutine's \
+            such a cell shows the median all the same, and the target leaves it out. On the native \
+            engine and the raw continuation, the live heap itself varies between JVMs: a stack chunk \
+            holds the frames as they were when the coroutine suspended, and frames of C2-compiled code \
+            are much smaller than interpreted or C1 ones (the raw continuation at 10,000, seen here: \
+            about 240 B against 730), so the figure depends on whether C2 had compiled the body by \
+            then; the range shows it. A coroutine's \
             frames live in heap stack chunks (native engine) or in the saved values of its frames \
             (woven engine: no stack chunk). Platform threads are capped at %s (this machine's \
             `pid_max` shares thread ids among all processes).""";
