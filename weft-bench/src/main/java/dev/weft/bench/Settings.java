@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The sizes and JMH settings of one run of the suite: {@link #fullRun()} for BENCHMARKS.md (about
- * half an hour on two cores, peers included), {@link #quickRun()} for a smoke run of seconds.
+ * an hour on two cores, then the peers), {@link #quickRun()} for a smoke run of seconds.
  */
 record Settings(
         boolean quick,
