@@ -36,10 +36,12 @@ if [[ $quick == true ]]; then
   counts=(100 1000)
   bench_timeout=30; switch_timeout=20; memory_timeout=20
   quick_flag=(--quick)
+  jvm_memory_repeats=2
 else
   counts=(100 1000 5000 10000 20000 30000 40000 50000)
   bench_timeout=300; switch_timeout=120; memory_timeout=90
   quick_flag=()
+  jvm_memory_repeats=5
 fi
 bench_expected=("fiber-chain 5" "fiber-chain 5000" "same-fringe 1000" "same-fringe 100000")
 
@@ -64,6 +66,14 @@ jruby_weft_cmd=("$java" -XX:+AutoCreateSharedArchive "-XX:SharedArchiveFile=$JRU
                 --add-opens java.base/java.nio.channels=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED
                 --add-opens java.management/sun.management=ALL-UNNAMED
                 -cp "$JRUBY_JAR:$WEFT_JRUBY_CP" org.jruby.main.Main -r weft/fiber "$PEERS_DIR/ruby/fiber_peer.rb")
+# JVM options of the JVM peers' next run: empty, or the fixed heap of a memory run.
+jvm_opts=()
+# The fixed heap in MiB of a JVM peer's memory run with $1 coroutines, by weft-bench's rule for its
+# own memory probes (ProcessMemory.fixedHeapOptions): 128 MiB + 2 KiB per coroutine, at least 256.
+fixed_heap_mib() {
+  local mib=$((128 + ($1 * 2048 + 1048575) / 1048576))
+  echo $((mib > 256 ? mib : 256))
+}
 # The command that runs each peer; the arguments MODE [--quick] [N...] follow it.
 peer_cmd() {
   case "$1" in
@@ -72,8 +82,8 @@ peer_cmd() {
     jruby-fiber) cmd=("${jruby_cmd[@]}") ;;
     jruby-weft) cmd=("${jruby_weft_cmd[@]}") ;;
     python-greenlet) cmd=("$VENV/bin/python" "$PEERS_DIR/python/greenlet_peer.py") ;;
-    kotlin-coroutines) cmd=("$java" -cp "$jvm_cp" dev.weft.bench.peers.kotlin.KotlinPeerKt) ;;
-    kilim) cmd=("$java" -cp "$jvm_cp" dev.weft.bench.peers.kilim.KilimPeer) ;;
+    kotlin-coroutines) cmd=("$java" "${jvm_opts[@]}" -cp "$jvm_cp" dev.weft.bench.peers.kotlin.KotlinPeerKt) ;;
+    kilim) cmd=("$java" "${jvm_opts[@]}" -cp "$jvm_cp" dev.weft.bench.peers.kilim.KilimPeer) ;;
   esac
 }
 
@@ -154,7 +164,19 @@ for peer in "${ALL_PEERS[@]}"; do
     continue
   fi
   for n in "${counts[@]}"; do
-    run "$peer" "$memory_timeout" "memory $n" -- memory "$n" "${quick_flag[@]}"
+    if [[ $peer == kotlin-coroutines || $peer == kilim ]]; then
+      # Measured as weft-bench measures its own JVM rows: a fixed, pre-touched heap, so that the
+      # resident set grows by native memory only, and several fresh JVMs (the report takes the
+      # median of their rows).
+      mib=$(fixed_heap_mib "$n")
+      jvm_opts=("-Xms${mib}m" "-Xmx${mib}m" -XX:+AlwaysPreTouch)
+      for ((r = 1; r <= jvm_memory_repeats; r++)); do
+        run "$peer" "$memory_timeout" "memory $n" -- memory "$n" "${quick_flag[@]}"
+      done
+      jvm_opts=()
+    else
+      run "$peer" "$memory_timeout" "memory $n" -- memory "$n" "${quick_flag[@]}"
+    fi
   done
 done
 

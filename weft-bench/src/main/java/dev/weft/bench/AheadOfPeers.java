@@ -12,11 +12,24 @@ import java.util.Map;
  * side is missing or no comparison could be made.
  *
  * @param goal the line's text
- * @param workload and {@code metric}: the peers' rows compared
+ * @param workload and {@code metrics}: the peers' rows compared; of a peer that printed several of
+ *        the metrics at a parameter, the first in this list (a peer's best-defined figure first)
  * @param lowerIsBetter whether a smaller value wins (time, bytes) or a larger one (rate)
  * @param unit printed after each value
  */
-record AheadOfPeers(String goal, String workload, String metric, boolean lowerIsBetter, String unit) {
+record AheadOfPeers(String goal, String workload, List<String> metrics, boolean lowerIsBetter, String unit) {
+
+    AheadOfPeers {
+        if (metrics.isEmpty()) {
+            throw new IllegalArgumentException("no metric for goal: " + goal);
+        }
+        metrics = List.copyOf(metrics);
+    }
+
+    /** A goal over one metric of the peers. */
+    AheadOfPeers(String goal, String workload, String metric, boolean lowerIsBetter, String unit) {
+        this(goal, workload, List.of(metric), lowerIsBetter, unit);
+    }
 
     /** The target, from Weft's best value at each parameter (in the peers' metric). */
     Target judge(Map<Integer, Double> weftBest, PeerResults peers) {
@@ -33,7 +46,7 @@ record AheadOfPeers(String goal, String workload, String metric, boolean lowerIs
                 continue;
             }
             for (Map.Entry<Integer, Double> weft : weftBest.entrySet()) {
-                PeerResults.Row row = peers.value(peer, workload, metric, "" + weft.getKey());
+                PeerResults.Row row = firstOf(peers, peer, "" + weft.getKey());
                 if (row == null) {
                     continue;
                 }
@@ -50,6 +63,17 @@ record AheadOfPeers(String goal, String workload, String metric, boolean lowerIs
         String measured = behind.isEmpty() ? "ahead in all " + compared + " comparisons"
                 : "behind " + String.join(", ", behind) + "; ahead in " + (compared - behind.size()) + " of " + compared;
         return Target.of(goal, measured, behind.isEmpty());
+    }
+
+    /** {@code peer}'s row of the first of {@link #metrics} it measured at {@code parameter}, or null. */
+    private PeerResults.Row firstOf(PeerResults peers, String peer, String parameter) {
+        for (String metric : metrics) {
+            PeerResults.Row row = peers.value(peer, workload, metric, parameter);
+            if (row != null) {
+                return row;
+            }
+        }
+        return null;
     }
 
     private boolean ahead(double weft, double peer) {

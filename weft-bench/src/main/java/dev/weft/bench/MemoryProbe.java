@@ -2,18 +2,19 @@ package dev.weft.bench;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
 import dev.weft.bench.woven.SwitchMembers;
 
 import java.lang.ref.Reference;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.SynchronousQueue;
 import jdk.internal.vm.Continuation;
 
 /**
  * Memory per suspended coroutine (thesis section 6.1), one kind and one count per JVM:
- * {@code java MemoryProbe KIND COUNT}. Makes one of the kind first (so that loading classes is
- * not counted), reads the memory after a full collection, makes
+ * {@code java MemoryProbe KIND COUNT [REPEAT]} (the repeat's number only names the run: it is
+ * printed back, and the report's log file of each repeat differs by it). Makes {@link #JIT_WARM_UP} of the kind and finishes
+ * them (so that compiling their code is not counted), then makes one and keeps it (so that
+ * loading classes is not counted), reads the memory after a full collection, makes
  * {@code COUNT} suspended coroutines (or blocked threads), reads it again, and prints both
  * readings as {@code key=value} lines; the report divides the differences by the count.
  *
@@ -27,22 +28,58 @@ import jdk.internal.vm.Continuation;
  */
 public final class MemoryProbe {
 
+    /**
+     * Made, suspended and finished before the first reading, so that compiling the code that
+     * makes and suspends them (the C2 compiler's memory, megabytes that a process pays once) is
+     * not counted per coroutine. Not for platform threads: a finished thread's stack stays cached
+     * by the C library and the threads counted would reuse it.
+     */
+    static final int JIT_WARM_UP = 10_000;
+
     private MemoryProbe() {
     }
 
     public static void main(String[] args) throws InterruptedException {
         String kind = args[0];
         int count = Integer.parseInt(args[1]);
-        Object warmUp = create(kind, 1); // loads and links the classes before the first reading
+        if (!kind.equals("platform-thread")) {
+            finish(create(kind, JIT_WARM_UP));
+        }
+        Object warmUp = create(kind, 1); // kept: loads and links the classes before the first reading
+        ProcessMemory.settled(); // runs the reading's own code once before it counts
         ProcessMemory before = ProcessMemory.settled();
         Object held = create(kind, count);
         ProcessMemory after = ProcessMemory.settled();
         before.print("before");
         after.print("after");
         System.out.println("count=" + count);
+        if (args.length > 2) {
+            System.out.println("repeat=" + Integer.parseInt(args[2]));
+        }
         Reference.reachabilityFence(held);
         Reference.reachabilityFence(warmUp);
         System.exit(0); // blocked threads would keep the JVM alive
+    }
+
+    /** Finishes what {@link #create} made (closes the coroutines, ends the threads), so that the collector frees it. */
+    private static void finish(Object made) throws InterruptedException {
+        switch (made) {
+            case CoroutineBase[] coroutines -> {
+                for (CoroutineBase c : coroutines) {
+                    c.close();
+                }
+            }
+            case Thread[] threads -> {
+                for (Thread t : threads) {
+                    t.interrupt();
+                    t.join();
+                }
+            }
+            case Continuation[] continuations -> {
+                // nothing holds a suspended continuation but this array
+            }
+            default -> throw new IllegalArgumentException("cannot finish " + made.getClass().getName());
+        }
     }
 
     private static Object create(String kind, int count) throws InterruptedException {
@@ -72,7 +109,7 @@ public final class MemoryProbe {
     }
 
     private static Object asymmetric(int count) {
-        List<AsymCoroutine<Object, Object>> all = new ArrayList<>(count);
+        AsymCoroutine<?, ?>[] all = new AsymCoroutine<?, ?>[count];
         for (int i = 0; i < count; i++) {
             AsymCoroutine<Object, Object> c = new AsymCoroutine<>((self, in) -> {
                 while (true) {
@@ -80,7 +117,7 @@ public final class MemoryProbe {
                 }
             });
             c.call(null);
-            all.add(c);
+            all[i] = c;
         }
         return all;
     }
@@ -95,11 +132,11 @@ public final class MemoryProbe {
     }
 
     private static Object wovenAsymmetric(int count) {
-        List<AsymCoroutine<Object, Object>> all = new ArrayList<>(count);
+        AsymCoroutine<?, ?>[] all = new AsymCoroutine<?, ?>[count];
         for (int i = 0; i < count; i++) {
             AsymCoroutine<Object, Object> c = new SwitchMembers.Echo();
             c.call(null);
-            all.add(c);
+            all[i] = c;
         }
         return all;
     }

@@ -90,7 +90,36 @@ final class PeerResults {
             rows.add(new Row(f[0].strip(), f[1].strip(), f[2].strip(), metric, value, f[5].strip(),
                     f.length == 7 ? f[6].strip() : ""));
         }
-        return new PeerResults(rows, problems, null);
+        return new PeerResults(mergeRepeats(rows), problems, null);
+    }
+
+    /**
+     * Rows that repeat one measurement (the same peer, workload, parameter and metric: a workload
+     * {@code run-peers.sh} runs in several fresh processes) become one row, in the place of the
+     * first, whose value is their median and whose note ends with every value.
+     */
+    private static List<Row> mergeRepeats(List<Row> rows) {
+        java.util.Map<String, List<Row>> groups = new java.util.LinkedHashMap<>();
+        for (Row r : rows) {
+            String key = r.unavailable() ? "unavailable\t" + groups.size() : String.join("\t", r.peer(), r.workload(),
+                    r.parameter().replace(",", "").replace("_", ""), r.metric());
+            groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+        }
+        List<Row> merged = new ArrayList<>();
+        for (List<Row> group : groups.values()) {
+            merged.add(group.size() == 1 ? group.get(0) : median(group));
+        }
+        return merged;
+    }
+
+    private static Row median(List<Row> repeats) {
+        double[] values = repeats.stream().mapToDouble(Row::value).sorted().toArray();
+        int n = values.length;
+        double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        Row first = repeats.get(0);
+        String all = String.join(", ", repeats.stream().map(r -> Format.number(r.value())).toList());
+        String note = (first.note().isEmpty() ? "" : first.note() + "; ") + "median of " + n + " runs: " + all;
+        return new Row(first.peer(), first.workload(), first.parameter(), first.metric(), median, first.unit(), note);
     }
 
     /**

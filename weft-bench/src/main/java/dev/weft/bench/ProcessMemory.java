@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The memory of the running JVM as the probes read it: the resident set from
@@ -13,6 +14,30 @@ import java.nio.file.Path;
  * alike) and the Java heap after a full collection.
  */
 record ProcessMemory(long rssBytes, long heapUsedBytes, long heapCommittedBytes) {
+
+    /** The smallest fixed heap a memory probe gets, in MiB: room for the JVM's own objects. */
+    static final int FIXED_HEAP_BASE_MIB = 256;
+    /** Fixed heap per coroutine above the base, in bytes: the fattest kind holds under 1 KiB live after GC. */
+    static final int FIXED_HEAP_PER_COROUTINE = 2048;
+
+    /**
+     * The JVM options that fix the heap of a probe making {@code count} coroutines and touch
+     * every page of it at start-up ({@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch}):
+     * the heap is then resident and committed before and after, and the resident set grows by
+     * native memory only. The size grows with the count (2 KiB each above 128 MiB, at least
+     * 256 MiB: 2,082 MiB at 1,000,000), so that the largest count still fits with room for
+     * the collector; the same rule sizes the JVM peers' heaps in {@code run-peers.sh}.
+     */
+    static List<String> fixedHeapOptions(int count) {
+        long mib = fixedHeapMebibytes(count);
+        return List.of("-Xms" + mib + "m", "-Xmx" + mib + "m", "-XX:+AlwaysPreTouch");
+    }
+
+    /** The fixed heap of a probe making {@code count} coroutines, in MiB (see {@link #fixedHeapOptions}). */
+    static long fixedHeapMebibytes(int count) {
+        long perCoroutine = ((long) count * FIXED_HEAP_PER_COROUTINE + (1 << 20) - 1) >> 20;
+        return Math.max(FIXED_HEAP_BASE_MIB, 128 + perCoroutine);
+    }
 
     /** Collects garbage until the used heap stops shrinking, then reads the numbers. */
     static ProcessMemory settled() {

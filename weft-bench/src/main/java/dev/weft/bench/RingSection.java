@@ -16,7 +16,6 @@ final class RingSection extends Section {
     private static final String WORKLOAD = "switch";
     private static final String PEER_SWITCH_METRIC = "switches-per-second";
     private static final String PEER_MEMORY_WORKLOAD = "memory";
-    private static final String PEER_MEMORY_METRIC = "rss-bytes-per-coroutine";
 
     private static final Map<String, String> KINDS = Map.of("weft", "Weft `Coroutine`", "woven", "Weft `Coroutine`, woven",
             "virtual-thread", "virtual threads", "platform-thread", "platform threads");
@@ -109,9 +108,10 @@ final class RingSection extends Section {
             (`dev.weft.bench.woven.SwitchMembers.Yielder`). Threads: each parks (`LockSupport.park`) until \
             its token flag is set, then sets the next one's and unparks it. The rate is measured over \
             %d ms after %d ms of warm-up. Resident memory is `VmRSS` of the whole JVM (as in table 4.4), \
-            read after the window and a full collection, with every member suspended or parked. The growth \
+            read after the window and a full collection, with every member suspended or parked. The memory \
             per coroutine comes from the memory probes of section 3 at these counts (suspended coroutines \
-            or blocked threads, after a full collection), which is how the peers measure theirs. Platform \
+            or blocked threads, after a full collection, in JVMs with a fixed, pre-touched heap), which is \
+            how the JVM peers measure theirs. Platform \
             threads are capped at %s here and at %s in section 3 (this machine's `pid_max` is shared by \
             all processes' threads). Peers come from `weft-bench/peers/run-peers.sh`.""";
 
@@ -126,10 +126,15 @@ final class RingSection extends Section {
         notRunLine(page, peers);
         page.paragraph("**Resident memory of the whole JVM, MiB (cf. table 4.4)**");
         page.table(residentTable());
-        page.paragraph("**Resident-set growth per suspended coroutine, bytes** (JVM kinds: section 3's probes; peers: their `"
-                + PEER_MEMORY_METRIC + "`; \"below noise\": the JVM grew by less than "
-                + Format.mebibytes(MemorySection.RSS_NOISE_BYTES) + " MiB in all)");
-        page.table(perCoroutineTable(peers));
+        page.paragraph("**Resident memory per suspended coroutine, bytes** (JVM kinds: section 3's resident figure, live "
+                + "heap + native growth with a fixed, pre-touched heap, median of its JVMs with their range; the Kotlin and "
+                + "Kilim peers: the same figure, `" + MemorySection.PEER_RESIDENT_METRIC + "`; the other peers: their "
+                + "resident-set growth, `" + MemorySection.PEER_RSS_METRIC + "`; \"within noise\": see section 3)");
+        page.table(perCoroutineTable(peers, ResidentGrowth::resident,
+                List.of(MemorySection.PEER_RESIDENT_METRIC, MemorySection.PEER_RSS_METRIC)));
+        page.paragraph("**Plain resident-set growth per suspended coroutine, bytes** (JVM kinds and the Kotlin and Kilim "
+                + "peers: heap fixed and pre-touched, so native memory only; the other peers: all of it)");
+        page.table(perCoroutineTable(peers, ResidentGrowth::rss, List.of(MemorySection.PEER_RSS_METRIC)));
         notRunLine(page, peers);
         page.plot(figure(peers), "ring-switches-per-second.png", "Switches per second in a ring of N");
     }
@@ -181,17 +186,30 @@ final class RingSection extends Section {
         return r.rssTotal().ok() ? Format.mebibytes(r.rssTotal().value()) : Format.outcome(r.rssTotal());
     }
 
-    /** Growth per suspended coroutine: section 3's probes for the JVM kinds, then the peers, at every count either has. */
-    private Table perCoroutineTable(PeerResults peers) {
+    /**
+     * A figure per suspended coroutine: section 3's for the JVM kinds, then each peer's first of
+     * {@code peerMetrics} it printed, at every count either has.
+     */
+    private Table perCoroutineTable(PeerResults peers, Function<ResidentGrowth, ResidentGrowth.Spread> figure,
+            List<String> peerMetrics) {
         List<String> memoryPeers = peers.peersOf(PEER_MEMORY_WORKLOAD);
         Table per = new Table(header("count", memoryPeers));
         for (int count : perCoroutineCounts(peers, memoryPeers)) {
             List<String> row = new ArrayList<>(List.of(Format.count(count)));
-            ORDER.forEach(k -> row.add(perCoroutineCell(k, count)));
-            memoryPeers.forEach(p -> row.add(peers.cell(p, PEER_MEMORY_WORKLOAD, PEER_MEMORY_METRIC, count, 1)));
+            ORDER.forEach(k -> row.add(memory.cell(MEMORY_KIND.get(k), count, figure)));
+            memoryPeers.forEach(p -> row.add(peerCell(peers, p, count, peerMetrics)));
             per.row(row);
         }
         return per;
+    }
+
+    private static String peerCell(PeerResults peers, String peer, int count, List<String> metrics) {
+        for (String metric : metrics) {
+            if (peers.value(peer, PEER_MEMORY_WORKLOAD, metric, "" + count) != null) {
+                return peers.cell(peer, PEER_MEMORY_WORKLOAD, metric, count, 1);
+            }
+        }
+        return peers.cell(peer, PEER_MEMORY_WORKLOAD, metrics.get(metrics.size() - 1), count, 1);
     }
 
     private List<Integer> perCoroutineCounts(PeerResults peers, List<String> memoryPeers) {
@@ -201,14 +219,6 @@ final class RingSection extends Section {
                 .map(r -> PeerResults.count(r.parameter())).filter(c -> c > 0 && !counts.contains(c)).forEach(counts::add);
         counts.sort(null);
         return counts;
-    }
-
-    private String perCoroutineCell(String kind, int count) {
-        Outcome o = memory.residentPerCoroutine(MEMORY_KIND.get(kind), count);
-        if (o == null) {
-            return kind.equals("platform-thread") && count > memory.platformCap() ? "not run (cap)" : Format.NONE;
-        }
-        return o.ok() ? Format.number(o.value()) : o.failure().equals("below noise") ? "below noise" : Format.outcome(o);
     }
 
     /** Switches per second against the ring's size: the JVM kinds, and the peers dashed. */

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The sizes and JMH settings of one run of the suite: {@link #fullRun()} for BENCHMARKS.md (about
- * half an hour on two cores, peers included), {@link #quickRun()} for a smoke run of seconds.
+ * an hour on two cores, then the peers), {@link #quickRun()} for a smoke run of seconds.
  */
 record Settings(
         boolean quick,
@@ -24,7 +24,8 @@ record Settings(
         List<Integer> ringCounts,
         Duration ringWarmup,
         Duration ringMeasure,
-        Duration peersTimeout) {
+        Duration peersTimeout,
+        int memoryRepeats) {
 
     /** Seconds a forked JMH JVM takes to start and set up, for the estimate (about 0.4 s seen here). */
     private static final double FORK_SECONDS = 0.6;
@@ -38,7 +39,8 @@ record Settings(
                 List.of(1_000, 10_000, 100_000),
                 List.of(100, 1_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000),
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
-                Duration.ofMinutes(12));
+                Duration.ofMinutes(12),
+                5);
     }
 
     static Settings quickRun() {
@@ -50,7 +52,16 @@ record Settings(
                 List.of(1_000),
                 List.of(100, 1_000),
                 Duration.ofMillis(100), Duration.ofMillis(200),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120),
+                2);
+    }
+
+    /**
+     * The fresh JVMs of a memory probe at {@code count}: {@link #memoryRepeats}, but at most 3 at a
+     * million and more, where the growth is hundreds of MiB and a few MiB of noise is under 1%.
+     */
+    int memoryRepeats(int count) {
+        return count >= 1_000_000 ? Math.min(3, memoryRepeats) : memoryRepeats;
     }
 
     /** Estimated seconds of one time-based JMH run (all forks). */

@@ -92,4 +92,21 @@ class PeerResultsTest {
         assertNull(r.notRun());
         assertEquals(12.5, r.value("p", "same-fringe", "ns-per-leaf", "1000").value());
     }
+
+    @Test
+    void repeatedRowsOfOneMeasurementBecomeTheirMedianInThePlaceOfTheFirst() {
+        PeerResults r = PeerResults.parse(List.of(PeerResults.HEADER,
+                "kilim\tmemory\t1000\tresident-bytes-per-coroutine\t900\tB\tfixed heap",
+                "kilim\tmemory\t1000\trss-bytes-per-coroutine\t50\tB\t",
+                "kilim\tmemory\t1,000\tresident-bytes-per-coroutine\t300\tB\tfixed heap",
+                "kilim\tmemory\t1000\tresident-bytes-per-coroutine\t400\tB\tfixed heap",
+                "kilim\tmemory\t5000\tunavailable\tNA\t-\ttimed out",
+                "kilim\tmemory\t5000\tunavailable\tNA\t-\ttimed out"));
+        assertEquals(4, r.rows().size());
+        PeerResults.Row resident = r.rows().get(0);
+        assertEquals(400.0, resident.value());
+        assertEquals("fixed heap; median of 3 runs: 900, 300, 400", resident.note());
+        assertEquals(50.0, r.value("kilim", "memory", "rss-bytes-per-coroutine", "1000").value());
+        assertTrue(r.rows().get(2).unavailable() && r.rows().get(3).unavailable());
+    }
 }

@@ -232,10 +232,60 @@ public final class Plan {
         }
     }
 
-    public static long heapUsed() {
-        Runtime rt = Runtime.getRuntime();
-        return rt.totalMemory() - rt.freeMemory();
+    /**
+     * The memory of this JVM after {@link #settle()}: the resident set, and the heap in use and
+     * committed. run-peers.sh runs the memory mode with a fixed, pre-touched heap ({@code -Xms} =
+     * {@code -Xmx}, {@code -XX:+AlwaysPreTouch}), as weft-bench runs its own memory probes, so
+     * that the resident set's growth is native memory only. Immutable.
+     */
+    public static final class MemoryReading {
+        public final long rss;
+        public final long heapUsed;
+        public final long heapCommitted;
+
+        public MemoryReading(long rss, long heapUsed, long heapCommitted) {
+            this.rss = rss;
+            this.heapUsed = heapUsed;
+            this.heapCommitted = heapCommitted;
+        }
+
+        /** Collects garbage ({@link #settle()}), then reads. */
+        public static MemoryReading settled() {
+            settle();
+            Runtime rt = Runtime.getRuntime();
+            return new MemoryReading(rssBytes(), rt.totalMemory() - rt.freeMemory(), rt.totalMemory());
+        }
+
+        /**
+         * What {@code n} coroutines cost per coroutine between {@code before} and this reading, as
+         * weft-bench counts its own: the live heap's growth plus the native growth (the resident
+         * set's growth less the committed heap's).
+         */
+        public double residentPerCoroutine(MemoryReading before, int n) {
+            return ((heapUsed - before.heapUsed) + (rss - before.rss) - (heapCommitted - before.heapCommitted)) / (double) n;
+        }
     }
+
+    /**
+     * The memory rows of {@code n} suspended coroutines: {@code resident-bytes-per-coroutine} (live
+     * heap + native growth, the figure compared with Weft's), {@code heap-bytes-per-coroutine}, and
+     * the plain resident-set growth {@code rss-bytes-per-coroutine}; {@code what} says how they wait.
+     */
+    public static void memoryRows(String peer, int n, MemoryReading before, MemoryReading after, String what) {
+        String note = what + "; VmRSS " + before.rss / 1024 + " -> " + after.rss / 1024 + " kB, heap used after GC "
+                + before.heapUsed / 1024 + " -> " + after.heapUsed / 1024 + " kB, committed " + before.heapCommitted / 1024
+                + " -> " + after.heapCommitted / 1024 + " kB; " + jvmNote();
+        row(peer, "memory", n, "resident-bytes-per-coroutine", after.residentPerCoroutine(before, n), "B",
+                "live heap + native growth; " + note);
+        row(peer, "memory", n, "heap-bytes-per-coroutine", (after.heapUsed - before.heapUsed) / (double) n, "B", note);
+        row(peer, "memory", n, "rss-bytes-per-coroutine", (after.rss - before.rss) / (double) n, "B", note);
+    }
+
+    /**
+     * Coroutines a memory run makes and finishes before its first reading, as weft-bench's memory
+     * probes do ({@code MemoryProbe.JIT_WARM_UP}): the JIT's compiling their code is then not counted.
+     */
+    public static final int JIT_WARM_UP = 10_000;
 
     public static String jvmNote() {
         return "java " + System.getProperty("java.version");

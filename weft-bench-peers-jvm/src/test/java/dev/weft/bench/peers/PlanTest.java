@@ -96,4 +96,15 @@ class PlanTest {
         assertTrue(a.quick());
         assertArrayEquals(new int[] {100, 1000}, a.counts());
     }
+
+    @Test
+    void theResidentFigureIsLiveHeapPlusNativeGrowthPerCoroutine() {
+        Plan.MemoryReading before = new Plan.MemoryReading(400_000_000L, 50_000_000L, 268_435_456L);
+        // fixed heap: nothing committed, 1,000 coroutines of 500 B heap and 100 B native each
+        Plan.MemoryReading fixed = new Plan.MemoryReading(400_100_000L, 50_500_000L, 268_435_456L);
+        assertEquals(600.0, fixed.residentPerCoroutine(before, 1_000));
+        // a growing heap: the 4 MiB committed more are heap, not native, and are not counted twice
+        Plan.MemoryReading grown = new Plan.MemoryReading(404_294_304L, 50_500_000L, 272_629_760L);
+        assertEquals(600.0, grown.residentPerCoroutine(before, 1_000));
+    }
 }

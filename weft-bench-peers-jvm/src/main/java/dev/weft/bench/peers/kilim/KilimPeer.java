@@ -318,17 +318,27 @@ public final class KilimPeer {
 
     static void memory(int n) throws Exception {
         Scheduler.setDefaultScheduler(Scheduler.make(1));
-        // Warm the scheduler and the classes up with a few tasks, so that the reading before holds them.
-        AtomicInteger warm = new AtomicInteger();
-        Parked[] warmers = new Parked[16];
-        for (int i = 0; i < warmers.length; i++) {
-            warmers[i] = new Parked(warm);
-            warmers[i].start();
+        // As weft-bench's probes: JIT_WARM_UP tasks made and finished, so that compiling their code
+        // is not counted, then one kept, so that the reading before holds the classes.
+        AtomicInteger jit = new AtomicInteger();
+        Parked[] jitWarm = new Parked[Plan.JIT_WARM_UP];
+        for (int i = 0; i < jitWarm.length; i++) {
+            jitWarm[i] = new Parked(jit);
+            jitWarm[i].start();
         }
-        waitFor(warm, warmers.length);
-        Plan.settle();
-        long rssBefore = Plan.rssBytes();
-        long heapBefore = Plan.heapUsed();
+        waitFor(jit, jitWarm.length);
+        for (Parked t : jitWarm) {
+            t.gate.putnb(0);
+        }
+        for (Parked t : jitWarm) {
+            t.joinb();
+        }
+        AtomicInteger warm = new AtomicInteger();
+        Parked kept = new Parked(warm);
+        kept.start();
+        waitFor(warm, 1);
+        Plan.MemoryReading.settled(); // runs the reading's own code once before it counts
+        Plan.MemoryReading before = Plan.MemoryReading.settled();
         AtomicInteger parked = new AtomicInteger();
         Parked[] tasks = new Parked[n];
         for (int i = 0; i < n; i++) {
@@ -337,15 +347,10 @@ public final class KilimPeer {
         }
         waitFor(parked, n);
         Thread.sleep(50);
-        Plan.settle();
-        long rssAfter = Plan.rssBytes();
-        long heapAfter = Plan.heapUsed();
-        Plan.row(PEER, "memory", n, "rss-bytes-per-coroutine", (double) (rssAfter - rssBefore) / n, "B",
-                note("VmRSS " + rssBefore / 1024 + " -> " + rssAfter / 1024 + " kB; heap used after GC "
-                        + String.format(java.util.Locale.ROOT, "%.0f", (double) (heapAfter - heapBefore) / n)
-                        + " B per task; tasks parked on a mailbox get"));
+        Plan.MemoryReading after = Plan.MemoryReading.settled();
+        Plan.memoryRows(PEER, n, before, after, "tasks parked on a mailbox get; scheduler threads=1");
         // Keep the tasks reachable until the reading is done.
-        if (tasks[n - 1].isDone()) {
+        if (tasks[n - 1].isDone() || kept.isDone()) {
             System.err.println("unexpected: a parked task finished");
         }
     }

@@ -8,7 +8,6 @@ package dev.weft.bench.peers.kotlin
 
 import dev.weft.bench.peers.Plan
 import dev.weft.bench.peers.Tree
-import java.util.Locale
 import kotlin.system.exitProcess
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.CoroutineStart
@@ -160,21 +159,21 @@ private suspend fun sameFringe(plan: Plan, leaves: Int) {
 }
 
 private fun memory(n: Int) = runBlocking {
-    // Warm the channel and launch paths up, so that the reading before holds their classes.
+    // As weft-bench's probes: JIT_WARM_UP coroutines made and finished, so that compiling their code
+    // is not counted, then one kept, so that the reading before holds the classes.
+    val jitGate = Channel<Unit>()
+    val jitWarm = List(Plan.JIT_WARM_UP) { launch(start = CoroutineStart.UNDISPATCHED) { jitGate.receive() } }
+    jitWarm.forEach { it.cancel() }
+    jitWarm.joinAll()
     val warmGate = Channel<Unit>()
-    val warm = List(16) { launch(start = CoroutineStart.UNDISPATCHED) { warmGate.receive() } }
-    Plan.settle()
-    val rssBefore = Plan.rssBytes()
-    val heapBefore = Plan.heapUsed()
+    val warm = launch(start = CoroutineStart.UNDISPATCHED) { warmGate.receive() }
+    Plan.MemoryReading.settled() // runs the reading's own code once before it counts
+    val before = Plan.MemoryReading.settled()
     val gate = Channel<Unit>()
     val parked = List(n) { launch(start = CoroutineStart.UNDISPATCHED) { gate.receive() } }
-    Plan.settle()
-    val rssAfter = Plan.rssBytes()
-    val heapAfter = Plan.heapUsed()
-    val heapPer = String.format(Locale.ROOT, "%.0f", (heapAfter - heapBefore).toDouble() / n)
-    Plan.row(PEER, "memory", n.toLong(), "rss-bytes-per-coroutine", (rssAfter - rssBefore).toDouble() / n, "B",
-        note("VmRSS ${rssBefore / 1024} -> ${rssAfter / 1024} kB; heap used after GC $heapPer B per coroutine; " +
-            "coroutines suspended in receive on one channel"))
+    val after = Plan.MemoryReading.settled()
+    Plan.memoryRows(PEER, n, before, after,
+        "coroutines suspended in receive on one channel; runBlocking event loop (1 thread); kotlin ${KotlinVersion.CURRENT}")
     parked.forEach { it.cancel() }
-    warm.forEach { it.cancel() }
+    warm.cancel()
 }
