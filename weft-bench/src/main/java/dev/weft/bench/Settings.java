@@ -52,7 +52,7 @@ record Settings(
                 List.of(1_000),
                 List.of(100, 1_000),
                 Duration.ofMillis(100), Duration.ofMillis(200),
-                Duration.ofSeconds(120),
+                Duration.ofSeconds(240),
                 2);
     }
 
