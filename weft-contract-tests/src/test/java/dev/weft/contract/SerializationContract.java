@@ -245,6 +245,84 @@ abstract class SerializationContract extends EngineContract {
         assertTrue(co.isFinished());
     }
 
+    /**
+     * Walks the leaves of the range [from, to) split at a third, left part first, passing out each
+     * leaf as {@code leaf@depth}; then returns null. Between two suspensions its stack goes back
+     * up by one frame or by many and down again, as a recursive generator's does, so that the
+     * frames saved at one suspension lie above frames saved at earlier ones.
+     */
+    static final class ThirdsWalker extends AsymCoroutine<Object, String> {
+        private final int leaves;
+
+        ThirdsWalker(Engine engine, int leaves) {
+            super(engine);
+            this.leaves = leaves;
+        }
+
+        @Override
+        protected String run(Object first) {
+            walk(0, leaves, 0);
+            return null;
+        }
+
+        private void walk(int from, int to, int depth) {
+            if (to - from == 1) {
+                ret(from + "@" + depth);
+                return;
+            }
+            int split = from + Math.max(1, (to - from) / 3);
+            walk(from, split, depth + 1);
+            walk(split, to, depth + 1);
+        }
+
+        /** The leaves of [from, to) at {@code depth}, in the walk's order, computed directly. */
+        static List<String> leaves(int from, int to, int depth) {
+            List<String> found = new ArrayList<>();
+            if (to - from == 1) {
+                found.add(from + "@" + depth);
+            } else {
+                int split = from + Math.max(1, (to - from) / 3);
+                found.addAll(leaves(from, split, depth + 1));
+                found.addAll(leaves(split, to, depth + 1));
+            }
+            return found;
+        }
+    }
+
+    /**
+     * A recursive walk resumed leaf by leaf passes out every leaf in order; at each suspension its
+     * frames are as many as the walk is deep, and a fresh coroutine given them at every third
+     * leaf passes out the rest and ends.
+     */
+    @Test
+    void aRecursiveWalkKeepsItsFramesFromLeafToLeafAndSerializesAtEachLeaf() {
+        int count = 60;
+        List<String> expected = ThirdsWalker.leaves(0, count, 0);
+        AsymCoroutine<Object, String> walker = new ThirdsWalker(engine(), count);
+        int framesAboveTheWalk = -1;
+        for (int k = 0; k < count; k++) {
+            String leaf = walker.call(null);
+            assertEquals(expected.get(k), leaf, "leaf " + k);
+            CoroutineFrame[] frames = walker.serialize();
+            int above = frames.length - Integer.parseInt(leaf.substring(leaf.indexOf('@') + 1));
+            if (framesAboveTheWalk < 0) {
+                framesAboveTheWalk = above;
+            }
+            assertEquals(framesAboveTheWalk, above, "frames at leaf " + k);
+            if (k % 3 == 1) {
+                AsymCoroutine<Object, String> copy = new ThirdsWalker(engine(), count);
+                copy.deserialize(rehome(frames, walker, copy));
+                for (int rest = k + 1; rest < count; rest++) {
+                    assertEquals(expected.get(rest), copy.call(null), "the copy made at leaf " + k + ", leaf " + rest);
+                }
+                assertEquals(null, copy.call(null), "the end of the copy made at leaf " + k);
+                assertTrue(copy.isFinished());
+            }
+        }
+        assertEquals(null, walker.call(null));
+        assertTrue(walker.isFinished());
+    }
+
     @Test
     void serializingLeavesTheCoroutineAsItWas() {
         AsymCoroutine<Integer, String> co = suspendedAt(3, engine());

@@ -74,14 +74,20 @@ public class Fiber {
      * innermost first, so a frame's caller is the next one: frames rebuilt together are read
      * downwards from the outermost of them, each callee's values right under its caller's. The
      * arrays start at a frame's size (MIN_*) and double; a suspension that leaves more than
-     * half of one empty, and more than TRIM_SLACK places, trims it to fit, so that a coroutine
-     * that was once deep does not keep the room while shallow, and one whose size changes a
-     * little from one suspension to the next does not copy its arrays at each. The frames of the top segment
+     * three quarters of one empty, and more than TRIM_SLACK places, trims it to fit, so that a
+     * coroutine that was once deep does not keep the room while shallow, and one whose size
+     * changes by less than four times from one suspension to the next (a recursive walk, whose
+     * lower segments hold places until they are dropped) does not copy its arrays again and
+     * again: trimming at half empty to fit, and doubling again at the next deeper suspension,
+     * copied both arrays at most suspensions of same-fringe's walkers. The frames of the top segment
      * below nextFrame have been resumed; their places are freed with the segment. The segments
      * below the top one are (start, next) pairs in segments, allocated when first needed: its
-     * first int is how many there are, the top segment's start follows the pairs; while the top
-     * segment is the only one, it starts at place 0 and segments is null (two ints fewer in
-     * each of a million fibers).
+     * first int is how many there are, the top segment's start follows the pairs. A suspension
+     * that saves all the frames as one segment sets segments to null (an array fewer in each of
+     * a million suspended fibers); while the fiber runs, the array is kept when the segment
+     * under the top one is dropped (its count 0, the top one starting at place 0), since the
+     * next suspension of a stack that returned into its lower segments most often opens a
+     * segment above them again.
      */
 
     /** Its code runs, or it is not running at all. */
@@ -468,11 +474,7 @@ public class Fiber {
         if (n > 0) {
             n--;
             nextFrame = lowerNext(n);
-            if (n == 0) {
-                segments = null; // the bottom segment, which starts at 0, is the top one
-            } else {
-                segments[0] = n; // its start, in its pair, is where the top one's is read
-            }
+            segments[0] = n; // its start, in its pair, is where the top one's is read (0 for the bottom one)
         } else {
             nextFrame = 0;
         }
@@ -557,15 +559,15 @@ public class Fiber {
 
     /**
      * Called once the stack has unwound: trims each array that this suspension left more than
-     * half empty, by more than {@link #TRIM_SLACK} places, to what it holds (not below the
+     * three quarters empty, by more than {@link #TRIM_SLACK} places, to what it holds (not below the
      * smallest size), so that a coroutine that was deep once does not keep that room.
      */
     private void trimToSaved() {
-        if (references.length - referenceCount > Math.max(TRIM_SLACK, referenceCount)) {
+        if (references.length - referenceCount > Math.max(TRIM_SLACK, 3 * referenceCount)) {
             references = Arrays.copyOf(references, Math.max(MIN_REFERENCES, referenceCount));
         }
         int used = primitiveCount + frameCount;
-        if (primitives.length - used > Math.max(TRIM_SLACK, used)) {
+        if (primitives.length - used > Math.max(TRIM_SLACK, 3 * used)) {
             resizePrimitives(Math.max(MIN_PRIMITIVES, used));
         }
     }
