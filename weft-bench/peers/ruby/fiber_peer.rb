@@ -110,8 +110,21 @@ end
 # swing of one round on a JVM (a JIT decision, a collection, where 5,000 stacks landed) is larger
 # than the differences the rows are read for. Fewer for the same fringe, whose slow peers take
 # seconds a round.
+# A row starts no further round once its rounds have taken ROUNDS_NS (a slow peer's same fringe
+# at 100,000 leaves takes seconds a comparison), so that the peer stays within run-peers.sh's time.
 CHAIN_ROUNDS = { false => 5, true => 2 }.freeze
 FRINGE_ROUNDS = { false => 3, true => 1 }.freeze
+ROUNDS_NS = { false => 40_000_000_000, true => 6_000_000_000 }.freeze
+
+# Up to `count` rounds of the block, each an Array of nanoseconds per unit; at least one.
+def rounds(plan, count)
+  started = now_ns
+  done = []
+  while done.size < count && (done.empty? || now_ns - started < ROUNDS_NS[plan.quick])
+    done << yield
+  end
+  done
+end
 
 # A row's value from rounds, each the median of its timed runs: the median of the rounds' medians,
 # and a note that says how many of each and how far apart the rounds' medians were.
@@ -120,6 +133,8 @@ def rounds_value(rounds)
   value = median(medians)
   runs = rounds.map(&:size).uniq.join('/')
   spread = value.zero? ? 0.0 : (medians.max - medians.min) * 100.0 / value
+  return [value, "one round: median of #{runs} timed runs"] if rounds.size == 1
+
   text = "median of #{rounds.size} rounds of #{runs} timed runs each; the rounds' medians " \
          "#{medians.minmax.map { |m| format('%.4g', m) }.join('..')} (spread #{format('%.0f', spread)}% of the median)"
   [value, text]
@@ -131,7 +146,7 @@ end
 # FiberChainBenchmark builds a chain per iteration for the same reason.
 def fiber_chain(plan, n)
   chain_hops(plan, n) # warms the code up for the fibers of the next chains
-  value, text = rounds_value(Array.new(CHAIN_ROUNDS[plan.quick]) { chain_hops(plan, n) })
+  value, text = rounds_value(rounds(plan, CHAIN_ROUNDS[plan.quick]) { chain_hops(plan, n) })
   row('fiber-chain', n, 'ns-per-hop', value, 'ns',
       note("#{text}; hop = one Fiber#transfer, #{n + 1} per message; a chain built for each round, after a warm-up chain"))
 end
@@ -189,7 +204,7 @@ def same_fringe_bench(plan, n)
   raise 'same-fringe missed a difference' if same_fringe?(build(0, 1000, 2), build(0, 1000, 3, 999))
 
   # The unit is one leaf compared: whole trees while that many are left, then a prefix.
-  rounds = Array.new(FRINGE_ROUNDS[plan.quick]) do
+  measured = rounds(plan, FRINGE_ROUNDS[plan.quick]) do
     plan.measure(1, 1, n) do |count|
       t0 = now_ns
       left = count
@@ -201,7 +216,7 @@ def same_fringe_bench(plan, n)
       now_ns - t0
     end
   end
-  value, text = rounds_value(rounds)
+  value, text = rounds_value(measured)
   row('same-fringe', n, 'ns-per-leaf', value, 'ns', note("#{text}; two walker fibers, resume/yield"))
 end
 
