@@ -2,7 +2,7 @@
 # JVM (jruby-fiber), and by JRuby with Weft's fibers (jruby-weft, weft-jruby), on the workloads of
 # weft-bench/peers/README.md. Standard library only.
 #
-#   ruby fiber_peer.rb bench|switch|memory [--quick] [N...]   (see the end of this file)
+#   ruby fiber_peer.rb bench|switch|memory|chain [--quick] [N...]   (see the end of this file)
 #
 # The chain and the ring pass control with Fiber#transfer (symmetric, like a channel hand-off);
 # the same-fringe walkers are asymmetric, Fiber#resume and Fiber.yield.
@@ -106,15 +106,49 @@ def build_chain(n)
   fibers
 end
 
-# The chain measured is the second one built, after the first one's runs: on the JVM, a fiber's
-# loop frame entered before its code was compiled stays interpreted until one of its back edges
-# trips a sampled check, which with 5,000 fibers takes thousands of messages. Weft's
+# How many measured rounds a row of the chain or the same fringe is the median of: the run-to-run
+# swing of one round on a JVM (a JIT decision, a collection, where 5,000 stacks landed) is larger
+# than the differences the rows are read for. Fewer for the same fringe, whose slow peers take
+# seconds a round.
+# A row starts no further round once its rounds have taken ROUNDS_NS (a slow peer's same fringe
+# at 100,000 leaves takes seconds a comparison), so that the peer stays within run-peers.sh's time.
+CHAIN_ROUNDS = { false => 5, true => 2 }.freeze
+FRINGE_ROUNDS = { false => 3, true => 1 }.freeze
+ROUNDS_NS = { false => 40_000_000_000, true => 6_000_000_000 }.freeze
+
+# Up to `count` rounds of the block, each an Array of nanoseconds per unit; at least one.
+def rounds(plan, count)
+  started = now_ns
+  done = []
+  while done.size < count && (done.empty? || now_ns - started < ROUNDS_NS[plan.quick])
+    done << yield
+  end
+  done
+end
+
+# A row's value from rounds, each the median of its timed runs: the median of the rounds' medians,
+# and a note that says how many of each and how far apart the rounds' medians were.
+def rounds_value(rounds)
+  medians = rounds.map { |ns| median(ns) }
+  value = median(medians)
+  runs = rounds.map(&:size).uniq.join('/')
+  spread = value.zero? ? 0.0 : (medians.max - medians.min) * 100.0 / value
+  return [value, "one round: median of #{runs} timed runs"] if rounds.size == 1
+
+  text = "median of #{rounds.size} rounds of #{runs} timed runs each; the rounds' medians " \
+         "#{medians.minmax.map { |m| format('%.4g', m) }.join('..')} (spread #{format('%.0f', spread)}% of the median)"
+  [value, text]
+end
+
+# Each measured round builds its own chain, after a first chain's untimed runs: on the JVM, a
+# fiber's loop frame entered before its code was compiled stays interpreted until one of its back
+# edges trips a sampled check, which with 5,000 fibers takes thousands of messages. Weft's
 # FiberChainBenchmark builds a chain per iteration for the same reason.
 def fiber_chain(plan, n)
-  chain_hops(plan, n) # warms the code up for the fibers of the next chain
-  ns = chain_hops(plan, n)
-  row('fiber-chain', n, 'ns-per-hop', median(ns), 'ns',
-      note("median of #{ns.size}; hop = one Fiber#transfer, #{n + 1} per message; the second chain built"))
+  chain_hops(plan, n) # warms the code up for the fibers of the next chains
+  value, text = rounds_value(rounds(plan, CHAIN_ROUNDS[plan.quick]) { chain_hops(plan, n) })
+  row('fiber-chain', n, 'ns-per-hop', value, 'ns',
+      note("#{text}; hop = one Fiber#transfer, #{n + 1} per message; a chain built for each round, after a warm-up chain"))
 end
 
 # Nanoseconds per hop, one per timed run, of a chain of n fibers built for it.
@@ -170,18 +204,20 @@ def same_fringe_bench(plan, n)
   raise 'same-fringe missed a difference' if same_fringe?(build(0, 1000, 2), build(0, 1000, 3, 999))
 
   # The unit is one leaf compared: whole trees while that many are left, then a prefix.
-  ns = plan.measure(1, 1, n) do |count|
-    t0 = now_ns
-    left = count
-    while left > 0
-      raise 'equal fringes compared unequal' unless same_fringe?(a, b, left >= n ? nil : left)
+  measured = rounds(plan, FRINGE_ROUNDS[plan.quick]) do
+    plan.measure(1, 1, n) do |count|
+      t0 = now_ns
+      left = count
+      while left > 0
+        raise 'equal fringes compared unequal' unless same_fringe?(a, b, left >= n ? nil : left)
 
-      left -= n
+        left -= n
+      end
+      now_ns - t0
     end
-    now_ns - t0
   end
-  row('same-fringe', n, 'ns-per-leaf', median(ns), 'ns',
-      note("median of #{ns.size}; two walker fibers, resume/yield"))
+  value, text = rounds_value(measured)
+  row('same-fringe', n, 'ns-per-leaf', value, 'ns', note("#{text}; two walker fibers, resume/yield"))
 end
 
 def rss_bytes
@@ -235,10 +271,11 @@ end
 
 # MODE [--quick] [N...]: bench runs the fiber chain and the same fringe, then the switch ring for
 # each N; switch only the ring for each N; memory one reading for each N (run-peers.sh gives one N
-# per process, so each reading is from a fresh process).
+# per process, so each reading is from a fresh process); chain only the fiber chain, at each N
+# (5 and 5,000 if none), for comparing builds.
 mode = ARGV[0]
-unless %w[bench switch memory].include?(mode)
-  warn 'usage: fiber_peer.rb bench|switch|memory [--quick] [N...]'
+unless %w[bench switch memory chain].include?(mode)
+  warn 'usage: fiber_peer.rb bench|switch|memory|chain [--quick] [N...]'
   exit 2
 end
 plan = Plan.make(ARGV.include?('--quick'))
@@ -250,6 +287,8 @@ when 'bench'
   FRINGE_LEAVES.each { |n| guarded('same-fringe', n) { same_fringe_bench(plan, n) } }
 when 'switch'
   counts.each { |n| guarded('switch', n) { switch_ring(plan, n) } }
+when 'chain'
+  (counts.empty? ? CHAIN_LENGTHS : counts).each { |n| guarded('fiber-chain', n) { fiber_chain(plan, n) } }
 else
   counts.each { |n| guarded('memory', n) { memory(n) } }
 end

@@ -52,7 +52,11 @@ final class FiberChainSection extends Section {
             switch, and rebuild themselves on resume, instead of HotSpot freezing and thawing them. \
             Threads: one per member plus a driver of the \
             same kind, a `SynchronousQueue` or an `Exchanger` per link. Raw continuations are the floors of \
-            the two Weft variants, not peers. Each JMH iteration gets a chain built for it (the Ruby             program measures the second chain it builds): a stackful member's loop frame entered before             its code was compiled runs interpreted until a sampled back-edge check moves it, which for             5,000 members takes thousands of messages. Non-JVM and other JVM peers come from \
+            the two Weft variants, not peers. Each JMH iteration gets a chain built for it (the Ruby \
+            program builds one per round, after a warm-up chain, and reports the median of 5 rounds): a \
+            stackful member's loop frame entered before its code was compiled runs interpreted until a \
+            sampled back-edge check moves it, which for 5,000 members takes thousands of messages. \
+            Non-JVM and other JVM peers come from \
             `weft-bench/peers/run-peers.sh`, and so does JRuby with Weft fibers: the Ruby program of the \
             JRuby and MRI rows on JRuby with `-r weft/fiber` (`weft-jruby`), Weft rather than a peer. The \
             ratio is the row's time over the fastest Weft variant's: above 1, Weft is faster.""";
