@@ -24,7 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * session, and {@code weft_builds}, the manifest of each build those rows name, stored once per
  * build (keyed by the build fingerprint) so that a step writes only its build's fingerprint.
  * Rows written before {@code weft_builds} existed hold their manifest themselves, and are read
- * as they are. Two kinds:
+ * as they are. A row's {@code seal} column holds its {@link RowSeal} when written by a node with
+ * a key (a table from before rows were sealed gets the column when opened). The store reads rows
+ * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
+ * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *
  * <ul>
  * <li>{@link #sqlite(Path)}: the embedded default, a SQLite database in one file, no server.
