@@ -674,10 +674,12 @@ public final class Sessions {
         if (row.version() < 1 || row.version() == Long.MAX_VALUE) {
             return "column version holds " + row.version() + ", not the number of a step";
         }
-        if (rowSeal.sealing()) {
-            return rowSeal.mismatch(row);
+        String sealed = rowSeal.sealing() ? rowSeal.mismatch(row) : row.seal() == null ? null
+                : "column seal is set: the row was sealed with a key, and this node has none";
+        if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
+            return "column failure is NULL, but column status says FAILED";
         }
-        return row.seal() == null ? null : "column seal is set: the row was sealed with a key, and this node has none";
+        return sealed;
     }
 
     private static String abbreviated(String text) {

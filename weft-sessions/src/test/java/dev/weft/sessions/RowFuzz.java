@@ -29,7 +29,9 @@ import javax.crypto.SecretKey;
  * the changed data taken as data (a resume that runs, a body that fails on it); for sealed rows,
  * nothing changed is ever accepted. Any other exception, or a row changed by a refusal, fails
  * with the case's seed and mutations. One run of {@code cases} cases per kind of row (sealed,
- * not sealed), each case seeded with {@code seed + case}.
+ * not sealed), each case seeded with {@code seed + case}: the case seed a failure prints, given as
+ * the seed of a run of one case, replays it (its mutations and calls; the sessions' ids and
+ * times are new).
  */
 final class RowFuzz {
 
@@ -138,8 +140,8 @@ final class RowFuzz {
                 restore(connection, id, mutatedId, target.current(), builds);
                 return;
             }
-            String context = "case seed " + seed + " (" + kind + " rows, " + engine + ", session " + id + "): "
-                    + String.join("; ", mutations);
+            String context = "case seed " + seed + " (" + kind + " rows, " + engine + ", session " + id
+                    + "; replay: -Dweft.rowfuzz.seed=" + seed + " -Dweft.rowfuzz.cases=1): " + String.join("; ", mutations);
             try (SessionStore store = reopen.get()) {
                 Sessions node = node(store, key);
                 calls(random, node, connection, id, mutatedId, key, keyFile, sealedRows, context);
