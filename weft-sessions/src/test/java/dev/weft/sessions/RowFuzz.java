@@ -303,12 +303,30 @@ final class RowFuzz {
         throw new AssertionError("an undocumented exception from " + call + ": " + e, e);
     }
 
-    /** A refusal's reason, by kind, for the counts: values, numbers and fingerprints left out. */
+    /** Kinds of reasons whose text names what the store holds: counted by kind. */
+    private static final List<Map.Entry<String, String>> REASON_KINDS = List.of(
+            Map.entry("^class .* does not exist here or cannot be loaded.*", "a manifest naming a class not here"),
+            Map.entry("^method .* does not exist here or is not woven.*", "a manifest naming a method not here"),
+            Map.entry("^method .* has other code here.*", "a manifest naming other code"),
+            Map.entry("^the stored manifest of build .* is not that build's.*", "a manifest not the build's"),
+            Map.entry("^the stored manifest of build .* characters, more than.*", "a manifest too long"),
+            Map.entry("^the stored manifest is malformed.*", "a malformed manifest"),
+            Map.entry("^its state cannot be restored here: ([\\w.$]+).*", "state unreadable: $1"),
+            Map.entry("^column status holds .*", "column status names no status"),
+            Map.entry("^column version holds .*", "column version out of range"),
+            Map.entry("^(columns? [\\w, ]+ differs?) from what was sealed.*", "$1 from the seal"));
+
+    /** A refusal's reason, by kind, for the counts. */
     static String reasonClass(String reason) {
-        String kind = reason.replaceAll("'[^']*'", "'...'").replaceAll("[0-9a-f]{24}", "B").replaceAll("-?\\d+", "N");
-        int colon = kind.indexOf(": ");
-        kind = colon < 0 ? kind : kind.substring(0, colon);
-        return kind.length() <= 90 ? kind : kind.substring(0, 90) + "...";
+        String firstLine = reason.lines().findFirst().orElse("");
+        for (Map.Entry<String, String> kind : REASON_KINDS) {
+            if (firstLine.matches(kind.getKey())) {
+                return firstLine.replaceAll(kind.getKey(), kind.getValue());
+            }
+        }
+        int colon = firstLine.indexOf(": ");
+        String head = colon < 0 ? firstLine : firstLine.substring(0, colon);
+        return head.length() <= 90 ? head : head.substring(0, 90) + "...";
     }
 
     private static Map<String, Object> withoutManifest(Map<String, Object> row) {
