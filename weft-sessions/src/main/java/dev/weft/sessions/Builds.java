@@ -105,11 +105,11 @@ final class Builds {
 
     /** Why this node's code cannot restore frames of {@code build}, whose manifest is {@code manifest}; null if it can. */
     String refusal(String build, String manifest) {
-        if (manifest == null) {
-            return "no frames are stored";
-        }
         if (build == null) {
             return "column build is NULL: the frames' build is not stored";
+        }
+        if (manifest == null) {
+            return "the manifest of build " + build + " is not in the store (table weft_builds)";
         }
         if (manifest.length() > MAX_MANIFEST) {
             return "the stored manifest of build " + build + " has " + manifest.length() + " characters, more than the "

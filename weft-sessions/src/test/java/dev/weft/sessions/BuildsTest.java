@@ -38,7 +38,8 @@ class BuildsTest {
                 refusal(builds, "com.example.Gone\trun()V\tabc"));
         assertTrue(refusal(builds, "dev.weft.sessions.flows.Echo\tmissing()V\tabc").contains("does not exist here"
                 + " or is not woven"));
-        assertEquals("no frames are stored", builds.refusal("abc", null));
+        assertEquals("column build is NULL: the frames' build is not stored", builds.refusal(null, null));
+        assertEquals("the manifest of build abc is not in the store (table weft_builds)", builds.refusal("abc", null));
         assertEquals("column build is NULL: the frames' build is not stored", builds.refusal(null, "x\ty\tz"));
     }
 

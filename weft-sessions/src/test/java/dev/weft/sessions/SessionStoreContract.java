@@ -441,6 +441,10 @@ abstract class SessionStoreContract {
                 + Builds.fingerprint("com.example.Gone\trun()V\tabc") + "): column manifest or table weft_builds"
                 + " was changed");
         try (Connection connection = connect()) {
+            StoredRows.setBuild(connection, build, null);
+        }
+        assertBuildRefused(id, build, "the manifest of build " + build + " is not in the store (table weft_builds)");
+        try (Connection connection = connect()) {
             StoredRows.setBuild(connection, build, manifest);
         }
         try (SessionStore node = reopen()) {
