@@ -11,10 +11,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Build fingerprints: what code a stored session's frames belong to, and whether this node's code
@@ -22,7 +22,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * the method's name and descriptor, and the weaver's fingerprint of its bytecode; the build is a
  * hash of the manifest. A node accepts a manifest only if each of its methods exists here, is
  * woven, and has the same fingerprint: then the frames can be restored as they were written.
- * Any thread.
+ *
+ * <p>A manifest comes from the store, so it is judged as hostile: it is accepted only for the
+ * build it hashes to, and only up to {@link #MAX_MANIFEST} characters; a line that is not
+ * {@code class TAB method TAB fingerprint}, a class that does not exist or cannot be loaded, a
+ * method that is not woven or has other code: each is a refusal with its reason, never an
+ * exception. A class is looked up without initializing it; {@link WovenMethods#of} then
+ * initializes it only if the weaver marked it (a woven class registers its methods' fingerprints
+ * in its static initializer). Verdicts are kept for the last {@link #VERDICTS} distinct
+ * manifests, so that a store naming any number of builds costs a bounded memory.
+ *
+ * <p>Any thread.
  */
 final class Builds {
 
@@ -30,9 +40,22 @@ final class Builds {
     record Manifest(String text, String build) {
     }
 
+    /** The longest manifest judged, in characters; a longer one is refused. A real one has a line per method of a session's frames. */
+    static final int MAX_MANIFEST = 1 << 20;
+    /** How many verdicts are kept, by build and manifest. */
+    static final int VERDICTS = 256;
+
     private final ClassLoader loader;
-    /** Per manifest text, the reason this node refuses it, or "" if it accepts it. Builds are few. */
-    private final Map<String, String> verdicts = new ConcurrentHashMap<>();
+    /** Per build and manifest, the reason this node refuses it, or "" if it accepts it; the least recently used dropped first. */
+    private final Map<Judged, String> verdicts = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Judged, String> eldest) {
+            return size() > VERDICTS;
+        }
+    };
+
+    private record Judged(String build, String manifest) {
+    }
 
     Builds(ClassLoader loader) {
         this.loader = loader;
@@ -80,38 +103,81 @@ final class Builds {
         }
     }
 
-    /** Why this node's code cannot restore frames of {@code manifest}; null if it can. */
-    String refusal(String manifest) {
-        if (manifest == null) {
-            return "no frames are stored";
+    /** Why this node's code cannot restore frames of {@code build}, whose manifest is {@code manifest}; null if it can. */
+    String refusal(String build, String manifest) {
+        if (build == null) {
+            return "column build is NULL: the frames' build is not stored";
         }
-        String verdict = verdicts.computeIfAbsent(manifest, this::judge);
+        if (manifest == null) {
+            return "the manifest of build " + build + " is not in the store (table weft_builds)";
+        }
+        if (manifest.length() > MAX_MANIFEST) {
+            return "the stored manifest of build " + build + " has " + manifest.length() + " characters, more than the "
+                    + MAX_MANIFEST + " a node reads";
+        }
+        Judged judged = new Judged(build, manifest);
+        String verdict;
+        synchronized (verdicts) {
+            verdict = verdicts.get(judged);
+        }
+        if (verdict == null) {
+            verdict = judge(build, manifest);
+            synchronized (verdicts) {
+                verdicts.put(judged, verdict);
+            }
+        }
         return verdict.isEmpty() ? null : verdict;
     }
 
-    private String judge(String manifest) {
-        for (String line : manifest.split("\n")) {
+    /** How many verdicts are kept now. */
+    int verdictsKept() {
+        synchronized (verdicts) {
+            return verdicts.size();
+        }
+    }
+
+    private String judge(String build, String manifest) {
+        String hashed = fingerprint(manifest);
+        if (!hashed.equals(build)) {
+            return "the stored manifest of build " + build + " is not that build's (it hashes to " + hashed
+                    + "): column manifest or table weft_builds was changed";
+        }
+        try {
+            return judgeLines(manifest);
+        } catch (RuntimeException e) {
+            return "the stored manifest cannot be judged here: " + e;
+        }
+    }
+
+    private String judgeLines(String manifest) {
+        for (String line : manifest.split("\n", -1)) {
             String[] parts = line.split("\t", -1);
             if (parts.length != 3) {
-                return "the stored manifest is malformed: " + line;
+                return "the stored manifest is malformed: " + abbreviated(line);
             }
             String where = parts[0] + "." + parts[1];
             Class<?> type;
             try {
                 type = Class.forName(parts[0], false, loader);
             } catch (ClassNotFoundException | LinkageError e) {
-                return "class " + parts[0] + " does not exist here";
+                return "class " + abbreviated(parts[0]) + " does not exist here or cannot be loaded (" + e.getClass()
+                        .getSimpleName() + ")";
             }
             WovenMethods table = WovenMethods.of(type);
             WovenMethods.WovenMethod woven = table == null ? null : table.method(parts[1]);
             if (woven == null) {
-                return "method " + where + " does not exist here or is not woven";
+                return "method " + abbreviated(where) + " does not exist here or is not woven";
             }
             if (!woven.hash().equals(parts[2])) {
-                return "method " + where + " has other code here (fingerprint " + parts[2] + " stored, " + woven.hash()
-                        + " here)";
+                return "method " + where + " has other code here (fingerprint " + abbreviated(parts[2]) + " stored, "
+                        + woven.hash() + " here)";
             }
         }
         return "";
+    }
+
+    /** A stored text as a reason quotes it: at most 200 characters. */
+    private static String abbreviated(String text) {
+        return text.length() <= 200 ? text : text.substring(0, 200) + "... (" + text.length() + " characters)";
     }
 }

@@ -8,7 +8,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -25,7 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * session, and {@code weft_builds}, the manifest of each build those rows name, stored once per
  * build (keyed by the build fingerprint) so that a step writes only its build's fingerprint.
  * Rows written before {@code weft_builds} existed hold their manifest themselves, and are read
- * as they are. Two kinds:
+ * as they are. A row's {@code seal} column holds its {@link RowSeal} when written by a node with
+ * a key (a table from before rows were sealed gets the column when opened). The store reads rows
+ * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
+ * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *
  * <ul>
  * <li>{@link #sqlite(Path)}: the embedded default, a SQLite database in one file, no server.
@@ -64,16 +66,40 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    /** One stored session, as a step reads and writes it. */
+    /**
+     * One stored session, as a step reads and writes it: {@code status} is null when the stored
+     * {@code statusName} is none of {@link SessionStatus}'s; {@code seal} is the {@link RowSeal},
+     * or null for a row written without a key.
+     */
     record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
-            byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
+            byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated,
+            String statusName, byte[] seal) {
+
+        /** A row as a step writes it, not yet sealed. */
+        Row(String id, SessionStatus status, long version, String build, String manifest, String point,
+                byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
+            this(id, status, version, build, manifest, point, pointValues, state, output, failure, created, updated,
+                    status.name(), null);
+        }
+
+        Row withSeal(byte[] newSeal) {
+            return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure, created,
+                    updated, statusName, newSeal);
+        }
+
+        Row withManifest(String newManifest) {
+            return new Row(id, status, version, build, newManifest, point, pointValues, state, output, failure,
+                    created, updated, statusName, seal);
+        }
     }
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
-            + " failure, created_at, updated_at";
+            + " failure, created_at, updated_at, seal";
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
     private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
-            + " s.point, s.failure, s.created_at, s.updated_at";
+            + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal";
+    /** The most manifests of builds kept in memory: a store may name any number of builds. */
+    private static final int KNOWN_BUILDS = 1024;
     private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
 
     private final Dialect dialect;
@@ -170,6 +196,7 @@ public final class SessionStore implements AutoCloseable {
                 statement.execute("SELECT pg_advisory_xact_lock(7217)");
             }
             statement.execute(ddl);
+            addSealColumn(statement);
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
@@ -180,6 +207,23 @@ public final class SessionStore implements AutoCloseable {
                 rollbackQuietly(connection);
             }
             pool.give(connection, healthy);
+        }
+    }
+
+    /** Adds the {@code seal} column to a table created before rows were sealed. */
+    private void addSealColumn(Statement statement) throws SQLException {
+        if (dialect == Dialect.POSTGRES) {
+            statement.execute("ALTER TABLE weft_sessions ADD COLUMN IF NOT EXISTS seal BYTEA");
+            return;
+        }
+        boolean present = false;
+        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(weft_sessions)")) {
+            while (columns.next()) {
+                present |= "seal".equalsIgnoreCase(columns.getString("name"));
+            }
+        }
+        if (!present) {
+            statement.execute("ALTER TABLE weft_sessions ADD COLUMN seal BLOB");
         }
     }
 
@@ -214,7 +258,7 @@ public final class SessionStore implements AutoCloseable {
         }
         Map<String, String> added = addedBuilds.remove(connection);
         if (added != null) {
-            storedBuilds.putAll(added);
+            added.forEach(this::know);
         }
     }
 
@@ -314,9 +358,8 @@ public final class SessionStore implements AutoCloseable {
         try (ResultSet rows = select.executeQuery()) {
             row = rows.next() ? row(rows) : null;
         }
-        return row == null || row.manifest() != null || row.build() == null ? row : new Row(row.id(), row.status(),
-                row.version(), row.build(), manifest(connection, row.build()), row.point(), row.pointValues(),
-                row.state(), row.output(), row.failure(), row.created(), row.updated());
+        return row == null || row.manifest() != null || row.build() == null ? row
+                : row.withManifest(manifest(connection, row.build()));
     }
 
     /**
@@ -335,9 +378,20 @@ public final class SessionStore implements AutoCloseable {
                 return null;
             }
             String manifest = rows.getString(1);
-            storedBuilds.put(build, manifest);
+            know(build, manifest);
             return manifest;
         }
+    }
+
+    /** Remembers that {@code build}'s manifest is stored; forgets every other once too many are known. */
+    private void know(String build, String manifest) {
+        if (manifest == null || manifest.length() > Builds.MAX_MANIFEST) {
+            return;
+        }
+        if (storedBuilds.size() >= KNOWN_BUILDS) {
+            storedBuilds.clear();
+        }
+        storedBuilds.put(build, manifest);
     }
 
     /**
@@ -383,7 +437,7 @@ public final class SessionStore implements AutoCloseable {
     void insert(Connection connection, Row row) throws SQLException {
         addBuild(connection, row);
         PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind(insert, row);
         insert.executeUpdate();
     }
@@ -396,7 +450,7 @@ public final class SessionStore implements AutoCloseable {
      * that table existed held it).
      */
     private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
-            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?";
+            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?";
     private static final String NEW_BUILD = ", build = ?, manifest = NULL";
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
@@ -436,7 +490,8 @@ public final class SessionStore implements AutoCloseable {
         update.setBytes(6, row.output());
         update.setString(7, row.failure());
         update.setLong(8, row.updated());
-        int next = 9;
+        update.setBytes(9, row.seal());
+        int next = 10;
         if (newBuild) {
             update.setString(next++, row.build());
         }
@@ -487,19 +542,32 @@ public final class SessionStore implements AutoCloseable {
         statement.setString(10, row.failure());
         statement.setLong(11, row.created());
         statement.setLong(12, row.updated());
+        statement.setBytes(13, row.seal());
     }
 
+    /** A row as stored, whatever it holds: its columns are checked by whoever trusts them. */
     private static Row row(ResultSet rows) throws SQLException {
-        return new Row(rows.getString(1), SessionStatus.valueOf(rows.getString(2)), rows.getLong(3), rows.getString(4),
-                rows.getString(5), rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9),
-                rows.getString(10), rows.getLong(11), rows.getLong(12));
+        String status = rows.getString(2);
+        return new Row(rows.getString(1), status(status), rows.getLong(3), rows.getString(4), rows.getString(5),
+                rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9), rows.getString(10),
+                rows.getLong(11), rows.getLong(12), status, rows.getBytes(13));
+    }
+
+    /** The status named {@code name}, or null if it names none. */
+    private static SessionStatus status(String name) {
+        for (SessionStatus status : SessionStatus.values()) {
+            if (status.name().equals(name)) {
+                return status;
+            }
+        }
+        return null;
     }
 
     // ---------------------------------------------------------------- reading and removing, no lock
 
-    /** A session's info and its frames' manifest, or empty. */
-    Optional<Listed> info(String id) throws SQLException {
-        List<Listed> found = query("SELECT " + INFO_COLUMNS + LISTED + " WHERE s.id = ?", id);
+    /** A session's row, its manifest wherever it is stored, read without a lock; or empty. */
+    Optional<Row> info(String id) throws SQLException {
+        List<Row> found = query("SELECT " + INFO_COLUMNS + LISTED + " WHERE s.id = ?", id);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
@@ -522,8 +590,8 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    /** Every session, oldest first. */
-    List<Listed> list() throws SQLException {
+    /** Every session's row, oldest first, as {@link #info(String)} reads one. */
+    List<Row> list() throws SQLException {
         return query("SELECT " + INFO_COLUMNS + LISTED + " ORDER BY s.created_at, s.id", null);
     }
 
@@ -549,24 +617,17 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    /** A session as listed: what the store says, and the manifest its build was computed from. */
-    record Listed(SessionInfo info, String manifest) {
-    }
-
-    private List<Listed> query(String sql, String id) throws SQLException {
+    private List<Row> query(String sql, String id) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
         try (PreparedStatement select = connection.prepareStatement(sql)) {
             if (id != null) {
                 select.setString(1, id);
             }
-            List<Listed> found = new ArrayList<>();
+            List<Row> found = new ArrayList<>();
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    SessionInfo info = new SessionInfo(rows.getString(1), SessionStatus.valueOf(rows.getString(2)),
-                            rows.getLong(3), rows.getString(4), rows.getString(6), rows.getString(7),
-                            Instant.ofEpochMilli(rows.getLong(8)), Instant.ofEpochMilli(rows.getLong(9)));
-                    found.add(new Listed(info, rows.getString(5)));
+                    found.add(row(rows));
                 }
             }
             healthy = true;

@@ -225,25 +225,38 @@ public final class Sessions {
         }
 
         /**
-         * Seals the stored state of every session with {@code key} ({@link dev.weft.CoroutineOutputStream}'s
-         * HMAC, checked before a byte of it is read), and accepts state sealed with {@code key} or
-         * with one of {@code earlier}. To rotate keys, give nodes the new key with the old one as
-         * {@code earlier}: each step a node runs seals its session anew with the new key; once no
-         * stored session is older than the rotation, drop the old key. A node with a key refuses
-         * unsealed state, and one without a key refuses sealed state
-         * ({@link SessionRefusedException}, the row left as it was).
+         * Seals every stored row with {@code key}, and accepts rows sealed with {@code key} or
+         * with one of {@code earlier}. A row's seal is an HMAC-SHA256 of every column a node
+         * trusts from it (id, status, version, build, point, point values, state, output,
+         * failure, creation and update times), so that a column changed in the store, a value
+         * moved from another session's row, or an older version of the row put back, is refused
+         * with {@link SessionRefusedException} naming the session and the column, before a byte
+         * of it is read, and the row is left as it was (never marked failed); {@link Sessions#status},
+         * {@link Sessions#list()} and {@link Sessions#lastOutput} refuse such a row the same way.
+         * The manifest of the row's build is accepted only if it hashes to that build.
+         *
+         * <p>To rotate keys, give nodes the new key with the old one as {@code earlier}: each step
+         * a node runs seals its session anew with the new key; once no stored session is older
+         * than the rotation, drop the old key. A node with a key refuses a row with no seal: one
+         * written by a node without a key, or by a Weft version before rows were sealed (which
+         * sealed the state alone: such rows are refused, not read with that weaker guarantee;
+         * nodes of that version can still drain them). A node without a key refuses a sealed row.
          *
          * @param key     the key that seals what this node writes
          * @param earlier keys whose seals this node still accepts
          * @return this builder
+         * @throws IllegalArgumentException if a key cannot be used for HMAC-SHA256
          */
         public Builder sealWith(SecretKey key, SecretKey... earlier) {
             if (key == null) {
                 throw new NullPointerException("key");
             }
+            List<SecretKey> all = new ArrayList<>();
+            all.add(key);
+            all.addAll(List.of(earlier));
+            new RowSeal(all);
             keys.clear();
-            keys.add(key);
-            keys.addAll(List.of(earlier));
+            keys.addAll(all);
             return this;
         }
 
@@ -269,6 +282,7 @@ public final class Sessions {
     private final boolean keepFinished;
     private final Map<String, Upgrade> upgrades;
     private final StateCodec codec;
+    private final RowSeal rowSeal;
     private final Builds builds;
     private final Engine engine;
     private final RunningSteps running = new RunningSteps();
@@ -281,7 +295,8 @@ public final class Sessions {
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
         this.upgrades = Map.copyOf(builder.upgrades);
-        this.codec = new StateCodec(loader, List.copyOf(builder.keys));
+        this.codec = new StateCodec(loader);
+        this.rowSeal = new RowSeal(List.copyOf(builder.keys));
         this.builds = new Builds(loader);
     }
 
@@ -417,7 +432,7 @@ public final class Sessions {
 
     private SessionConflictException conflict(Row row, long expectedVersion) {
         return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
-                readQuietly(row.output()));
+                distrust(row) == null ? readQuietly(row.output()) : null);
     }
 
     /**
@@ -618,6 +633,10 @@ public final class Sessions {
     /** The stored session as a coroutine ready to run its next step, or why not. */
     private <I, O> AsymCoroutine<I, O> restore(Row row, long expectedVersion) {
         String id = row.id();
+        String distrust = distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(id, row.build(), distrust, null);
+        }
         if (row.status() == SessionStatus.FAILED) {
             throw new SessionFailedException(id, row.version(), row.failure(), null);
         }
@@ -625,15 +644,61 @@ public final class Sessions {
                 || expectedVersion >= 0 && expectedVersion != row.version()) {
             throw conflict(row, expectedVersion);
         }
-        String refusal = builds.refusal(row.manifest());
+        String refusal = builds.refusal(row.build(), row.manifest());
         if (refusal != null) {
             return upgrade(row, refusal);
+        }
+        if (row.state() == null) {
+            throw new SessionRefusedException(id, row.build(), "column state is NULL: no frames are stored", null);
         }
         try {
             return codec.read(row.state(), new AsymCoroutine<>(engine));
         } catch (IOException | RuntimeException e) {
             throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
         }
+    }
+
+    /**
+     * Why the stored {@code row} cannot be trusted as it is, naming the column; null if it can:
+     * its id, status and version are of a session, and with a key its seal matches every sealed
+     * column, or without one it has no seal.
+     */
+    private String distrust(Row row) {
+        if (row.id() == null) {
+            return "column id is NULL";
+        }
+        if (row.status() == null) {
+            return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
+                    + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());
+        }
+        if (row.version() < 1 || row.version() == Long.MAX_VALUE) {
+            return "column version holds " + row.version() + ", not the number of a step";
+        }
+        String sealed = rowSeal.sealing() ? rowSeal.mismatch(row) : row.seal() == null ? null
+                : "column seal is set: the row was sealed with a key, and this node has none";
+        if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
+            return "column failure is NULL, but column status says FAILED";
+        }
+        return sealed;
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "... (" + text.length() + " characters)";
+    }
+
+    /** {@code row} sealed under this node's key, if it has one. */
+    private Row sealed(Row row) {
+        return row == null || !rowSeal.sealing() ? row : row.withSeal(rowSeal.seal(row));
+    }
+
+    /** What the store says about {@code row}, once it is trusted. */
+    private SessionInfo info(Row row) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
+        }
+        return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
+                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
     }
 
     @SuppressWarnings("unchecked")
@@ -678,8 +743,12 @@ public final class Sessions {
             this.pointValues = pointValues;
         }
 
-        /** The row to store after step {@code step}; null to delete it. */
+        /** The row to store after step {@code step}, sealed if this node has a key; null to delete it. */
         Row row(String id, long step, long created, long now) {
+            return sealed(unsealedRow(id, step, created, now));
+        }
+
+        private Row unsealedRow(String id, long step, long created, long now) {
             if (failure != null) {
                 return new Row(id, SessionStatus.FAILED, step, null, null, null, null, null, null, failure, created,
                         now);
@@ -758,10 +827,12 @@ public final class Sessions {
      *
      * @param id the session
      * @return its status, or empty
+     * @throws SessionRefusedException naming the column, if its stored row is not to be trusted
+     *         (see {@link Builder#sealWith}); the row is left as it was
      */
     public Optional<SessionInfo> status(String id) {
         try {
-            return store.info(id).map(SessionStore.Listed::info);
+            return store.info(id).map(this::info);
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -774,10 +845,12 @@ public final class Sessions {
      *
      * @param id the session
      * @return the output of its last stored step, or empty
+     * @throws SessionRefusedException naming the column, if its stored row is not to be trusted
      */
     public Optional<Object> lastOutput(String id) {
         try {
-            return Optional.ofNullable(readQuietly(store.output(id)));
+            Optional<Row> row = store.info(id);
+            return row.map(this::info).map(trusted -> readQuietly(row.get().output()));
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -787,18 +860,22 @@ public final class Sessions {
      * Every stored session, oldest first.
      *
      * @return the stored sessions
+     * @throws SessionRefusedException naming the first session whose row is not to be trusted, and
+     *         the column ({@link #refusal(String)} and {@link SessionsCommand} list each row's verdict)
      */
     public List<SessionInfo> list() {
         try {
-            return store.list().stream().map(SessionStore.Listed::info).toList();
+            return store.list().stream().map(this::info).toList();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
         }
     }
 
     /**
-     * Why this node would refuse to resume session {@code id}: its build differs and no upgrade
-     * applies; empty if this node can resume it, or if it has ended or does not exist.
+     * Why this node would refuse to resume session {@code id}: its stored row is not to be trusted
+     * (a column out of range, or with a key, a seal that does not match: the reason names the
+     * column), or its build differs and no upgrade applies; empty if this node can resume it, or
+     * if it has ended or does not exist.
      *
      * @param id the session
      * @return why this node refuses it, or empty if it takes it (or there is no such session)
@@ -811,16 +888,33 @@ public final class Sessions {
         }
     }
 
-    private String refusal(SessionStore.Listed listed) {
-        SessionInfo info = listed.info();
-        if (info.status() != SessionStatus.SUSPENDED) {
+    private String refusal(Row row) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            return distrust;
+        }
+        if (row.status() != SessionStatus.SUSPENDED) {
             return null;
         }
-        String refusal = builds.refusal(listed.manifest());
-        if (refusal == null || info.point() != null && upgrades.containsKey(info.point())) {
+        String refusal = builds.refusal(row.build(), row.manifest());
+        if (refusal == null || row.point() != null && upgrades.containsKey(row.point())) {
             return null;
         }
         return refusal;
+    }
+
+    /** One stored session as {@link SessionsCommand} lists it: what the store says, if it is trusted, and this node's verdict. */
+    record Listing(String id, SessionInfo info, String refusal) {
+    }
+
+    /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
+    List<Listing> listing() {
+        try {
+            return store.list().stream().map(row -> new Listing(row.id(), distrust(row) == null ? info(row) : null,
+                    refusal(row))).toList();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+        }
     }
 
     /**
@@ -838,7 +932,7 @@ public final class Sessions {
             throw new IllegalStateException("cannot count the sessions in " + store + " by build: " + e, e);
         }
         return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
-                count.build() == null ? null : builds.refusal(count.manifest()))).toList();
+                count.build() == null ? null : builds.refusal(count.build(), count.manifest()))).toList();
     }
 
     /**

@@ -1,8 +1,10 @@
 package dev.weft.sessions;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The sessions of a store as this node sees them, on the command line: which builds they were
@@ -15,12 +17,16 @@ import java.util.List;
  *
  * {@code builds} prints one line per build: its fingerprint, how many sessions have it, and this
  * node's verdict; {@code list} one line per session: id, status, version, build, point, verdict.
- * Columns are separated by tabs. It changes nothing.
+ * Columns are separated by tabs; a session whose stored row is not to be trusted (a column out
+ * of range, or a seal that does not match) is listed with its id, {@code ?} for what the store
+ * says, and the reason; text from the store is printed with its control characters as {@code ?}.
+ * It changes nothing. For a store of sealed rows, give it the nodes' key ({@code --key FILE}, the
+ * key's raw bytes): without it, every sealed session is listed as refused.
  */
 public final class SessionsCommand {
 
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
-            + " [--password PASSWORD]) (builds | list)";
+            + " [--password PASSWORD]) [--key FILE] (builds | list)";
 
     private SessionsCommand() {
     }
@@ -47,6 +53,7 @@ public final class SessionsCommand {
         String user = null;
         String password = null;
         String command = null;
+        String keyFile = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             boolean hasValue = i + 1 < args.length;
@@ -55,6 +62,7 @@ public final class SessionsCommand {
                 case "--postgres" -> postgres = hasValue ? args[++i] : null;
                 case "--user" -> user = hasValue ? args[++i] : null;
                 case "--password" -> password = hasValue ? args[++i] : null;
+                case "--key" -> keyFile = hasValue ? args[++i] : null;
                 case "builds", "list" -> command = arg;
                 default -> {
                     err.println("unknown argument " + arg + "\n" + USAGE);
@@ -68,26 +76,38 @@ public final class SessionsCommand {
         }
         try (SessionStore store = sqlite != null ? SessionStore.sqlite(Path.of(sqlite))
                 : SessionStore.postgres(postgres, user, password)) {
-            Sessions sessions = Sessions.builder(store).classLoader(loader).build();
+            Sessions.Builder builder = Sessions.builder(store).classLoader(loader);
+            if (keyFile != null) {
+                builder.sealWith(new SecretKeySpec(Files.readAllBytes(Path.of(keyFile)), "HmacSHA256"));
+            }
+            Sessions sessions = builder.build();
             if (command.equals("builds")) {
                 out.println("BUILD\tSESSIONS\tTHIS NODE");
                 for (Sessions.BuildSummary build : sessions.builds()) {
-                    out.println((build.build() == null ? "(ended)" : build.build()) + "\t" + build.sessions() + "\t"
-                            + verdict(build.build() == null, build.refusal()));
+                    out.println((build.build() == null ? "(ended)" : field(build.build())) + "\t" + build.sessions()
+                            + "\t" + field(verdict(build.build() == null, build.refusal())));
                 }
             } else {
                 out.println("ID\tSTATUS\tVERSION\tBUILD\tPOINT\tTHIS NODE");
-                List<SessionInfo> all = sessions.list();
-                for (SessionInfo info : all) {
-                    String refusal = sessions.refusal(info.id()).orElse(null);
-                    out.println(info.id() + "\t" + info.status() + "\t" + info.version() + "\t"
-                            + (info.build() == null ? "-" : info.build()) + "\t"
-                            + (info.point() == null ? "-" : info.point()) + "\t"
-                            + verdict(info.status() != SessionStatus.SUSPENDED, refusal));
+                for (Sessions.Listing listing : sessions.listing()) {
+                    SessionInfo info = listing.info();
+                    out.println(info == null ? field(listing.id()) + "\t?\t?\t?\t?\trefused: " + field(listing.refusal())
+                            : field(info.id()) + "\t" + info.status() + "\t" + info.version() + "\t"
+                                    + field(info.build()) + "\t" + field(info.point()) + "\t"
+                                    + field(verdict(info.status() != SessionStatus.SUSPENDED, listing.refusal())));
                 }
             }
+        } catch (IOException e) {
+            err.println("cannot read the key: " + e);
+            return 2;
         }
         return 0;
+    }
+
+    /** A text from the store as one field of a line: its control characters (tabs, line ends) shown as '?'. */
+    private static String field(String text) {
+        return text == null ? "-" : text.chars().map(c -> c < 0x20 || c == 0x7f ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
     }
 
     private static String verdict(boolean ended, String refusal) {

@@ -9,35 +9,30 @@ import dev.weft.CoroutineOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Method;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
-import javax.crypto.SecretKey;
 
 /**
  * A session's bytes: its coroutine through Weft's coroutine streams, and its outputs and point
- * values through plain Java serialization. The one place where a sealing key meets the streams.
+ * values through plain Java serialization. The coroutine stream is written unsealed: with a key,
+ * the {@link RowSeal} covers it with the rest of the row, and is checked before it is read.
  * Any thread; each call uses the calling thread's coroutines.
  */
 final class StateCodec {
 
     private final ClassLoader loader;
-    /** The key that seals what this codec writes, then the others it accepts; empty: unsealed. */
-    private final List<SecretKey> keys;
     /** The manifests of the sets of methods seen so far: a node's code has few. */
     private final Map<Set<Method>, Builds.Manifest> manifests = new ConcurrentHashMap<>();
 
-    StateCodec(ClassLoader loader, List<SecretKey> keys) {
+    StateCodec(ClassLoader loader) {
         this.loader = loader;
-        this.keys = keys;
     }
 
     /** A suspended coroutine as bytes, and the manifest of the methods of its frames. */
@@ -48,36 +43,24 @@ final class StateCodec {
     <I, O> Written write(AsymCoroutine<I, O> coroutine) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Set<Method> methods = new HashSet<>();
-        try (CoroutineOutputStream<I, O> out = output(bytes, methods)) {
+        try (CoroutineOutputStream<I, O> out = new MethodsSeen<>(methods, bytes)) {
             out.writeAsymCoroutine(coroutine);
         }
         return new Written(bytes.toByteArray(), manifests.computeIfAbsent(methods, Builds::of));
     }
 
     <I, O> AsymCoroutine<I, O> read(byte[] state, AsymCoroutine<I, O> target) throws IOException {
-        try (CoroutineInputStream<I, O> in = input(new ByteArrayInputStream(state))) {
+        try (CoroutineInputStream<I, O> in = new CoroutineInputStream<>(new ByteArrayInputStream(state), loader)) {
             return in.readAsymCoroutine(target);
         }
-    }
-
-    /** Where the sealing key meets the streams: the first key seals, every key is accepted. */
-    private <I, O> CoroutineOutputStream<I, O> output(OutputStream out, Set<Method> methods) throws IOException {
-        return keys.isEmpty() ? new MethodsSeen<>(methods, out) : new MethodsSeen<>(methods, out, keys.get(0));
     }
 
     /** A coroutine stream that notes the methods of the frames it writes. */
     private static final class MethodsSeen<I, O> extends CoroutineOutputStream<I, O> {
         private final Set<Method> methods;
 
-        /** Unsealed. */
         MethodsSeen(Set<Method> methods, OutputStream out) throws IOException {
             super(out);
-            this.methods = methods;
-        }
-
-        /** Sealed with {@code key}. */
-        MethodsSeen(Set<Method> methods, OutputStream out, SecretKey key) throws IOException {
-            super(out, key);
             this.methods = methods;
         }
 
@@ -87,10 +70,6 @@ final class StateCodec {
                 methods.add(frame.method);
             }
         }
-    }
-
-    private <I, O> CoroutineInputStream<I, O> input(InputStream in) throws IOException {
-        return keys.isEmpty() ? new CoroutineInputStream<>(in, loader) : new CoroutineInputStream<>(in, keys, loader);
     }
 
     /** A value by Java serialization; null for null or for a value that is not serializable. */

@@ -6,7 +6,7 @@
  * <ul>
  *   <li>{@link dev.weft.sessions.Sessions}: start, resume (exactly once, with an optional
  *       expected version for resent answers), status, list, last output, remove; builds and
- *       upgrades; sealing with the coroutine streams' HMAC.</li>
+ *       upgrades; sealing of every stored row.</li>
  *   <li>{@link dev.weft.sessions.SessionStore}: where sessions live,
  *       {@link dev.weft.sessions.SessionStore#sqlite(java.nio.file.Path)} (embedded, the default:
  *       one file, write-ahead log, {@code synchronous=FULL}) or
@@ -26,5 +26,22 @@
  * engine it is built with ({@link dev.weft.sessions.Sessions.Builder#engine}), and a session
  * stored by a node of one engine is resumed by a node of the other. A step's database writes through {@link dev.weft.sessions.StepContext#connection()}
  * commit exactly once, with the new state; any other side effect runs at least once.
+ *
+ * <p>Every byte read from the store is hostile until checked. With a key
+ * ({@link dev.weft.sessions.Sessions.Builder#sealWith}), each row carries an HMAC-SHA256 of every
+ * column a node trusts (id, status, version, build, point, point values, state, output, failure,
+ * times), checked before anything of the row is used: a changed column, a value from another
+ * session's row or from an older version of the row is refused with
+ * {@link dev.weft.sessions.SessionRefusedException} naming the session and the column, and the
+ * row is left as it was. A row without that seal (from a node without a key, or sealed by the
+ * earlier state-only format) is refused by a node with a key, with that reason. With or without a
+ * key: a status that is none of {@link dev.weft.sessions.SessionStatus}'s and a version that is
+ * not a step's number are refused naming the column; a build's manifest is used only if it hashes
+ * to the row's build, up to 1 MiB, and a malformed one, or one naming classes that cannot be
+ * loaded, is a refusal with its reason (classes looked up without initialization; verdicts kept
+ * for a bounded number of manifests); stored outputs and point values are read under limits.
+ * A whole row put back as it was at an older version is a row the key sealed (as a backup):
+ * a resume that names the version it answers detects it
+ * ({@link dev.weft.sessions.SessionConflictException}).
  */
 package dev.weft.sessions;

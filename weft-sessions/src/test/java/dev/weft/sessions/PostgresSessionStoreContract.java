@@ -27,6 +27,16 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
     }
 
     @Override
+    SessionStore reopen() {
+        return SessionStore.postgres(url, "postgres", null);
+    }
+
+    @Override
+    java.util.List<String> commandStore() {
+        return java.util.List.of("--postgres", url, "--user", "postgres");
+    }
+
+    @Override
     boolean rowLocks() {
         return true;
     }

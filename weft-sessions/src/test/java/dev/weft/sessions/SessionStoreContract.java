@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.Engine;
+import dev.weft.sessions.flows.Echo;
 import dev.weft.sessions.flows.EngineTrail;
 import dev.weft.sessions.flows.Gate;
 import dev.weft.sessions.flows.Ledger;
@@ -65,6 +66,12 @@ abstract class SessionStoreContract {
 
     /** Whether another process's (or another {@link Sessions}') step of a session makes a resume busy rather than wait. */
     abstract boolean rowLocks();
+
+    /** Another node's store on this suite's database: nothing it reads is cached yet. */
+    abstract SessionStore reopen();
+
+    /** How {@link SessionsCommand} is told this suite's store. */
+    abstract List<String> commandStore();
 
     @BeforeEach
     void open() throws Exception {
@@ -212,10 +219,16 @@ abstract class SessionStoreContract {
         String unsealed = sessions.start(new Questionnaire(), null).id();
         Sessions sealing = builder().sealWith(key(1)).build();
         String sealed = sealing.start(new Questionnaire(), null).id();
-        assertThrows(SessionRefusedException.class, () -> sealing.resume(unsealed, "Ada"));
-        assertThrows(SessionRefusedException.class, () -> sessions.resume(sealed, "Ada"));
+        SessionRefusedException unsealedRow = assertThrows(SessionRefusedException.class,
+                () -> sealing.resume(unsealed, "Ada"));
+        assertTrue(unsealedRow.getMessage().startsWith("session " + unsealed + ": refused by this node, left untouched:"
+                + " column seal is NULL: the row was not sealed"), unsealedRow.getMessage());
+        SessionRefusedException sealedRow = assertThrows(SessionRefusedException.class,
+                () -> sessions.resume(sealed, "Ada"));
+        assertTrue(sealedRow.getMessage().contains("column seal is set: the row was sealed with a key, and this node"
+                + " has none"), sealedRow.getMessage());
         assertEquals(1, sessions.status(unsealed).orElseThrow().version(), "a refused session is left as it was");
-        assertEquals(1, sessions.status(sealed).orElseThrow().version());
+        assertEquals(1, sealing.status(sealed).orElseThrow().version());
         assertEquals("Where do you live, Ada?", sealing.<String, String>resume(sealed, "Ada").output());
     }
 
@@ -227,9 +240,291 @@ abstract class SessionStoreContract {
         tampered[tampered.length / 2] ^= 1;
         overwriteState(id, tampered);
         SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> sealing.resume(id, "Ada"));
-        assertTrue(refused.getMessage().contains(id), refused.getMessage());
-        assertEquals(SessionStatus.SUSPENDED, sessions.status(id).orElseThrow().status());
-        assertEquals(1, sessions.status(id).orElseThrow().version());
+        assertTrue(refused.getMessage().contains("session " + id + ": ")
+                && refused.getMessage().contains("column state differs from what was sealed"), refused.getMessage());
+        assertArrayEquals(tampered, storedState(id), "left as it was");
+        assertThrows(SessionRefusedException.class, () -> sealing.status(id));
+    }
+
+    // ---------------------------------------------------------------- sealed rows
+
+    private Map<String, Object> storedRow(String id) throws SQLException {
+        try (Connection connection = connect()) {
+            return StoredRows.read(connection, id);
+        }
+    }
+
+    private void setColumn(String id, String column, Object value) throws SQLException {
+        try (Connection connection = connect()) {
+            assertEquals(1, StoredRows.set(connection, id, column, value));
+        }
+    }
+
+    private void putRow(String id, Map<String, Object> row) throws SQLException {
+        try (Connection connection = connect()) {
+            StoredRows.put(connection, id, row);
+        }
+    }
+
+    /** Asserts that every way in refuses session {@code id} with {@code reason} and leaves its row as it was. */
+    private void assertRefused(Sessions node, String id, String reason) throws SQLException {
+        Map<String, Object> before = storedRow(id);
+        SessionRefusedException resumed = assertThrows(SessionRefusedException.class, () -> node.resume(id, "London"));
+        assertTrue(resumed.getMessage().startsWith("session " + id + ": refused by this node, left untouched: " + reason),
+                resumed.getMessage());
+        assertTrue(resumed.reason().startsWith(reason), resumed.reason());
+        SessionRefusedException status = assertThrows(SessionRefusedException.class, () -> node.status(id));
+        assertEquals(resumed.reason(), status.reason());
+        assertEquals(id, assertThrows(SessionRefusedException.class, node::list).sessionId());
+        assertThrows(SessionRefusedException.class, () -> node.lastOutput(id));
+        assertEquals(resumed.reason(), node.refusal(id).orElseThrow());
+        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was: " + StoredRows.describe(storedRow(id)));
+    }
+
+    @Test
+    void eachSealedColumnChangedInTheStoreIsRefusedNamingItAndTheRowIsLeftAsItWas() throws SQLException {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        String id = sealing.start(new Questionnaire(), null).id();
+        sealing.resume(id, "Ada");
+        String other = sealing.start(new Questionnaire(), null).id();
+        sealing.resume(other, "Bob");
+        Map<String, Object> original = storedRow(id);
+        Map<String, Object> others = storedRow(other);
+        Map<String, Object> edits = new java.util.LinkedHashMap<>();
+        edits.put("status", "FAILED");
+        edits.put("version", 3L);
+        edits.put("build", Builds.fingerprint("another build"));
+        edits.put("point", "age");
+        edits.put("point_values", others.get("point_values"));
+        edits.put("state", others.get("state"));
+        edits.put("output", others.get("output"));
+        edits.put("failure", "java.lang.IllegalStateException: made up");
+        edits.put("created_at", (Long) original.get("created_at") - 1);
+        edits.put("updated_at", (Long) original.get("updated_at") + 1);
+        for (Map.Entry<String, Object> edit : edits.entrySet()) {
+            setColumn(id, edit.getKey(), edit.getValue());
+            assertRefused(sealing, id, "column " + edit.getKey() + " differs from what was sealed: changed in the"
+                    + " store, or taken from another session or another version of this one");
+            putRow(id, original);
+        }
+        assertEquals("How old are you?", sealing.<String, String>resume(id, "London").output(), "as it was, it resumes");
+    }
+
+    @Test
+    void columnsOfAnOlderVersionAreRefusedAndAWholeOlderRowConflictsWithTheVersionAnswered() throws SQLException {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        SessionStep<String> first = sealing.start(new Questionnaire(), null);
+        String id = first.id();
+        Map<String, Object> atFirst = storedRow(id);
+        SessionStep<String> second = sealing.resume(id, first.version(), "Ada");
+        Map<String, Object> atSecond = storedRow(id);
+        for (String column : List.of("point", "point_values", "state", "output")) {
+            setColumn(id, column, atFirst.get(column));
+        }
+        assertRefused(sealing, id, "columns point, point_values, state, output differ from what was sealed");
+        putRow(id, atFirst);
+        assertEquals(1, sealing.status(id).orElseThrow().version(), "a whole row the key sealed, as a backup holds it");
+        SessionConflictException rolledBack = assertThrows(SessionConflictException.class,
+                () -> sealing.resume(id, second.version(), "London"));
+        assertEquals(1, rolledBack.currentVersion());
+        putRow(id, atSecond);
+        assertEquals("How old are you?", sealing.<String, String>resume(id, second.version(), "London").output());
+    }
+
+    @Test
+    void anotherSessionsSealedRowUnderThisIdIsRefused() throws SQLException {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        String id = sealing.start(new Questionnaire(), null).id();
+        String other = sealing.start(new Ledger(3), "a").id();
+        Map<String, Object> moved = new java.util.LinkedHashMap<>(storedRow(other));
+        moved.put("id", id);
+        putRow(id, moved);
+        assertRefused(sealing, id, "column id differs from what was sealed");
+        assertEquals(List.of("1:a"), ledger(other), "the moved row ran nothing");
+        assertEquals(List.of(), ledger(id));
+    }
+
+    @Test
+    void aRowWithoutARowSealIsRefusedByANodeWithAKeyWithItsReason() throws SQLException {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        String id = sealing.start(new Questionnaire(), null).id();
+        setColumn(id, "seal", null);
+        assertRefused(sealing, id, "column seal is NULL: the row was not sealed (written by a node without a key, or"
+                + " before rows were sealed, when only the state was: such a row is resumed only by a node of that"
+                + " earlier version)");
+        setColumn(id, "seal", new byte[RowSeal.LENGTH - 1]);
+        assertRefused(sealing, id, "column seal holds " + (RowSeal.LENGTH - 1) + " bytes that are not a row seal");
+    }
+
+    @Test
+    void aRowOfTheStateOnlySealIsRefusedByANodeWithAKeyAndCannotBeReadWithoutOne() throws Exception {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        String id = sealing.start(new Echo(), "hello").id();
+        AsymCoroutine<String, String> echo = new AsymCoroutine<>(new Echo(), engine());
+        assertEquals("hello", echo.call("hello"));
+        java.io.ByteArrayOutputStream stateOnly = new java.io.ByteArrayOutputStream();
+        try (dev.weft.CoroutineOutputStream<String, String> out = new dev.weft.CoroutineOutputStream<>(stateOnly,
+                key(1))) {
+            out.writeAsymCoroutine(echo);
+        }
+        setColumn(id, "state", stateOnly.toByteArray());
+        setColumn(id, "seal", null);
+        assertRefused(sealing, id, "column seal is NULL: the row was not sealed (written by a node without a key, or"
+                + " before rows were sealed, when only the state was");
+        Map<String, Object> before = storedRow(id);
+        SessionRefusedException unkeyed = assertThrows(SessionRefusedException.class, () -> sessions.resume(id, "x"));
+        assertTrue(unkeyed.reason().startsWith("its state cannot be restored here: java.io.StreamCorruptedException:"
+                + " cannot read a coroutine: the stream is sealed"), unkeyed.reason());
+        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was");
+    }
+
+    @Test
+    void aFailedRowWithoutItsFailureIsRefusedNamingTheColumn() throws SQLException {
+        String id = sessions.start(new Questionnaire(), null).id();
+        setColumn(id, "status", "FAILED");
+        assertRefused(sessions, id, "column failure is NULL, but column status says FAILED");
+    }
+
+    @Test
+    void aRowSealedWithAKeyThisNodeDoesNotHaveIsRefusedSayingSo() throws SQLException {
+        String id = builder().sealWith(key(1)).build().start(new Questionnaire(), null).id();
+        assertRefused(builder().sealWith(key(3)).build(), id, "column seal matches none of this node's 1 key(s)");
+    }
+
+    @Test
+    void aStatusOrVersionOutOfRangeIsRefusedNamingTheColumnWithOrWithoutAKey() throws SQLException {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        for (Sessions node : List.of(sessions, sealing)) {
+            String id = node.start(new Questionnaire(), null).id();
+            Map<String, Object> original = storedRow(id);
+            setColumn(id, "status", "RUNNING");
+            assertRefused(node, id, "column status holds 'RUNNING', not one of [SUSPENDED, FINISHED, FAILED]");
+            for (long version : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}) {
+                putRow(id, original);
+                setColumn(id, "version", version);
+                assertRefused(node, id, "column version holds " + version + ", not the number of a step");
+            }
+            assertTrue(node.remove(id), "a row refused is removed all the same");
+            assertTrue(node.status(id).isEmpty());
+        }
+    }
+
+    @Test
+    void aManifestChangedInTheStoreIsRefusedWithItsReasonAndTheRowIsLeftAsItWas() throws SQLException {
+        String id = sessions.start(new Questionnaire(), null).id();
+        Map<String, Object> original = storedRow(id);
+        String build = (String) original.get("build");
+        String manifest;
+        try (Connection connection = connect()) {
+            manifest = StoredRows.builds(connection).get(build);
+        }
+        String huge = "z".repeat(Builds.MAX_MANIFEST + 1);
+        Map<String, String> hostile = new java.util.LinkedHashMap<>();
+        hostile.put("com.example.Gone\trun()V\tabc", "class com.example.Gone does not exist here or cannot be loaded"
+                + " (ClassNotFoundException)");
+        hostile.put(manifest + "\nnot a line", "the stored manifest is malformed: not a line");
+        hostile.put(huge, "the stored manifest of build " + Builds.fingerprint(huge) + " has " + huge.length()
+                + " characters, more than the " + Builds.MAX_MANIFEST + " a node reads");
+        for (Map.Entry<String, String> entry : hostile.entrySet()) {
+            String hashed = Builds.fingerprint(entry.getKey());
+            try (Connection connection = connect()) {
+                StoredRows.setBuild(connection, hashed, entry.getKey());
+            }
+            setColumn(id, "build", hashed);
+            assertBuildRefused(id, hashed, entry.getValue());
+            putRow(id, original);
+        }
+        try (Connection connection = connect()) {
+            StoredRows.setBuild(connection, build, "com.example.Gone\trun()V\tabc");
+        }
+        assertBuildRefused(id, build, "the stored manifest of build " + build + " is not that build's (it hashes to "
+                + Builds.fingerprint("com.example.Gone\trun()V\tabc") + "): column manifest or table weft_builds"
+                + " was changed");
+        try (Connection connection = connect()) {
+            StoredRows.setBuild(connection, build, null);
+        }
+        assertBuildRefused(id, build, "the manifest of build " + build + " is not in the store (table weft_builds)");
+        try (Connection connection = connect()) {
+            StoredRows.setBuild(connection, build, manifest);
+        }
+        try (SessionStore node = reopen()) {
+            assertEquals("Where do you live, Ada?", Sessions.builder(node).engine(engine()).build()
+                    .<String, String>resume(id, "Ada").output());
+        }
+    }
+
+    /** Asserts that a node new to the store refuses session {@code id} of {@code build} with {@code reason}, and lists why. */
+    private void assertBuildRefused(String id, String build, String reason) throws SQLException {
+        Map<String, Object> before = storedRow(id);
+        try (SessionStore node = reopen()) {
+            Sessions fresh = Sessions.builder(node).engine(engine()).build();
+            SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> fresh.resume(id, "Ada"));
+            assertEquals("session " + id + ": refused by this node, left untouched: " + reason
+                    + "; no upgrade is registered for its point 'name' (stored build " + build + ")", refused.getMessage());
+            assertEquals(reason, fresh.refusal(id).orElseThrow());
+            assertEquals(reason, fresh.builds().stream().filter(b -> build.equals(b.build())).findFirst().orElseThrow()
+                    .refusal());
+            assertEquals(SessionStatus.SUSPENDED, fresh.status(id).orElseThrow().status());
+        }
+        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was");
+    }
+
+    @Test
+    void theCommandListsEachSessionWithItsVerdictWithTheKeyOrWithoutIt(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path directory) throws Exception {
+        Sessions sealing = builder().sealWith(key(1)).build();
+        String good = sealing.start(new Questionnaire(), null).id();
+        String bad = sealing.start("line\nbreak", new Questionnaire(), null).id();
+        setColumn(bad, "output", StateCodec.value("Where is your account number?"));
+        java.nio.file.Path keyFile = java.nio.file.Files.write(directory.resolve("key"), key(1).getEncoded());
+        String withKey = command("--key", keyFile.toString(), "list");
+        assertTrue(withKey.contains("\n" + good + "\tSUSPENDED\t1\t"), withKey);
+        assertTrue(withKey.contains("\tname\taccepted\n"), withKey);
+        assertTrue(withKey.contains("\nline?break\t?\t?\t?\t?\trefused: column output differs from what was sealed"),
+                withKey);
+        String withoutKey = command("list");
+        assertEquals(2, withoutKey.lines().filter(line -> line.endsWith("\trefused: column seal is set: the row was"
+                + " sealed with a key, and this node has none")).count(), withoutKey);
+        assertTrue(command("--key", keyFile.toString(), "builds").contains("\t2\taccepted"));
+    }
+
+    private String command(String... args) {
+        List<String> all = new ArrayList<>(commandStore());
+        all.addAll(List.of(args));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = SessionsCommand.run(all.toArray(String[]::new), new java.io.PrintStream(out, true),
+                new java.io.PrintStream(err, true), getClass().getClassLoader());
+        assertEquals(0, status, err.toString());
+        return out.toString();
+    }
+
+    // ---------------------------------------------------------------- a fuzz test of whole stored rows
+
+    /** Cases per kind of row: {@code -Dweft.rowfuzz.cases=20000} for a long run. */
+    private static final int FUZZ_CASES = Integer.getInteger("weft.rowfuzz.cases", 100);
+
+    @Test
+    void everyStoredRowChangedBehindTheSessionsBackIsRefusedOrTakenAsData(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path directory) throws Exception {
+        long seed = Long.getLong("weft.rowfuzz.seed", 20261124L);
+        RowFuzz fuzz = new RowFuzz(() -> {
+            try {
+                return connect();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, this::reopen, engine(), commandStore());
+        fuzz.run(seed, FUZZ_CASES, null, null);
+        fuzz.run(seed, FUZZ_CASES, key(7), RowFuzz.keyFile(directory, key(7)));
+        StringBuilder counts = new StringBuilder("row fuzz, " + getClass().getSimpleName() + ", " + FUZZ_CASES
+                + " cases per kind of row, seed " + seed + ":\n");
+        fuzz.outcomes().forEach((outcome, count) -> counts.append(String.format("%7d  %s%n", count, outcome)));
+        System.out.print(counts);
+        assertTrue(fuzz.outcomes().keySet().stream().anyMatch(o -> o.startsWith("sealed rows, resume: refused")),
+                counts.toString());
+        assertTrue(fuzz.outcomes().keySet().stream().anyMatch(o -> o.startsWith("plain rows, resume: accepted")),
+                counts.toString());
     }
 
     @Test

@@ -32,6 +32,16 @@ abstract class SqliteSessionStoreContract extends SessionStoreContract {
     }
 
     @Override
+    SessionStore reopen() {
+        return SessionStore.sqlite(directory.resolve("sessions.db"));
+    }
+
+    @Override
+    java.util.List<String> commandStore() {
+        return java.util.List.of("--sqlite", directory.resolve("sessions.db").toString());
+    }
+
+    @Override
     boolean rowLocks() {
         return false;
     }

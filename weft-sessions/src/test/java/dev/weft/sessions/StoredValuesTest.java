@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class StoredValuesTest {
 
-    private final StateCodec codec = new StateCodec(StoredValuesTest.class.getClassLoader(), List.of());
+    private final StateCodec codec = new StateCodec(StoredValuesTest.class.getClassLoader());
 
     /** An application's output class: outputs may be any serializable class. */
     record Receipt(String name, int cents) implements Serializable {

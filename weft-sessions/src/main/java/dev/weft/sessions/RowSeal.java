@@ -1,0 +1,167 @@
+package dev.weft.sessions;
+
+import dev.weft.sessions.SessionStore.Row;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
+
+/**
+ * The seal of a stored row: an HMAC-SHA256, under the node's key, of every column a node trusts
+ * from the row, bound to the session's id and version, kept in the row's {@code seal} column.
+ *
+ * <pre>
+ *   byte  magic[4]       "WRS1"
+ *   int   crc[11]        CRC32C of each sealed column as encoded below, in {@link #COLUMNS}' order
+ *   byte  mac[32]        HMAC-SHA256 of magic, crc[] and each sealed column encoded below
+ * </pre>
+ *
+ * A column is encoded as its name's index (one byte), then for a text or bytes column a presence
+ * byte (0 for NULL) and, if present, a length (int) and the bytes (text as UTF-8); a number
+ * column as its 8 bytes. The CRCs are not what protects the row (the MAC covers every column in
+ * full); they let a refusal name the column that differs from what was sealed. The row's
+ * manifest is not sealed: its build is, and a manifest is accepted only for the build it hashes
+ * to ({@link Builds#refusal(String, String)}).
+ *
+ * <p>A node's first key seals; every key it has is accepted. Stateless but for a per-thread
+ * {@link Mac} per key; any thread.
+ */
+final class RowSeal {
+
+    /** The sealed columns, in the order they are encoded. */
+    static final List<String> COLUMNS = List.of("id", "status", "version", "build", "point", "point_values", "state",
+            "output", "failure", "created_at", "updated_at");
+    static final int MAGIC = 0x57525331;
+    static final int MAC_LENGTH = 32;
+    static final int LENGTH = 4 + 4 * 11 + MAC_LENGTH;
+
+    private final List<SecretKey> keys;
+    private final ThreadLocal<Mac[]> macs;
+
+    RowSeal(List<SecretKey> keys) {
+        this.keys = keys;
+        this.macs = ThreadLocal.withInitial(() -> new Mac[keys.size()]);
+        for (int key = 0; key < keys.size(); key++) {
+            mac(key);
+        }
+    }
+
+    /** Whether this node seals rows (it has a key). */
+    boolean sealing() {
+        return !keys.isEmpty();
+    }
+
+    /** The seal of {@code row} under this node's first key. */
+    byte[] seal(Row row) {
+        byte[][][] columns = encode(row);
+        ByteBuffer seal = ByteBuffer.allocate(LENGTH);
+        seal.putInt(MAGIC);
+        for (byte[][] column : columns) {
+            seal.putInt(crc(column));
+        }
+        seal.put(mac(0, seal.array(), LENGTH - MAC_LENGTH, columns));
+        return seal.array();
+    }
+
+    /**
+     * Why {@code row} does not match its seal, naming the columns that differ; null if it is
+     * sealed under one of this node's keys and every sealed column is as it was sealed.
+     */
+    String mismatch(Row row) {
+        byte[] seal = row.seal();
+        if (seal == null) {
+            return "column seal is NULL: the row was not sealed (written by a node without a key, or before"
+                    + " rows were sealed, when only the state was: such a row is resumed only by a node of that"
+                    + " earlier version)";
+        }
+        if (seal.length != LENGTH || ByteBuffer.wrap(seal).getInt() != MAGIC) {
+            return "column seal holds " + seal.length + " bytes that are not a row seal";
+        }
+        byte[][][] columns = encode(row);
+        byte[] stored = Arrays.copyOfRange(seal, LENGTH - MAC_LENGTH, LENGTH);
+        for (int key = 0; key < keys.size(); key++) {
+            if (MessageDigest.isEqual(mac(key, seal, LENGTH - MAC_LENGTH, columns), stored)) {
+                return null;
+            }
+        }
+        List<String> changed = new ArrayList<>();
+        ByteBuffer header = ByteBuffer.wrap(seal);
+        header.getInt();
+        for (int i = 0; i < columns.length; i++) {
+            if (header.getInt() != crc(columns[i])) {
+                changed.add(COLUMNS.get(i));
+            }
+        }
+        return changed.isEmpty()
+                ? "column seal matches none of this node's " + keys.size() + " key(s): the row was sealed with"
+                        + " another key, or its seal was changed"
+                : (changed.size() == 1 ? "column " + changed.get(0) + " differs" : "columns " + String.join(", ",
+                        changed) + " differ") + " from what was sealed: changed in the store, or taken from another"
+                        + " session or another version of this one";
+    }
+
+    /** Each sealed column as its encoding's head (index, presence, length) and its value's bytes (or null). */
+    private static byte[][][] encode(Row row) {
+        return new byte[][][] {text(0, row.id()), text(1, row.statusName()), number(2, row.version()),
+            text(3, row.build()), text(4, row.point()), bytes(5, row.pointValues()), bytes(6, row.state()),
+            bytes(7, row.output()), text(8, row.failure()), number(9, row.created()), number(10, row.updated())};
+    }
+
+    private static byte[][] text(int index, String value) {
+        return bytes(index, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[][] bytes(int index, byte[] value) {
+        if (value == null) {
+            return new byte[][] {{(byte) index, 0}, null};
+        }
+        return new byte[][] {ByteBuffer.allocate(6).put((byte) index).put((byte) 1).putInt(value.length).array(), value};
+    }
+
+    private static byte[][] number(int index, long value) {
+        return new byte[][] {ByteBuffer.allocate(9).put((byte) index).putLong(value).array(), null};
+    }
+
+    private static int crc(byte[][] column) {
+        CRC32C crc = new CRC32C();
+        crc.update(column[0]);
+        if (column[1] != null) {
+            crc.update(column[1]);
+        }
+        return (int) crc.getValue();
+    }
+
+    private byte[] mac(int key, byte[] signed, int length, byte[][][] columns) {
+        Mac mac = mac(key);
+        mac.update(signed, 0, length);
+        for (byte[][] column : columns) {
+            mac.update(column[0]);
+            if (column[1] != null) {
+                mac.update(column[1]);
+            }
+        }
+        return mac.doFinal();
+    }
+
+    private Mac mac(int key) {
+        Mac[] cached = macs.get();
+        if (cached[key] == null) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(keys.get(key));
+                cached[key] = mac;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalArgumentException("cannot seal rows with key " + key + " (" + keys.get(key)
+                        .getAlgorithm() + "): " + e.getMessage(), e);
+            }
+        }
+        return cached[key];
+    }
+}
