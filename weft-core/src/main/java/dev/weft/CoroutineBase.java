@@ -99,12 +99,15 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     private static final String[] STATE_NAMES = {"new", "running", "calling", "suspended", "busy", "finished"};
 
     private static final VarHandle STATE;
-    private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle NAME;
+    /** The last number a default name took. */
+    private static final AtomicLong NUMBERS = new AtomicLong();
 
     static {
         SharedAccess.setCoroutineAccess(new SchedulerAccess());
         try {
             STATE = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "state", int.class);
+            NAME = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "name", String.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -112,8 +115,10 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     private volatile int state;
     private volatile CoroutineSupport owner;
-    private final long id;
-    /** Null until set: the default name is built when asked for. */
+    /**
+     * Null until set or first asked for: a default name then takes the next number, so that a
+     * coroutine that is never named holds no number (8 bytes in each of a million coroutines).
+     */
     private volatile String name;
 
     /** The stack that runs this coroutine's body, of its engine; null for a thread's initial coroutine. */
@@ -138,21 +143,22 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             throw new NullPointerException("engine");
         }
         this.owner = CoroutineSupport.current();
-        this.id = IDS.incrementAndGet();
     }
 
     /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
     CoroutineBase(CoroutineSupport support) {
         this.owner = support;
-        this.id = 0;
         this.name = "initial coroutine of " + support.thread.getName();
         this.stack = null;
         this.state = RUNNING;
     }
 
-    private String defaultName() {
+    /** Names this coroutine by its kind and the next number, unless a name was set meanwhile: the name it has then. */
+    private String nameByDefault() {
         String type = getClass().getSimpleName();
-        return (type.isEmpty() ? "Coroutine" : type) + "-" + id;
+        String named = (type.isEmpty() ? "Coroutine" : type) + "-" + NUMBERS.incrementAndGet();
+        String witness = (String) NAME.compareAndExchange(this, (String) null, named);
+        return witness != null ? witness : named;
     }
 
     /**
@@ -206,11 +212,13 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /**
      * This coroutine's name, used in every error message about it. Any thread.
      *
-     * @return the name given by {@link #setName}, or a default made of its kind and id
+     * @return the name given by {@link #setName}, or else a default made of its kind and a number
+     *         unique in the JVM, which it takes the first time its name is asked for (so numbers
+     *         follow the order in which coroutines are first named, not created)
      */
     public final String getName() {
         String n = name;
-        return n != null ? n : defaultName();
+        return n != null ? n : nameByDefault();
     }
 
     /**
