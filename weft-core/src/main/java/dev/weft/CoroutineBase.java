@@ -61,8 +61,10 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /*
      * Implementation notes.
      *
-     * The state word holds the life-cycle state in its low three bits and a migration epoch
-     * above them. The owner thread takes a coroutine to run it by a CAS from NEW or SUSPENDED
+     * The state word holds the life-cycle state in its low three bits, above them the bit that
+     * close() sets to make the coroutine exit (EXIT_REQUESTED, never cleared; a field of its own
+     * would make the coroutine 8 bytes larger, with the padding), and a migration epoch above
+     * that. The owner thread takes a coroutine to run it by a CAS from NEW or SUSPENDED
      * to RUNNING, expecting the epoch it read together with the owner; steal() takes it by a
      * CAS to BUSY and bumps the epoch as it gives it back, so an owner that raced with a steal
      * fails its CAS instead of taking a coroutine that has moved (no ABA). Transitions out of
@@ -95,7 +97,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * each of their frames once they resume (SUSPENDED), leaving them all interpreted.
      */
     private static final int TAKEABLE = 1 << NEW | 1 << SUSPENDED;
-    private static final int EPOCH_UNIT = STATE_MASK + 1;
+    private static final int EXIT_REQUESTED = STATE_MASK + 1;
+    private static final int EPOCH_UNIT = EXIT_REQUESTED << 1;
     private static final String[] STATE_NAMES = {"new", "running", "calling", "suspended", "busy", "finished"};
 
     private static final VarHandle STATE;
@@ -123,12 +126,6 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** The stack that runs this coroutine's body, of its engine; null for a thread's initial coroutine. */
     ExecutionStack stack;
-
-    /** Set by {@link #close()}: every suspension attempt then throws {@link CoroutineExitException}. */
-    boolean exitRequested;
-
-    /** The uncaught exception that finished this coroutine, until it is handed to its receiver. */
-    Throwable failure;
 
     /**
      * Creates a coroutine of the current thread that will run on {@code engine}: the subclass's
@@ -173,8 +170,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** Records how the user's code ended: a failure is kept for whoever receives control next. */
     final void recordEnd(Throwable t) {
-        if (!(t instanceof CoroutineExitException) || !exitRequested) {
-            failure = t;
+        if (!(t instanceof CoroutineExitException) || !isExitRequested()) {
+            keepFailure(t);
         }
     }
 
@@ -499,13 +496,28 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
     }
 
+    /** Keeps {@code t}, the uncaught exception that finished this coroutine, until it is handed to its receiver. */
+    abstract void keepFailure(Throwable t);
+
+    /** The failure this coroutine finished with, forgotten here, or null if none is kept. */
+    abstract Throwable takeFailure();
+
     /** Throws the failure this coroutine finished with, if any, and forgets it. */
     final void rethrowFailure() {
-        Throwable f = failure;
+        Throwable f = takeFailure();
         if (f != null) {
-            failure = null;
             throw CoroutineSupport.<RuntimeException>sneaky(f);
         }
+    }
+
+    /** Makes every suspension attempt of this coroutine throw {@link CoroutineExitException}; for {@link #close()}. */
+    final void requestExit() {
+        STATE.getAndBitwiseOr(this, EXIT_REQUESTED);
+    }
+
+    /** Whether {@link #close()} has asked this coroutine to exit. */
+    final boolean isExitRequested() {
+        return (state & EXIT_REQUESTED) != 0;
     }
 
     /**
@@ -526,7 +538,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** Called on this coroutine's stack right after it resumes from a suspension. */
     final void checkExitRequested() {
-        if (exitRequested) {
+        if (isExitRequested()) {
             throw new CoroutineExitException(this);
         }
     }
