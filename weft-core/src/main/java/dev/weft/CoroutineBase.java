@@ -515,9 +515,13 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         STATE.getAndBitwiseOr(this, EXIT_REQUESTED);
     }
 
-    /** Whether {@link #close()} has asked this coroutine to exit. */
+    /**
+     * Whether {@link #close()} has asked this coroutine to exit: a plain read, as of the field it
+     * replaces (the request is made on the thread that then runs the coroutine, and a steal
+     * publishes the whole word).
+     */
     final boolean isExitRequested() {
-        return (state & EXIT_REQUESTED) != 0;
+        return ((int) STATE.get(this) & EXIT_REQUESTED) != 0;
     }
 
     /**
