@@ -50,6 +50,9 @@ public non-sealed class Coroutine extends CoroutineBase {
     /** The coroutine that last switched to this one: it receives this one's uncaught exception. */
     Coroutine resumer;
 
+    /** The uncaught exception that finished this coroutine, until it is handed to the one that receives control. */
+    Throwable failure;
+
     /** A coroutine of the current thread that runs its {@link #run()} method. */
     public Coroutine() {
         this(null, 0, null);
@@ -158,6 +161,18 @@ public non-sealed class Coroutine extends CoroutineBase {
     final Object runBody(Object input) {
         run();
         return null;
+    }
+
+    @Override
+    final void keepFailure(Throwable t) {
+        failure = t;
+    }
+
+    @Override
+    final Throwable takeFailure() {
+        Throwable f = failure;
+        failure = null;
+        return f;
     }
 
     @Override

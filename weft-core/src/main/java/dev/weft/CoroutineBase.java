@@ -61,8 +61,10 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /*
      * Implementation notes.
      *
-     * The state word holds the life-cycle state in its low three bits and a migration epoch
-     * above them. The owner thread takes a coroutine to run it by a CAS from NEW or SUSPENDED
+     * The state word holds the life-cycle state in its low three bits, above them the bit that
+     * close() sets to make the coroutine exit (EXIT_REQUESTED, never cleared; a field of its own
+     * would make the coroutine 8 bytes larger, with the padding), and a migration epoch above
+     * that. The owner thread takes a coroutine to run it by a CAS from NEW or SUSPENDED
      * to RUNNING, expecting the epoch it read together with the owner; steal() takes it by a
      * CAS to BUSY and bumps the epoch as it gives it back, so an owner that raced with a steal
      * fails its CAS instead of taking a coroutine that has moved (no ABA). Transitions out of
@@ -95,16 +97,20 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * each of their frames once they resume (SUSPENDED), leaving them all interpreted.
      */
     private static final int TAKEABLE = 1 << NEW | 1 << SUSPENDED;
-    private static final int EPOCH_UNIT = STATE_MASK + 1;
+    private static final int EXIT_REQUESTED = STATE_MASK + 1;
+    private static final int EPOCH_UNIT = EXIT_REQUESTED << 1;
     private static final String[] STATE_NAMES = {"new", "running", "calling", "suspended", "busy", "finished"};
 
     private static final VarHandle STATE;
-    private static final AtomicLong IDS = new AtomicLong();
+    private static final VarHandle NAME;
+    /** The last number a default name took. */
+    private static final AtomicLong NUMBERS = new AtomicLong();
 
     static {
         SharedAccess.setCoroutineAccess(new SchedulerAccess());
         try {
             STATE = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "state", int.class);
+            NAME = MethodHandles.lookup().findVarHandle(CoroutineBase.class, "name", String.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -112,18 +118,14 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     private volatile int state;
     private volatile CoroutineSupport owner;
-    private final long id;
-    /** Null until set: the default name is built when asked for. */
+    /**
+     * Null until set or first asked for: a default name then takes the next number, so that a
+     * coroutine that is never named holds no number (8 bytes in each of a million coroutines).
+     */
     private volatile String name;
 
     /** The stack that runs this coroutine's body, of its engine; null for a thread's initial coroutine. */
     ExecutionStack stack;
-
-    /** Set by {@link #close()}: every suspension attempt then throws {@link CoroutineExitException}. */
-    boolean exitRequested;
-
-    /** The uncaught exception that finished this coroutine, until it is handed to its receiver. */
-    Throwable failure;
 
     /**
      * Creates a coroutine of the current thread that will run on {@code engine}: the subclass's
@@ -138,21 +140,22 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
             throw new NullPointerException("engine");
         }
         this.owner = CoroutineSupport.current();
-        this.id = IDS.incrementAndGet();
     }
 
     /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
     CoroutineBase(CoroutineSupport support) {
         this.owner = support;
-        this.id = 0;
         this.name = "initial coroutine of " + support.thread.getName();
         this.stack = null;
         this.state = RUNNING;
     }
 
-    private String defaultName() {
+    /** Names this coroutine by its kind and the next number, unless a name was set meanwhile: the name it has then. */
+    private String nameByDefault() {
         String type = getClass().getSimpleName();
-        return (type.isEmpty() ? "Coroutine" : type) + "-" + id;
+        String named = (type.isEmpty() ? "Coroutine" : type) + "-" + NUMBERS.incrementAndGet();
+        String witness = (String) NAME.compareAndExchange(this, (String) null, named);
+        return witness != null ? witness : named;
     }
 
     /**
@@ -167,8 +170,8 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** Records how the user's code ended: a failure is kept for whoever receives control next. */
     final void recordEnd(Throwable t) {
-        if (!(t instanceof CoroutineExitException) || !exitRequested) {
-            failure = t;
+        if (!(t instanceof CoroutineExitException) || !isExitRequested()) {
+            keepFailure(t);
         }
     }
 
@@ -206,11 +209,13 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     /**
      * This coroutine's name, used in every error message about it. Any thread.
      *
-     * @return the name given by {@link #setName}, or a default made of its kind and id
+     * @return the name given by {@link #setName}, or else a default made of its kind and a number
+     *         unique in the JVM, which it takes the first time its name is asked for (so numbers
+     *         follow the order in which coroutines are first named, not created)
      */
     public final String getName() {
         String n = name;
-        return n != null ? n : defaultName();
+        return n != null ? n : nameByDefault();
     }
 
     /**
@@ -491,13 +496,32 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
     }
 
+    /** Keeps {@code t}, the uncaught exception that finished this coroutine, until it is handed to its receiver. */
+    abstract void keepFailure(Throwable t);
+
+    /** The failure this coroutine finished with, forgotten here, or null if none is kept. */
+    abstract Throwable takeFailure();
+
     /** Throws the failure this coroutine finished with, if any, and forgets it. */
     final void rethrowFailure() {
-        Throwable f = failure;
+        Throwable f = takeFailure();
         if (f != null) {
-            failure = null;
             throw CoroutineSupport.<RuntimeException>sneaky(f);
         }
+    }
+
+    /** Makes every suspension attempt of this coroutine throw {@link CoroutineExitException}; for {@link #close()}. */
+    final void requestExit() {
+        STATE.getAndBitwiseOr(this, EXIT_REQUESTED);
+    }
+
+    /**
+     * Whether {@link #close()} has asked this coroutine to exit: a plain read, as of the field it
+     * replaces (the request is made on the thread that then runs the coroutine, and a steal
+     * publishes the whole word).
+     */
+    final boolean isExitRequested() {
+        return ((int) STATE.get(this) & EXIT_REQUESTED) != 0;
     }
 
     /**
@@ -518,7 +542,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
 
     /** Called on this coroutine's stack right after it resumes from a suspension. */
     final void checkExitRequested() {
-        if (exitRequested) {
+        if (isExitRequested()) {
             throw new CoroutineExitException(this);
         }
     }

@@ -508,7 +508,7 @@ final class CoroutineSupport {
             finishNested(c);
             return;
         }
-        c.exitRequested = true;
+        c.requestExit();
         runTaken(c, prior);
         assert c.isFinished() : c + " suspended while exiting";
         c.rethrowFailure();

@@ -21,14 +21,29 @@ import java.util.Set;
 final class StartedCoroutines {
 
     /*
-     * Implementation notes: an entry is a bare WeakReference (32 bytes with its header), one per
-     * started coroutine, and a coroutine has no field for it: with a million suspended coroutines,
-     * a back link and an index would cost 8 bytes each in the coroutine and 8 in the entry. The
-     * price is the sweep, which reads each entry's coroutine once per doubling of the list.
+     * Implementation notes: an entry is a WeakReference with a link to the next entry, one per
+     * started coroutine (32 bytes with its header, the same as a bare WeakReference, whose four
+     * fields leave four bytes of padding that the link takes), and a coroutine has no field for
+     * it: with a million suspended coroutines, a back link and an index would cost 8 bytes each
+     * in the coroutine and 8 in the entry, and a list of bare references 4 to 6 bytes a slot
+     * more. The entries form a chain, oldest first; the price is the sweep, which reads each
+     * entry's coroutine once per doubling of the chain.
      */
 
+    /** A tracked coroutine, held weakly, and the entry added after it. */
+    private static final class Entry extends WeakReference<AsymCoroutine<?, ?>> {
+        Entry next;
+
+        Entry(AsymCoroutine<?, ?> coroutine) {
+            super(coroutine);
+        }
+    }
+
     private final CoroutineSupport owner;
-    private final List<WeakReference<AsymCoroutine<?, ?>>> entries = new ArrayList<>();
+    /** The oldest entry and the newest, both null when there are none. */
+    private Entry oldest;
+    private Entry newest;
+    private int entryCount;
     private int sweepAt = 64;
 
     StartedCoroutines(CoroutineSupport owner) {
@@ -37,19 +52,26 @@ final class StartedCoroutines {
 
     /** Tracks {@code coroutine}, which has just started, been given frames or been stolen by this thread. */
     void add(AsymCoroutine<?, ?> coroutine) {
-        if (entries.size() >= sweepAt) {
+        if (entryCount >= sweepAt) {
             sweep();
         }
-        entries.add(new WeakReference<>(coroutine));
+        Entry added = new Entry(coroutine);
+        if (newest == null) {
+            oldest = added;
+        } else {
+            newest.next = added;
+        }
+        newest = added;
+        entryCount++;
     }
 
-    /** The live coroutines tracked here, each once, in the order they were tracked (roughly: sweeps move entries). */
+    /** The live coroutines tracked here, each once, in the order they were first tracked. */
     List<AsymCoroutine<?, ?>> live() {
         sweep();
         Set<AsymCoroutine<?, ?>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<AsymCoroutine<?, ?>> live = new ArrayList<>(entries.size());
-        for (WeakReference<AsymCoroutine<?, ?>> entry : entries) {
-            AsymCoroutine<?, ?> c = entry.get();
+        List<AsymCoroutine<?, ?>> live = new ArrayList<>(entryCount);
+        for (Entry e = oldest; e != null; e = e.next) {
+            AsymCoroutine<?, ?> c = e.get();
             if (c != null && seen.add(c)) {
                 live.add(c);
             }
@@ -59,20 +81,32 @@ final class StartedCoroutines {
 
     /** How many entries the list holds, counted ones and ones not yet swept out alike (for tests). */
     int entryCount() {
-        return entries.size();
+        return entryCount;
     }
 
     /** Drops the entries of coroutines collected, finished, or owned by another thread since they were stolen. */
     private void sweep() {
-        int kept = 0;
-        for (int i = 0; i < entries.size(); i++) {
-            WeakReference<AsymCoroutine<?, ?>> entry = entries.get(i);
-            AsymCoroutine<?, ?> c = entry.get();
+        Entry kept = null;
+        int count = 0;
+        for (Entry e = oldest; e != null; e = e.next) {
+            AsymCoroutine<?, ?> c = e.get();
             if (c != null && c.owner() == owner && !c.isFinished()) {
-                entries.set(kept++, entry);
+                if (kept == null) {
+                    oldest = e;
+                } else {
+                    kept.next = e;
+                }
+                kept = e;
+                count++;
             }
         }
-        entries.subList(kept, entries.size()).clear();
-        sweepAt = Math.max(64, 2 * kept);
+        if (kept == null) {
+            oldest = null;
+        } else {
+            kept.next = null;
+        }
+        newest = kept;
+        entryCount = count;
+        sweepAt = Math.max(64, 2 * count);
     }
 }

@@ -72,4 +72,25 @@ class StartedCoroutinesTest {
         assertEquals(1, list.entryCount(), "the stolen one's entry is swept out");
         assertTrue(stolen.steal(), "back, so that closeAll closes it");
     }
+
+    @Test
+    void anEntryAddedAfterASweepDroppedTheNewestOnesComesLast() {
+        StartedCoroutines list = new StartedCoroutines(CoroutineSupport.current());
+        AsymCoroutine<Void, Void> first = suspended();
+        AsymCoroutine<Void, Void> finishing = suspended();
+        list.add(first);
+        list.add(finishing);
+        finishing.call(null);
+        assertEquals(List.of(first), list.live()); // the sweep drops the newest entry
+        AsymCoroutine<Void, Void> next = suspended();
+        list.add(next);
+        assertEquals(List.of(first, next), list.live());
+        first.call(null);
+        next.call(null);
+        assertEquals(List.of(), list.live());
+        assertEquals(0, list.entryCount());
+        AsymCoroutine<Void, Void> after = suspended();
+        list.add(after);
+        assertEquals(List.of(after), list.live());
+    }
 }

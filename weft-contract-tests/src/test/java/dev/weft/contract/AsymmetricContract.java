@@ -290,6 +290,41 @@ abstract class AsymmetricContract extends EngineContract {
         assertThrows(IllegalStateException.class, () -> co.call(null));
     }
 
+    @Test
+    void anUncaughtExceptionOnTheThreadThatStoleItComesOutOfThatThreadsCall() throws Throwable {
+        UnsupportedOperationException boom = new UnsupportedOperationException("boom");
+        AsymCoroutine<Void, String> co = asym(new OneThenFails(boom));
+        assertEquals("one", co.call(null));
+        Throwable caught = OtherThread.call("thief", () -> {
+            assertTrue(co.steal());
+            return assertThrows(UnsupportedOperationException.class, () -> co.call(null));
+        });
+        assertSame(boom, caught);
+        assertTrue(co.isFinished());
+        assertThrows(IllegalStateException.class, co::steal);
+    }
+
+    /** Rets the exception it is given, and returns the next one: exceptions as values. */
+    static final class PassesExceptionsOn implements AsymRunnable<Throwable, Throwable> {
+        @Override
+        public Throwable run(AsymCoroutine<? extends Throwable, ? super Throwable> self, Throwable first) {
+            return self.ret(first);
+        }
+    }
+
+    @Test
+    void anExceptionPassedInOrOutAsAValueIsReturnedNotThrown() {
+        IllegalStateException first = new IllegalStateException("first");
+        ArithmeticException second = new ArithmeticException("second");
+        AsymCoroutine<Throwable, Throwable> co = asym(new PassesExceptionsOn());
+        assertSame(first, co.call(first));
+        assertSame(second, co.call(second));
+        assertTrue(co.isFinished());
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> co.call(first));
+        assertTrue(refused.getMessage().contains(co.getName()) && refused.getMessage().contains("finished"),
+                refused.getMessage());
+    }
+
     /** Throws at once. */
     static final class FailsAtOnce implements AsymRunnable<Void, Void> {
         @Override

@@ -99,6 +99,48 @@ abstract class CloseContract extends EngineContract {
 
     // ------------------------------------------------------------ close
 
+    /** Rets its round number until it is closed, then adds {@code event}. */
+    final class RetsUntilClosed implements AsymRunnable<Void, Integer> {
+        private final String event;
+
+        RetsUntilClosed(String event) {
+            this.event = event;
+        }
+
+        @Override
+        public Integer run(AsymCoroutine<? extends Void, ? super Integer> self, Void in) {
+            try {
+                for (int round = 1; ; round++) {
+                    self.ret(round);
+                }
+            } finally {
+                trace.add(event);
+            }
+        }
+    }
+
+    /**
+     * A coroutine moved to another thread and back many times suspends as before (the request to
+     * exit shares a word with the count of moves), and exits once, through its finally block,
+     * when closed.
+     */
+    @Test
+    void aCoroutineMovedAwayAndBackManyTimesStillSuspendsAndExitsOnceWhenClosed() throws Throwable {
+        AsymCoroutine<Void, Integer> co = asym(new RetsUntilClosed("closed"));
+        assertEquals(1, co.call(null));
+        for (int move = 1; move <= 20; move++) {
+            OtherThread.run("thief", () -> assertTrue(co.steal()));
+            assertTrue(co.steal());
+            assertEquals(move + 1, co.call(null));
+        }
+        assertEquals(List.of(), trace.events());
+        co.close();
+        assertEquals(List.of("closed"), trace.events());
+        assertTrue(co.isFinished());
+        co.close();
+        assertEquals(List.of("closed"), trace.events(), "closing a finished coroutine runs nothing");
+    }
+
     /** Suspends inside two try blocks, each with a finally block. */
     final class TwoFinallies implements AsymRunnable<Void, String> {
         @Override
