@@ -22,6 +22,7 @@ class ResidentGrowthTest {
                 "count", "1000");
     }
 
+    @SafeVarargs
     private static ResidentGrowth growth(int count, Map<String, String>... outputs) throws ProbeRunner.ProbeFailure {
         List<ResidentGrowth.Probe> probes = new java.util.ArrayList<>();
         for (Map<String, String> o : outputs) {
