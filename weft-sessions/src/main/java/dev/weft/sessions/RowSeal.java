@@ -40,7 +40,7 @@ final class RowSeal {
             "output", "failure", "created_at", "updated_at");
     static final int MAGIC = 0x57525331;
     static final int MAC_LENGTH = 32;
-    static final int LENGTH = 4 + 4 * 11 + MAC_LENGTH;
+    static final int LENGTH = 4 + 4 * COLUMNS.size() + MAC_LENGTH;
 
     private final List<SecretKey> keys;
     private final ThreadLocal<Mac[]> macs;
