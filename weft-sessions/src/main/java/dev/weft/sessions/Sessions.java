@@ -697,6 +697,11 @@ public final class Sessions {
         if (distrust != null) {
             throw new SessionRefusedException(row.id(), row.build(), distrust, null);
         }
+        return infoOfTrusted(row);
+    }
+
+    /** What the store says about {@code row}, which {@link #distrust} has passed. */
+    private static SessionInfo infoOfTrusted(Row row) {
         return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
                 java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
     }
@@ -871,6 +876,13 @@ public final class Sessions {
         }
     }
 
+    /** {@code row} as {@link #listing()} gives it, its seal checked once. */
+    private Listing listing(Row row) {
+        String distrust = distrust(row);
+        return distrust != null ? new Listing(row.id(), null, distrust)
+                : new Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
+    }
+
     /**
      * Why this node would refuse to resume session {@code id}: its stored row is not to be trusted
      * (a column out of range, or with a key, a seal that does not match: the reason names the
@@ -890,9 +902,11 @@ public final class Sessions {
 
     private String refusal(Row row) {
         String distrust = distrust(row);
-        if (distrust != null) {
-            return distrust;
-        }
+        return distrust != null ? distrust : refusalOfTrusted(row);
+    }
+
+    /** Why this node would refuse to resume {@code row}, which {@link #distrust} has passed: its build; null if it takes it. */
+    private String refusalOfTrusted(Row row) {
         if (row.status() != SessionStatus.SUSPENDED) {
             return null;
         }
@@ -910,8 +924,7 @@ public final class Sessions {
     /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
     List<Listing> listing() {
         try {
-            return store.list().stream().map(row -> new Listing(row.id(), distrust(row) == null ? info(row) : null,
-                    refusal(row))).toList();
+            return store.list().stream().map(this::listing).toList();
         } catch (SQLException e) {
             throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
         }
