@@ -150,7 +150,7 @@ final class FrameCodec {
     /** Writes {@code frames}, captured from {@code coroutine}, as one record to {@code out}. */
     static void write(OutputStream out, CoroutineBase coroutine, CoroutineFrame[] frames, Replacer replacer)
             throws IOException {
-        Bytes body = new Bytes(64 + frames.length * 16);
+        Bytes body = new Bytes(256 + frames.length * 32);
         Map<Method, Integer> methodIndex = new HashMap<>();
         List<MethodReference> table = new ArrayList<>();
         for (CoroutineFrame frame : frames) {

@@ -6,6 +6,8 @@ import dev.weft.internal.woven.WovenMethods;
 import java.io.InvalidObjectException;
 import java.io.Serializable;
 import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What {@link CoroutineOutputStream} writes in place of a frame's {@link Method} (an entry of
@@ -20,7 +22,19 @@ import java.lang.reflect.Method;
  */
 record MethodReference(String className, String name, String descriptor, String hash) implements Serializable {
 
+    /** The reference of each method of a class that was written: immutable, and as long-lived as the class. */
+    private static final ClassValue<Map<Method, MethodReference>> WRITTEN = new ClassValue<>() {
+        @Override
+        protected Map<Method, MethodReference> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
     static MethodReference of(Method method) {
+        return WRITTEN.get(method.getDeclaringClass()).computeIfAbsent(method, MethodReference::describe);
+    }
+
+    private static MethodReference describe(Method method) {
         String descriptor = WovenFrames.descriptorOf(method);
         WovenMethods table = WovenMethods.of(method.getDeclaringClass());
         WovenMethods.WovenMethod woven = table == null ? null : table.method(method.getName() + descriptor);

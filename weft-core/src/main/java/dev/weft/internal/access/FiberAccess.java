@@ -3,6 +3,7 @@ package dev.weft.internal.access;
 import dev.weft.internal.woven.Fiber;
 
 import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Method;
 
 /**
  * The woven engine's control of a {@link Fiber}: what woven code must not do to it. Woven code
@@ -70,11 +71,19 @@ public interface FiberAccess {
     MethodHandle frameTwin(Fiber fiber, int frame);
 
     /**
-     * Saves a frame of {@code owner}, run by {@code twin} (an exact call), as the caller of the frame saved before it
-     * (frames are added innermost first, as unwinding saves them), resumed by {@code resumer}
-     * ({@code (Object receiver, Fiber) Object}) on {@code receiver}, its own (null if static), with these values in the
-     * order its twin pushes them, its site id last.
+     * The method of saved frame {@code frame}: the one whose twin saved it, read from the twin's handle once per
+     * handle.
+     *
+     * @throws IllegalArgumentException if Weft cannot read the handle (the class's package is not open to it)
      */
-    void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver,
-            Object[] references, long[] primitives);
+    Method frameMethod(Fiber fiber, int frame);
+
+    /**
+     * Saves a frame of woven {@code method}, run by an exact call of its twin, as the caller of the frame saved before
+     * it (frames are added innermost first, as unwinding saves them), on {@code receiver}, its own (null if static),
+     * with these values in the order its twin pushes them, its site id last.
+     *
+     * @throws IllegalArgumentException if {@code method} has no twin
+     */
+    void addSavedFrame(Fiber fiber, Method method, Object receiver, Object[] references, long[] primitives);
 }

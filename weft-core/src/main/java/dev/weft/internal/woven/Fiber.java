@@ -577,15 +577,14 @@ public class Fiber {
      * saved frames were discarded; its values in the order they are pushed, its site id last;
      * {@code receiver} its own.
      */
-    private void addSavedFrame(Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver, Object[] values,
-            long[] scalars) {
+    private void addSavedFrame(java.lang.reflect.Method method, Object receiver, Object[] values, long[] scalars) {
         for (Object v : values) {
             pushObject(v);
         }
         for (int k = 0; k < scalars.length - 1; k++) {
             pushLong(scalars[k]);
         }
-        addFrame(Kind.ofWritten(owner, twin, resumer), receiver, (int) scalars[scalars.length - 1]);
+        addFrame(Kind.ofWritten(method), receiver, (int) scalars[scalars.length - 1]);
     }
 
     /**
@@ -626,6 +625,8 @@ public class Fiber {
         final MethodHandle twin;
         final int number;
         private MethodHandle resumer;
+        /** The method whose twin {@link #twin} calls, read from the handle when first asked. */
+        private volatile java.lang.reflect.Method method;
         /**
          * The kind of the frame saved right after the last one of this kind that was followed by
          * another kind, in any fiber: a hint for the next lookup, held weakly so that it keeps no
@@ -657,9 +658,27 @@ public class Fiber {
             return SAVED.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t, null));
         }
 
-        /** The kind of a frame written from a {@code CoroutineFrame} of {@code owner}'s method whose twin {@code twin} calls. */
-        static Kind ofWritten(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
-            return WRITTEN.get(owner).computeIfAbsent(Twins.methodOf(owner, twin), m -> new Kind(owner, twin, resumer));
+        /** The kind of a frame of {@code method} written from a {@code CoroutineFrame}: run by an exact call of its twin. */
+        static Kind ofWritten(java.lang.reflect.Method method) {
+            return WRITTEN.get(method.getDeclaringClass()).computeIfAbsent(method, m -> {
+                Kind kind = new Kind(m.getDeclaringClass(), Twins.exactTwin(m), null);
+                kind.method = m;
+                return kind;
+            });
+        }
+
+        /**
+         * The method whose frames this kind saves.
+         *
+         * @throws IllegalArgumentException if Weft cannot read the twin's handle (its package is not open to it)
+         */
+        java.lang.reflect.Method method() {
+            java.lang.reflect.Method m = method;
+            if (m == null) {
+                m = Twins.methodOf(owner, twin);
+                method = m;
+            }
+            return m;
         }
 
         /** The kind numbered {@code number}, which a saved frame names: its class is alive. */
@@ -772,9 +791,14 @@ public class Fiber {
         }
 
         @Override
-        public void addSavedFrame(Fiber fiber, Class<?> owner, MethodHandle twin, MethodHandle resumer, Object receiver,
-                Object[] references, long[] primitives) {
-            fiber.addSavedFrame(owner, twin, resumer, receiver, references, primitives);
+        public java.lang.reflect.Method frameMethod(Fiber fiber, int frame) {
+            return fiber.kindAt(fiber.place(frame)).method();
+        }
+
+        @Override
+        public void addSavedFrame(Fiber fiber, java.lang.reflect.Method method, Object receiver, Object[] references,
+                long[] primitives) {
+            fiber.addSavedFrame(method, receiver, references, primitives);
         }
     }
 

@@ -194,8 +194,8 @@ class FiberSegmentsTest {
         Fiber fiber = FIBERS.newFiber("written");
         FIBERS.discardSavedFrames(fiber);
         for (Saved s : levels(0, 3)) {
-            FIBERS.addSavedFrame(fiber, FiberSegmentsTest.class, s.twin(), null, null, new Object[] {s.reference()},
-                    new long[] {s.primitive(), s.site()});
+            FIBERS.addSavedFrame(fiber, Twins.methodOf(FiberSegmentsTest.class, s.twin()), null,
+                    new Object[] {s.reference()}, new long[] {s.primitive(), s.site()});
         }
         assertEquals(4, FIBERS.frameCount(fiber));
         assertArrayEquals(new Object[] {"level 3"}, FIBERS.frameReferences(fiber, 0), "the last added is the outermost");

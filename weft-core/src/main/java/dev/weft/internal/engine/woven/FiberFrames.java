@@ -9,10 +9,11 @@ import dev.weft.internal.woven.Twins;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
-import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads a suspended woven-engine coroutine's {@link Fiber} as {@link CoroutineFrame}s, and
@@ -41,9 +42,8 @@ final class FiberFrames {
     static CoroutineFrame[] read(Fiber fiber) {
         int count = FIBERS.frameCount(fiber);
         CoroutineFrame[] frames = new CoroutineFrame[count];
-        String key = null;
-        MethodHandle lastTwin = null;
         Lookup last = null; // a recursion reads one method many times
+        Method lastMethod = null;
         for (int f = 0; f < count; f++) {
             Object[] references = FIBERS.frameReferences(fiber, f);
             long[] primitives = FIBERS.framePrimitives(fiber, f);
@@ -51,13 +51,10 @@ final class FiberFrames {
             int p = primitives.length;
             int bci = (int) primitives[--p];
             Class<?> owner = FIBERS.frameClass(fiber, f);
-            MethodHandle twin = FIBERS.frameTwin(fiber, f);
-            if (twin != lastTwin) {
-                key = key(Twins.methodOf(owner, twin));
-                lastTwin = twin;
-            }
-            if (last == null || last.owner != owner || !last.key.equals(key)) {
-                last = new Lookup(owner, key);
+            Method method = FIBERS.frameMethod(fiber, f);
+            if (last == null || last.owner != owner || lastMethod != method) {
+                last = Lookup.of(owner, method);
+                lastMethod = method;
             }
             SiteTable.Site site = last.site(bci);
             int localCount = site.locals().size();
@@ -87,9 +84,8 @@ final class FiberFrames {
         Lookup last = null;
         for (int f = frames.length - 1; f >= 0; f--) { // innermost first, as unwinding saves them
             CoroutineFrame frame = frames[f];
-            Class<?> owner = frame.method.getDeclaringClass();
             if (last == null || !last.method.equals(frame.method)) {
-                last = new Lookup(owner, key(frame.method));
+                last = Lookup.of(frame.method.getDeclaringClass(), frame.method);
             }
             SiteTable.Site site = last.site(frame.bci);
             int slots = site.locals().size() + site.stack().size();
@@ -107,8 +103,7 @@ final class FiberFrames {
             }
             primitives[p++] = frame.bci;
             Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
-            FIBERS.addSavedFrame(fiber, owner, last.twin(), last.resumer(), self, Arrays.copyOf(references, r),
-                    Arrays.copyOf(primitives, p));
+            FIBERS.addSavedFrame(fiber, last.method, self, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
         }
     }
 
@@ -134,16 +129,25 @@ final class FiberFrames {
         return method.getName() + WovenFrames.descriptorOf(method);
     }
 
-    /** One woven method: its {@code Method} and the sites of its table. */
+    /**
+     * One woven method of a class: its {@code Method} and the sites of its table. Immutable; made
+     * once per class and method, and kept as long as the class (a class value).
+     */
     private static final class Lookup {
+
+        private static final ClassValue<Map<Method, Lookup>> OF_CLASS = new ClassValue<>() {
+            @Override
+            protected Map<Method, Lookup> computeValue(Class<?> type) {
+                return new ConcurrentHashMap<>();
+            }
+        };
+
         final Class<?> owner;
         final String key;
         final Method method;
         private final WovenMethods.WovenMethod table;
-        private MethodHandle twin;
-        private MethodHandle resumer;
 
-        Lookup(Class<?> owner, String key) {
+        private Lookup(Class<?> owner, String key) {
             this.owner = owner;
             this.key = key;
             this.method = WovenFrames.method(owner, key);
@@ -151,20 +155,9 @@ final class FiberFrames {
             this.table = methods == null ? null : methods.method(key);
         }
 
-        /** An exact call of this method's twin, made once per lookup. */
-        MethodHandle twin() {
-            if (twin == null) {
-                twin = Twins.exactTwin(method);
-            }
-            return twin;
-        }
-
-        /** The handle that resumes a frame of this method, made once per lookup. */
-        MethodHandle resumer() {
-            if (resumer == null) {
-                resumer = Twins.resumer(twin());
-            }
-            return resumer;
+        /** The lookup of {@code owner}'s woven method with {@code method}'s name and descriptor. */
+        static Lookup of(Class<?> owner, Method method) {
+            return OF_CLASS.get(owner).computeIfAbsent(method, m -> new Lookup(owner, key(m)));
         }
 
         SiteTable.Site site(int bci) {
