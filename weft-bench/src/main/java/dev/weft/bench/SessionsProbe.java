@@ -1,5 +1,6 @@
 package dev.weft.bench;
 
+import dev.weft.Engine;
 import dev.weft.bench.woven.SessionWorkflow;
 import dev.weft.sessions.SessionStep;
 import dev.weft.sessions.SessionStore;
@@ -25,14 +26,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT]}. It
+ * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT [ENGINE]]}. It
  * starts {@code SESSIONS} sessions of {@link SessionWorkflow} suspended {@code FRAMES} frames
  * deep in the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real
  * server it starts), then resumes each {@code ROUNDS} times, timing every step, spread over
  * {@code NODES} threads each with a {@link Sessions} and store of its own (as separate nodes
  * would have); with {@code RESIDENT} above 0, each node's {@code Sessions} keeps that many
  * sessions resident ({@link Sessions.Builder#keepResident}) and steps its share once, untimed,
- * before the clock starts, so that every timed step runs from the coroutine it kept. The floor
+ * before the clock starts, so that every timed step runs from the coroutine it kept. Every node
+ * runs its steps on {@code ENGINE} ({@code NATIVE} or {@code WOVEN}; default: the default engine). The floor
  * runs interleaved with the steps, on the same threads: after each round of steps, each node
  * updates as many rows of a table of its own, one transaction each, every row holding as many
  * bytes as a stored session's row (all its columns but the id), with the same store settings;
@@ -53,13 +55,14 @@ public final class SessionsProbe {
         int rounds = Integer.parseInt(args[3]);
         int nodes = Integer.parseInt(args[4]);
         int resident = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+        Engine engine = args.length > 6 ? Engine.valueOf(args[6]) : Engine.defaultEngine();
         Path directory = Files.createTempDirectory("weft-sessions-bench");
         try {
             Target target = kind.equals("sqlite") ? sqlite(directory.resolve("sessions.db"))
                     : postgres(PostgresServer.shared().newDatabase("bench"));
             List<String> ids = new ArrayList<>();
             try (SessionStore store = target.store()) {
-                Sessions starter = Sessions.builder(store).build();
+                Sessions starter = Sessions.builder(store).engine(engine).build();
                 for (int i = 0; i < sessions; i++) {
                     ids.add(starter.start(new SessionWorkflow(frames), 0).id());
                 }
@@ -74,7 +77,7 @@ public final class SessionsProbe {
             floorTable(target, ids, rowBytes);
             Timing[] timings = interleaved(nodes, ids, rounds, (node, slice) -> {
                 SessionStore store = target.store();
-                Sessions sessionsOfNode = Sessions.builder(store).keepResident(resident).build();
+                Sessions sessionsOfNode = Sessions.builder(store).engine(engine).keepResident(resident).build();
                 if (resident > 0) {
                     for (String id : slice) {
                         answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)); // makes it resident, untimed
@@ -103,6 +106,7 @@ public final class SessionsProbe {
             print("sessions", timings[0]);
             System.out.println("state-bytes=" + stateBytes);
             System.out.println("row-bytes=" + rowBytes);
+            System.out.println("engine=" + engine);
             print("floor", timings[1]);
         } finally {
             try (var files = Files.walk(directory)) {

@@ -1,5 +1,7 @@
 package dev.weft.bench;
 
+import dev.weft.Engine;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Workload 9: durable sessions (weft-sessions, issue 13). Each store and depth runs in a fresh
- * JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
+ * Workload 9: durable sessions (weft-sessions, issue 13). Each store, depth and engine runs in a
+ * fresh JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
  * same store doing one {@code UPDATE} of a row of the same size per step; then DBOS Transact
  * running the same workflow on PostgreSQL in a fresh JVM of its own ({@link DbosProbe}), with
  * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes.
@@ -19,6 +21,7 @@ final class SessionsSection extends Section {
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
     private static final List<Integer> FRAMES = List.of(1, 10, 100);
     private static final List<Integer> NODES = List.of(1, 2, 4);
+    private static final List<Engine> ENGINES = List.of(Engine.NATIVE, Engine.WOVEN);
     private static final String DBOS = "DBOS Transact 1.1.0-m6";
     /** The floor's row size for DBOS's run when no Weft run on PostgreSQL said its state's size. */
     private static final int DEFAULT_FLOOR_BYTES = 1_000;
@@ -59,7 +62,7 @@ final class SessionsSection extends Section {
 
     @Override
     int plannedSteps(Settings settings) {
-        return 4 * frames(settings).size() + 1 + nodes(settings).size();
+        return 2 * 2 * ENGINES.size() * frames(settings).size() + 1 + nodes(settings).size();
     }
 
     @Override
@@ -74,24 +77,44 @@ final class SessionsSection extends Section {
         rounds = settings.quick() ? 2 : 20;
         for (String store : List.of("sqlite", "postgres")) {
             for (int frames : frames(settings)) {
-                addDepth(store, frames, probe(bench, store, frames, 1, 0));
-                addResident(store, frames, probe(bench, store, frames, 1, sessions));
+                for (Engine engine : ENGINES) {
+                    addDepth(store, frames, engine, probe(bench, store, frames, 1, 0, engine));
+                    addResident(store, frames, engine, probe(bench, store, frames, 1, sessions, engine));
+                }
             }
         }
         addDbos(dbosProbe(bench, floorBytes()));
         for (int nodes : nodes(settings)) {
-            nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes, 0));
+            nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes, 0, Engine.NATIVE));
         }
     }
 
-    /** Records Weft's run on {@code store} at {@code frames} frames. */
-    void addDepth(String store, int frames, Run run) {
-        depthRuns.put(store + " " + frames, run);
+    /** Records Weft's run on {@code store} at {@code frames} frames on {@code engine}. */
+    void addDepth(String store, int frames, Engine engine, Run run) {
+        depthRuns.put(key(store, frames, engine), run);
     }
 
-    /** Records Weft's run on {@code store} at {@code frames} frames with the sessions kept resident. */
-    void addResident(String store, int frames, Run run) {
-        residentRuns.put(store + " " + frames, run);
+    /** Records Weft's run on {@code store} at {@code frames} frames on {@code engine}, the sessions kept resident. */
+    void addResident(String store, int frames, Engine engine, Run run) {
+        residentRuns.put(key(store, frames, engine), run);
+    }
+
+    /** A run's key: store, frames and engine, separated by spaces. */
+    private static String key(String store, int frames, Engine engine) {
+        return store + " " + frames + " " + engine;
+    }
+
+    /** The store and frames of a run's key: what the targets compare, whichever engine ran it. */
+    private static String storeAndFrames(String key) {
+        return key.substring(0, key.lastIndexOf(' '));
+    }
+
+    private static Engine engineOf(String key) {
+        return Engine.valueOf(key.substring(key.lastIndexOf(' ') + 1));
+    }
+
+    private static String engineLabel(Engine engine) {
+        return engine == Engine.WOVEN ? "woven engine" : "native engine";
     }
 
     /** Records DBOS Transact's run. */
@@ -124,13 +147,14 @@ final class SessionsSection extends Section {
     }
 
     /** Weft's probe; {@code resident} sessions kept in memory per node (0: every step reads the store). */
-    private Run probe(Bench bench, String store, int frames, int nodes, int resident) {
-        String variant = store + " frames=" + frames + " nodes=" + nodes + (resident > 0 ? " resident" : "");
+    private Run probe(Bench bench, String store, int frames, int nodes, int resident, Engine engine) {
+        String variant = store + " frames=" + frames + " nodes=" + nodes + (resident > 0 ? " resident" : "")
+                + " engine=" + engine;
         String label = WORKLOAD + ": " + variant;
         try {
             Map<String, String> values = bench.probe(label, SessionsProbe.class, List.of(store, "" + frames,
-                    "" + sessions, "" + rounds, "" + nodes, "" + resident), List.of("--enable-native-access=ALL-UNNAMED"),
-                    TIMEOUT);
+                    "" + sessions, "" + rounds, "" + nodes, "" + resident, engine.name()),
+                    List.of("--enable-native-access=ALL-UNNAMED"), TIMEOUT);
             double median = ProbeRunner.number(values, "sessions-median-us");
             double floor = ProbeRunner.number(values, "floor-median-us");
             bench.record(WORKLOAD, variant, "median step",
@@ -163,7 +187,11 @@ final class SessionsSection extends Section {
                 between steps (`Sessions.Builder.keepResident`, each node stepping its sessions once, \
                 untimed, first): a step then reads no state and takes no row lock, and stores its new \
                 state only over the version the node stored: one `UPDATE` and the commit, as the floor, \
-                besides running the body and capturing and writing its frames.\
+                besides running the body and capturing and writing its frames. Each kind runs on both \
+                engines (`Sessions.Builder.engine`): the same woven classes, their frames frozen and thawed \
+                by HotSpot on the native engine, saved in the coroutine's fiber on the woven one (which \
+                reads them without resuming anything). The goal is judged on the faster engine of each \
+                store and depth.\
                 """.formatted(sessions, rounds));
         page.paragraph("""
                 The %s row runs the same workflow on PostgreSQL with DBOS's documented means, in a fresh \
@@ -177,8 +205,9 @@ final class SessionsSection extends Section {
                 """.formatted(DBOS));
         Table depths = new Table("system", "store", "frames", "state bytes", "row bytes", "steps/s", "median µs",
                 "p99 µs", "floor steps/s", "floor median µs", "floor p99 µs", "median / floor");
-        depthRuns.forEach((key, run) -> weftRow(depths, "Weft", key, run));
-        residentRuns.forEach((key, run) -> weftRow(depths, "Weft, resident", key, run));
+        depthRuns.forEach((key, run) -> weftRow(depths, "Weft, " + engineLabel(engineOf(key)), key, run));
+        residentRuns.forEach((key, run) -> weftRow(depths, "Weft, " + engineLabel(engineOf(key)) + ", resident", key,
+                run));
         if (dbosRun != null) {
             depths.row(DBOS, "postgres", Format.NONE, Format.NONE, Format.NONE,
                     dbosRun.get("dbos-steps-per-second"), dbosRun.get("dbos-median-us"), dbosRun.get("dbos-p99-us"),
@@ -189,7 +218,8 @@ final class SessionsSection extends Section {
         if (!nodeRuns.isEmpty()) {
             page.paragraph("""
                     Throughput on PostgreSQL with 1, 2 and 4 nodes: each node a thread with its own \
-                    `Sessions` and connections, resuming its share of the sessions (10 frames deep) and \
+                    `Sessions` and connections, resuming its share of the sessions (10 frames deep, native \
+                    engine) and \
                     doing the floor's single-row updates between its rounds; steps per second are each \
                     kind's count over the longest time a node spent on it.\
                     """);
@@ -238,24 +268,51 @@ final class SessionsSection extends Section {
         return List.of(withinFloor("", depthRuns), besideDbos(), withinFloor(", sessions kept resident", residentRuns));
     }
 
-    /** Issue 13's goal: a median step within 1.3x of the same store's single-row update. */
+    /**
+     * Issue 13's goal: a median step within 1.3x of the same store's single-row update, judged on
+     * the faster engine at each store and depth.
+     */
     private static Target withinFloor(String how, Map<String, Run> runs) {
         String goal = "Durable sessions" + how + ": a median step within " + GOAL
-                + "x of one single-row UPDATE on the same store (issue 13)";
+                + "x of one single-row UPDATE on the same store, on the faster engine (issue 13)";
+        Map<String, List<Map.Entry<String, Run>>> byDepth = new LinkedHashMap<>();
+        for (Map.Entry<String, Run> entry : runs.entrySet()) {
+            byDepth.computeIfAbsent(storeAndFrames(entry.getKey()), k -> new ArrayList<>()).add(entry);
+        }
         List<String> measured = new ArrayList<>();
         boolean met = true;
-        for (Map.Entry<String, Run> entry : runs.entrySet()) {
-            double ratio = entry.getValue().number("sessions-median-us") / entry.getValue().number("floor-median-us");
-            if (Double.isNaN(ratio)) {
-                return Target.notMeasured(goal, entry.getKey() + " frames failed");
+        for (Map.Entry<String, List<Map.Entry<String, Run>>> depth : byDepth.entrySet()) {
+            String best = null;
+            double bestRatio = Double.NaN;
+            List<String> others = new ArrayList<>();
+            for (Map.Entry<String, Run> entry : depth.getValue()) {
+                double ratio = ratio(entry.getValue());
+                if (Double.isNaN(ratio)) {
+                    return Target.notMeasured(goal, entry.getKey() + " frames failed");
+                }
+                String engine = engineLabel(engineOf(entry.getKey()));
+                if (best == null || ratio < bestRatio) {
+                    if (best != null) {
+                        others.add(best + " " + Format.number(bestRatio) + "x");
+                    }
+                    best = engine;
+                    bestRatio = ratio;
+                } else {
+                    others.add(engine + " " + Format.number(ratio) + "x");
+                }
             }
-            measured.add(entry.getKey() + " frames " + Format.number(ratio) + "x");
-            met &= ratio <= GOAL;
+            measured.add(depth.getKey() + " frames " + Format.number(bestRatio) + "x (" + best
+                    + (others.isEmpty() ? "" : "; " + String.join(", ", others)) + ")");
+            met &= bestRatio <= GOAL;
         }
         if (measured.isEmpty()) {
             return Target.notMeasured(goal, "not run");
         }
         return Target.of(goal, String.join(", ", measured), met);
+    }
+
+    private static double ratio(Run run) {
+        return run.number("sessions-median-us") / run.number("floor-median-us");
     }
 
     /** Issue 13's comparison: Weft's step on PostgreSQL against DBOS Transact's on the same workflow. */
@@ -266,8 +323,7 @@ final class SessionsSection extends Section {
             return Target.notMeasured(goal, dbosRun == null ? "not run" : DBOS + " failed: " + dbosRun.failure());
         }
         double dbos = dbosRun.number("dbos-median-us");
-        List<String> measured = new ArrayList<>();
-        boolean met = true;
+        Map<String, Double> fastest = new LinkedHashMap<>();
         for (Map.Entry<String, Run> entry : depthRuns.entrySet()) {
             if (!entry.getKey().startsWith("postgres ")) {
                 continue;
@@ -276,8 +332,14 @@ final class SessionsSection extends Section {
             if (Double.isNaN(weft)) {
                 return Target.notMeasured(goal, "Weft's " + entry.getKey() + " frames failed");
             }
-            measured.add(entry.getKey().substring("postgres ".length()) + " frames " + Format.number(weft)
-                    + " µs (DBOS / Weft " + Format.number(dbos / weft) + "x)");
+            fastest.merge(storeAndFrames(entry.getKey()).substring("postgres ".length()), weft, Math::min);
+        }
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (Map.Entry<String, Double> depth : fastest.entrySet()) {
+            double weft = depth.getValue();
+            measured.add(depth.getKey() + " frames " + Format.number(weft) + " µs (DBOS / Weft "
+                    + Format.number(dbos / weft) + "x)");
             met &= weft < dbos;
         }
         if (measured.isEmpty()) {

@@ -16,12 +16,18 @@ class SessionsProbeTest {
 
     @Test
     void printsStepsLatenciesAndTheFloor() throws Exception {
-        checkProbe("0");
+        checkProbe("0", "NATIVE");
     }
 
     @Test
     void printsTheSameWithResidentSessions() throws Exception {
-        checkProbe("3");
+        checkProbe("3", "NATIVE");
+    }
+
+    @Test
+    void printsTheSameOnTheWovenEngine() throws Exception {
+        checkProbe("0", "WOVEN");
+        checkProbe("3", "WOVEN");
     }
 
     @Test
@@ -35,17 +41,18 @@ class SessionsProbeTest {
         assertEquals(410, timings[1].wallNanos());
     }
 
-    /** Runs the probe with {@code resident} sessions kept resident, and checks what it prints. */
-    private static void checkProbe(String resident) throws Exception {
+    /** Runs the probe on {@code engine} with {@code resident} sessions kept resident, and checks what it prints. */
+    private static void checkProbe(String resident, String engine) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
-            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "2", resident});
+            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "2", resident, engine});
         } finally {
             System.setOut(original);
         }
         Map<String, String> values = ProbeRunner.parse(List.of(bytes.toString(StandardCharsets.UTF_8).split("\n")));
+        assertEquals(engine, values.get("engine"));
         assertEquals("6", values.get("sessions-steps"));
         assertEquals("6", values.get("floor-steps"));
         for (String key : List.of("sessions-steps-per-second", "sessions-median-us", "sessions-p99-us",

@@ -3,6 +3,7 @@ package dev.weft.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.Engine;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -10,16 +11,24 @@ import org.junit.jupiter.api.Test;
 /** Section 9's targets: Weft's step against the same store's floor, and against DBOS Transact's step. */
 class SessionsSectionTest {
 
-    /** Weft at {@code median} µs a step on both stores at 1 and 10 frames, each floor at {@code floor} µs. */
+    /**
+     * Weft at {@code median} µs a step on both stores at 1 and 10 frames on the native engine, and
+     * 100 µs slower on the woven one; each floor at {@code floor} µs.
+     */
     private static SessionsSection measured(double median, double floor) {
         SessionsSection section = new SessionsSection();
         for (String store : List.of("sqlite", "postgres")) {
             for (int frames : List.of(1, 10)) {
-                section.addDepth(store, frames, new SessionsSection.Run(Map.of("sessions-median-us", "" + median,
-                        "floor-median-us", "" + floor, "state-bytes", "900"), null));
+                section.addDepth(store, frames, Engine.NATIVE, run(median, floor));
+                section.addDepth(store, frames, Engine.WOVEN, run(median + 100, floor));
             }
         }
         return section;
+    }
+
+    private static SessionsSection.Run run(double median, double floor) {
+        return new SessionsSection.Run(Map.of("sessions-median-us", "" + median, "floor-median-us", "" + floor,
+                "state-bytes", "900"), null);
     }
 
     private static SessionsSection.Run dbos(double median) {
@@ -29,15 +38,14 @@ class SessionsSectionTest {
     @Test
     void residentSessionsAreJudgedOnTheirOwnLine() {
         SessionsSection section = measured(400, 300);
-        section.addResident("postgres", 10, new SessionsSection.Run(Map.of("sessions-median-us", "350",
-                "floor-median-us", "300"), null));
+        section.addResident("postgres", 10, Engine.NATIVE, run(350, 300));
         section.addDbos(dbos(5_000));
         List<Target> targets = section.targets(PeerResults.notRun("none"));
         assertEquals(Target.Status.MISSED, targets.get(0).status(), targets.get(0).measured());
         Target resident = targets.get(2);
         assertEquals(Target.Status.MET, resident.status(), resident.measured());
         assertTrue(resident.goal().contains("kept resident"), resident.goal());
-        assertTrue(resident.measured().contains("postgres 10 frames 1.17x"), resident.measured());
+        assertTrue(resident.measured().contains("postgres 10 frames 1.17x (native engine)"), resident.measured());
     }
 
     @Test
@@ -46,7 +54,26 @@ class SessionsSectionTest {
         section.addDbos(dbos(5_000));
         Target within = section.targets(PeerResults.notRun("none")).get(0);
         assertEquals(Target.Status.MET, within.status(), within.measured());
-        assertTrue(within.measured().contains("sqlite 1 frames 1.27x"), within.measured());
+        assertTrue(within.measured().contains("sqlite 1 frames 1.27x (native engine; woven engine 1.60x)"),
+                within.measured());
+    }
+
+    @Test
+    void eachDepthIsJudgedOnItsFasterEngine() {
+        SessionsSection section = new SessionsSection();
+        section.addDepth("sqlite", 10, Engine.NATIVE, run(500, 300));
+        section.addDepth("sqlite", 10, Engine.WOVEN, run(360, 300));
+        section.addDepth("postgres", 10, Engine.NATIVE, run(390, 300));
+        section.addDepth("postgres", 10, Engine.WOVEN, run(420, 300));
+        section.addDbos(dbos(5_000));
+        List<Target> targets = section.targets(PeerResults.notRun("none"));
+        Target within = targets.get(0);
+        assertEquals(Target.Status.MET, within.status(), within.measured());
+        assertEquals("sqlite 10 frames 1.20x (woven engine; native engine 1.67x), postgres 10 frames 1.30x (native"
+                + " engine; woven engine 1.40x)", within.measured());
+        assertTrue(targets.get(1).measured().contains("10 frames 390 µs (DBOS / Weft 12.8x)"), targets.get(1).measured());
+        section.addDepth("postgres", 1, Engine.WOVEN, run(400, 300));
+        assertEquals(Target.Status.MISSED, section.targets(PeerResults.notRun("none")).get(0).status());
     }
 
     @Test
@@ -85,7 +112,7 @@ class SessionsSectionTest {
     @Test
     void aFailedWeftRunLeavesBothTargetsNotMeasured() {
         SessionsSection section = new SessionsSection();
-        section.addDepth("postgres", 10, new SessionsSection.Run(null, "exit 1"));
+        section.addDepth("postgres", 10, Engine.NATIVE, new SessionsSection.Run(null, "exit 1"));
         section.addDbos(dbos(5_000));
         List<Target> targets = section.targets(PeerResults.notRun("none"));
         assertEquals(Target.Status.NOT_MEASURED, targets.get(0).status());

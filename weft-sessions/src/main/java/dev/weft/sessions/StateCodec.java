@@ -41,7 +41,7 @@ final class StateCodec {
 
     /** Writes {@code coroutine}, capturing its frames once: the stream shows them on their way out. */
     <I, O> Written write(AsymCoroutine<I, O> coroutine) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         Set<Method> methods = new HashSet<>();
         try (CoroutineOutputStream<I, O> out = new MethodsSeen<>(methods, bytes)) {
             out.writeAsymCoroutine(coroutine);
