@@ -6,8 +6,11 @@ import dev.weft.internal.woven.WovenMethods;
 import java.io.ObjectInputFilter;
 import java.lang.reflect.Method;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The deserialization filter of every {@link CoroutineInputStream}: an allow-list of classes and
@@ -67,6 +70,14 @@ final class ReadFilter implements ObjectInputFilter {
     /** What every filter allows, whatever the stream: {@link #JDK_VALUES} and {@link #WEFT}. */
     private static final Set<String> DEFAULTS = defaults();
 
+    /** The classes recorded for the reference slots of each woven method's sites, by name: the same for every read. */
+    private static final ClassValue<Map<Method, List<String>>> SLOT_CLASSES = new ClassValue<>() {
+        @Override
+        protected Map<Method, List<String>> computeValue(Class<?> type) {
+            return new ConcurrentHashMap<>();
+        }
+    };
+
     /** What this filter allows beyond the defaults. */
     private final Set<String> allowed = new HashSet<>();
     private final Set<String> packages = new HashSet<>();
@@ -101,25 +112,36 @@ final class ReadFilter implements ObjectInputFilter {
 
     /** Allows the classes the weaver recorded for the reference slots of {@code method}'s sites. */
     void allowSlotsOf(Method method) {
+        ClassLoader loader = method.getDeclaringClass().getClassLoader();
+        for (String name : SLOT_CLASSES.get(method.getDeclaringClass()).computeIfAbsent(method, ReadFilter::slotClasses)) {
+            allow(name, loader);
+        }
+    }
+
+    private static List<String> slotClasses(Method method) {
         WovenMethods table = WovenMethods.of(method.getDeclaringClass());
         WovenMethods.WovenMethod woven = table == null ? null
                 : table.method(method.getName() + dev.weft.internal.woven.WovenFrames.descriptorOf(method));
         if (woven == null) {
-            return;
+            return List.of();
         }
-        ClassLoader loader = method.getDeclaringClass().getClassLoader();
+        Set<String> names = new LinkedHashSet<>();
         for (SiteTable.Site site : woven.sites().values()) {
-            site.locals().forEach(code -> allowCode(code, loader));
-            site.stack().forEach(code -> allowCode(code, loader));
+            site.locals().forEach(code -> addClassName(code, names));
+            site.stack().forEach(code -> addClassName(code, names));
+        }
+        return List.copyOf(names);
+    }
+
+    /** Adds the class that slot type {@code code} names, or its arrays' element class, if it is a class. */
+    private static void addClassName(String code, Set<String> names) {
+        String element = code.replace("[", "");
+        if (element.startsWith("L") && element.endsWith(";")) {
+            names.add(element.substring(1, element.length() - 1).replace('/', '.'));
         }
     }
 
-    private void allowCode(String code, ClassLoader loader) {
-        String element = code.replace("[", "");
-        if (!element.startsWith("L") || !element.endsWith(";")) {
-            return;
-        }
-        String name = element.substring(1, element.length() - 1).replace('/', '.');
+    private void allow(String name, ClassLoader loader) {
         if (!DEFAULTS.contains(name) && allowed.add(name) && !BROAD.contains(name)) {
             try {
                 recorded.add(Class.forName(name, false, loader));

@@ -8,7 +8,9 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,6 +23,21 @@ import java.util.Set;
  * declared methods only: loads no class and initializes none. Any thread.
  */
 final class CallTargets {
+
+    /**
+     * The methods each class declares, by name and descriptor: looked up on every call that a
+     * read coroutine's frames make, so read once per class (a class's methods never change).
+     */
+    private static final ClassValue<Map<String, Method>> DECLARED = new ClassValue<>() {
+        @Override
+        protected Map<String, Method> computeValue(Class<?> type) {
+            Map<String, Method> byKey = new HashMap<>();
+            for (Method m : type.getDeclaredMethods()) {
+                byKey.put(m.getName() + WovenFrames.descriptorOf(m), m);
+            }
+            return Map.copyOf(byKey);
+        }
+    };
 
     private CallTargets() {
     }
@@ -91,15 +108,7 @@ final class CallTargets {
 
     /** The method {@code key} that {@code type} itself declares, or null. */
     static Method declared(Class<?> type, String key) {
-        int paren = key.indexOf('(');
-        String name = key.substring(0, paren);
-        String descriptor = key.substring(paren);
-        for (Method m : type.getDeclaredMethods()) {
-            if (m.getName().equals(name) && WovenFrames.descriptorOf(m).equals(descriptor)) {
-                return m;
-            }
-        }
-        return null;
+        return DECLARED.get(type).get(key);
     }
 
     /**
