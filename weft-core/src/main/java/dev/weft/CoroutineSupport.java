@@ -234,6 +234,7 @@ final class CoroutineSupport {
         }
         CoroutineSupport holder = (CoroutineSupport) RING.getAcquire(c);
         if (holder == this) {
+            assert c != current : c + " is being adopted while it is the current place";
             unlink(c);
             linkAfterCurrent(c);
         } else if (holder == null) {
@@ -403,7 +404,7 @@ final class CoroutineSupport {
                 lastTakenPrior = prior;
                 return n;
             }
-            if (n instanceof StandIn s) { // taken never: running from the start
+            if (n instanceof StandIn s) { // never taken itself: it reads as running
                 Coroutine c = takeThrough(s);
                 if (c != null) {
                     return c;

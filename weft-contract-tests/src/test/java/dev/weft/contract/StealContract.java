@@ -121,7 +121,7 @@ abstract class StealContract extends EngineContract {
         });
         assertTrue(stayer.isFinished());
         assertTrue(traveller.isFinished());
-        Coroutine.yield(); // the stale ring node here is dropped; nothing else runs
+        Coroutine.yield(); // this ring drops the traveller, which has moved away; nothing else runs
         assertEquals(List.of("stayer", "traveller on main", "traveller on thief", "thief's own", "thief main"),
                 trace.events().stream().map(s -> s.replace(Thread.currentThread().getName(), "main")).toList());
     }
