@@ -44,14 +44,27 @@ public non-sealed class Coroutine extends CoroutineBase {
 
     private final Runnable target;
 
-    /** This coroutine's place in its owner's ring; replaced when it is stolen. Owner thread. */
-    CoroutineSupport.RingNode node;
+    /*
+     * The ring links live in the coroutine itself (a node object per coroutine would be 24 more
+     * bytes in each of a million suspended ones). They belong to the thread whose support is in
+     * `ring`, and only that thread reads or writes them; a ring that drops this coroutine clears
+     * them and then `ring` with a releasing write, after which the next owner may claim them
+     * (see CoroutineSupport's implementation notes).
+     */
 
-    /** The coroutine that last switched to this one: it receives this one's uncaught exception. */
-    Coroutine resumer;
+    /** The previous and next member of the ring that holds these links. Thread of {@link #ring}. */
+    Coroutine prev;
+    Coroutine next;
 
-    /** The uncaught exception that finished this coroutine, until it is handed to the one that receives control. */
-    Throwable failure;
+    /** The support whose ring holds these links, or null when no ring does. See above. */
+    CoroutineSupport ring;
+
+    /**
+     * The coroutine that last switched to this one, which receives its uncaught exception; once
+     * it has finished by one, a {@link Failed} holding both until the exception is handed on.
+     * One field for the two, since they are needed together only by a failed coroutine.
+     */
+    private Object resumer;
 
     /** A coroutine of the current thread that runs its {@link #run()} method. */
     public Coroutine() {
@@ -134,9 +147,9 @@ public non-sealed class Coroutine extends CoroutineBase {
         owner().adopt(this, false);
     }
 
-    /** The initial coroutine of {@code support}'s thread. */
-    Coroutine(CoroutineSupport support) {
-        super(support);
+    /** The initial coroutine of {@code support}'s thread, or a stand-in of its ring, named {@code name}. */
+    Coroutine(CoroutineSupport support, String name) {
+        super(support, name);
         this.target = null;
     }
 
@@ -163,16 +176,42 @@ public non-sealed class Coroutine extends CoroutineBase {
         return null;
     }
 
+    /** The uncaught exception that finished a coroutine, kept with the coroutine that last switched to it. */
+    record Failed(Throwable failure, Coroutine resumer) {
+    }
+
+    /** Records that {@code from} switches to this coroutine now. Owner thread. */
+    final void resumedBy(Coroutine from) {
+        resumer = from;
+    }
+
+    /** The coroutine that last switched to this one, or null. Owner thread. */
+    final Coroutine resumer() {
+        Object r = resumer;
+        return r instanceof Failed f ? f.resumer() : (Coroutine) r;
+    }
+
+    /** Forgets the coroutine that switched to this finished one, keeping its failure if it has one. */
+    final void forgetResumer() {
+        if (resumer instanceof Failed f) {
+            resumer = new Failed(f.failure(), null);
+        } else {
+            resumer = null;
+        }
+    }
+
     @Override
     final void keepFailure(Throwable t) {
-        failure = t;
+        resumer = new Failed(t, resumer());
     }
 
     @Override
     final Throwable takeFailure() {
-        Throwable f = failure;
-        failure = null;
-        return f;
+        if (resumer instanceof Failed f) {
+            resumer = f.resumer();
+            return f.failure();
+        }
+        return null;
     }
 
     @Override

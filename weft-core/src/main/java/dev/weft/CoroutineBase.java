@@ -142,10 +142,14 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         this.owner = CoroutineSupport.current();
     }
 
-    /** Creates the initial coroutine of {@code support}'s thread, which has no stack of its own. */
-    CoroutineBase(CoroutineSupport support) {
+    /**
+     * Creates the initial coroutine of {@code support}'s thread, which has no stack of its own,
+     * or a stand-in in its ring (see {@code CoroutineSupport}): running from the start, so that
+     * nothing ever takes it.
+     */
+    CoroutineBase(CoroutineSupport support, String name) {
         this.owner = support;
-        this.name = "initial coroutine of " + support.thread.getName();
+        this.name = name;
         this.stack = null;
         this.state = RUNNING;
     }
@@ -295,7 +299,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
         CoroutineSupport previous = owner;
         owner = here;
-        if (bits == NEW) {
+        if (bits == NEW && this instanceof AsymCoroutine) { // only those are counted by closeAll
             previous.unstartedLeft();
         }
         here.adopt(this, bits == SUSPENDED);

@@ -10,7 +10,10 @@ import dev.weft.internal.engine.Engines;
 import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.FrameValidator;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -21,9 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Confined to its thread. The only other thread that touches it is a thief, and only through
  * the coroutines' own state word ({@link CoroutineBase#steal()}): a thief never edits the
- * victim's ring, it just takes ownership, and the victim drops the stale ring node when it
- * next walks past it. Code that runs after a suspension finds its support through the
- * coroutine's owner, never through a support it held before: it may have moved meanwhile.
+ * victim's ring, nor a stolen coroutine's links while the victim's ring holds them; it just
+ * takes ownership, and the victim drops the coroutine from its ring when it next walks past
+ * it. Code that runs after a suspension finds its support through the coroutine's owner,
+ * never through a support it held before: it may have moved meanwhile.
  */
 final class CoroutineSupport {
 
@@ -42,18 +46,51 @@ final class CoroutineSupport {
      * The switcher takes its target (tryTake) before it suspends, so a target that a thief took
      * meanwhile is reported in the switcher's own frame, and a refused suspension (a native
      * frame on the stack) can give the target back untouched.
+     *
+     * The ring is a doubly linked cycle through the coroutines' own prev/next fields, whose
+     * first member is the initial coroutine. A coroutine's links belong to the support named by
+     * its `ring` field, and only that support's thread touches them. A ring drops a member that
+     * finished or moved to another thread as it walks past it (or at once, when it finishes
+     * here): it unlinks it, clears its links, and then clears `ring` with a releasing write,
+     * which hands the links over. A support that adopts a coroutine (new, or stolen) reads
+     * `ring` with an acquiring read:
+     *   null       -> it claims the links and links the coroutine after the current one;
+     *   itself     -> the coroutine left and came back before this ring dropped it: it is
+     *                 moved after the current one;
+     *   another    -> the old owner's ring still holds the links: a StandIn takes the
+     *                 coroutine's place here (one per coroutine, found in `standIns`).
+     * When the walk reaches a stand-in, it takes the coroutine the stand-in holds; if the old
+     * ring has let go of the links meanwhile, the coroutine takes the stand-in's place. A stand-in
+     * is dropped when its coroutine finished or moved away again. So a coroutine has one place
+     * in its owner's ring at any time, the old ring is repaired only by its own thread, and the
+     * links pass between threads only through the releasing write and the acquiring read of
+     * `ring` (the coroutine's state word, which a steal bumps, orders everything else).
+     * `current`, the running coroutine's place, is the coroutine itself or its stand-in.
      */
 
     private static final ThreadLocal<CoroutineSupport> CURRENT = ThreadLocal.withInitial(CoroutineSupport::new);
 
-    /** A place in the ring. A coroutine gets a new node when stolen; the old one goes stale. */
-    static final class RingNode {
-        final Coroutine coroutine;
-        RingNode prev;
-        RingNode next;
+    private static final VarHandle RING;
 
-        RingNode(Coroutine coroutine) {
-            this.coroutine = coroutine;
+    static {
+        try {
+            RING = MethodHandles.lookup().findVarHandle(Coroutine.class, "ring", CoroutineSupport.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * The place in this thread's ring of a coroutine stolen while another thread's ring still
+     * held its links. Never runs and never leaves this support: it is running from the start,
+     * so that the walk never takes it, and it is owned by this support.
+     */
+    static final class StandIn extends Coroutine {
+        final Coroutine stolen;
+
+        StandIn(CoroutineSupport support, Coroutine stolen) {
+            super(support, "ring place of a stolen coroutine");
+            this.stolen = stolen;
         }
     }
 
@@ -63,8 +100,11 @@ final class CoroutineSupport {
     /** The innermost coroutine executing on this thread. */
     private CoroutineBase running;
 
-    /** The node of the current symmetric coroutine: the ring's position. */
-    private RingNode current;
+    /** The place of the current symmetric coroutine: the ring's position (itself, or its stand-in). */
+    private Coroutine current;
+
+    /** The stand-ins in this ring, by the coroutine each stands for; null until the first steal needs one. */
+    private IdentityHashMap<Coroutine, StandIn> standIns;
 
     /** The coroutine a suspending symmetric coroutine passes control to, for runRing(). */
     private Coroutine handoff;
@@ -92,12 +132,11 @@ final class CoroutineSupport {
 
     private CoroutineSupport() {
         thread = Thread.currentThread();
-        initial = new Coroutine(this);
-        RingNode head = new RingNode(initial);
-        head.prev = head;
-        head.next = head;
-        initial.node = head;
-        current = head;
+        initial = new Coroutine(this, "initial coroutine of " + thread.getName());
+        initial.prev = initial;
+        initial.next = initial;
+        initial.ring = this;
+        current = initial;
         running = initial;
     }
 
@@ -145,12 +184,7 @@ final class CoroutineSupport {
      */
     void adopt(CoroutineBase c, boolean suspended) {
         if (c instanceof Coroutine sym) {
-            RingNode node = new RingNode(sym);
-            node.prev = current;
-            node.next = current.next;
-            current.next.prev = node;
-            current.next = node;
-            sym.node = node;
+            joinRing(sym);
         } else {
             AsymCoroutine<?, ?> a = (AsymCoroutine<?, ?>) c;
             a.adoptedAtClosing = closings;
@@ -188,6 +222,102 @@ final class CoroutineSupport {
 
     Coroutine runningSymmetric() {
         return running instanceof Coroutine c ? c : null;
+    }
+
+    // ---------------------------------------------------------------- the ring
+
+    /** Gives {@code c}, new here or just stolen (and held BUSY), a place right after the current one. */
+    private void joinRing(Coroutine c) {
+        StandIn old = standIns == null ? null : standIns.remove(c);
+        if (old != null) {
+            unlink(old); // it left, the old ring let go of it, and it came back: no stand-in needed now
+        }
+        CoroutineSupport holder = (CoroutineSupport) RING.getAcquire(c);
+        if (holder == this) {
+            assert c != current : c + " is being adopted while it is the current place";
+            unlink(c);
+            linkAfterCurrent(c);
+        } else if (holder == null) {
+            c.ring = this; // nobody else touches a coroutine's ring while it is taken
+            linkAfterCurrent(c);
+        } else {
+            StandIn s = new StandIn(this, c);
+            if (standIns == null) {
+                standIns = new IdentityHashMap<>();
+            }
+            standIns.put(c, s);
+            linkAfterCurrent(s);
+        }
+    }
+
+    private void linkAfterCurrent(Coroutine place) {
+        Coroutine after = current.next;
+        place.prev = current;
+        place.next = after;
+        after.prev = place;
+        current.next = place;
+    }
+
+    private static void unlink(Coroutine place) {
+        place.prev.next = place.next;
+        place.next.prev = place.prev;
+    }
+
+    /** {@code c}'s place in this ring: itself, or its stand-in. {@code c} belongs to this thread. */
+    private Coroutine placeOf(Coroutine c) {
+        if (c.ring == this) { // a plain read: only this thread writes this support there
+            return c;
+        }
+        StandIn s = standIns.get(c);
+        assert s != null : c + " has no place in the ring of " + thread.getName();
+        return s;
+    }
+
+    /**
+     * Removes {@code place} from the ring: a stand-in is forgotten; a coroutine's links are
+     * cleared and handed over (the releasing write of {@code ring}) to whichever thread owns it next.
+     */
+    private void leaveRing(Coroutine place) {
+        unlink(place);
+        if (place instanceof StandIn s) {
+            standIns.remove(s.stolen);
+        } else {
+            place.prev = null;
+            place.next = null;
+            RING.setRelease(place, (CoroutineSupport) null);
+        }
+    }
+
+    /**
+     * Takes the coroutine that {@code s} stands for, if it can run here: it takes {@code s}'s
+     * place when its old ring has let go of its links. Drops {@code s} if the coroutine
+     * finished or moved away; null if it cannot run now.
+     */
+    private Coroutine takeThrough(StandIn s) {
+        Coroutine c = s.stolen;
+        int prior = c.tryTake(this);
+        if (prior == CoroutineBase.GONE) {
+            leaveRing(s);
+            return null;
+        }
+        if (prior < 0) {
+            return null;
+        }
+        if (RING.getAcquire(c) == null) {
+            takePlace(s, c);
+        }
+        lastTakenPrior = prior;
+        return c;
+    }
+
+    /** Puts {@code c}, whose links nobody holds, in the place of its stand-in {@code s}. */
+    private void takePlace(StandIn s, Coroutine c) {
+        c.ring = this;
+        c.prev = s.prev;
+        c.next = s.next;
+        s.prev.next = c;
+        s.next.prev = c;
+        standIns.remove(c);
     }
 
     // ---------------------------------------------------------------- symmetric switches
@@ -255,31 +385,32 @@ final class CoroutineSupport {
             takeTarget(target); // nothing can refuse the switch after this: no state to give back
             to = target;
         }
-        to.resumer = from;
+        to.resumedBy(from);
         handoff = to;
         return true;
     }
 
     /**
-     * Takes the first coroutine after {@code start} in ring order that can run here, dropping
-     * the nodes of coroutines that finished or moved away. Null if there is none but the one
-     * at {@code start}.
+     * Takes the first coroutine after the place {@code start} in ring order that can run here,
+     * dropping coroutines (and stand-ins) that finished or moved away. Null if there is none but
+     * the one at {@code start}.
      */
-    private Coroutine takeNextAfter(RingNode start) {
-        RingNode n = start.next;
+    private Coroutine takeNextAfter(Coroutine start) {
+        Coroutine n = start.next;
         while (n != start) {
-            Coroutine c = n.coroutine;
-            RingNode after = n.next;
-            int prior = c.tryTake(this);
-            if (prior >= 0 && c.node == n) {
-                lastTakenPrior = prior;
-                return c;
-            }
+            Coroutine after = n.next;
+            int prior = n.tryTake(this);
             if (prior >= 0) {
-                c.setStateBits(prior);  // a stale node of a coroutine that was stolen and came back
+                lastTakenPrior = prior;
+                return n;
             }
-            if (prior != CoroutineBase.ON_CALL_CHAIN) {
-                unlink(n);
+            if (n instanceof StandIn s) { // never taken itself: it reads as running
+                Coroutine c = takeThrough(s);
+                if (c != null) {
+                    return c;
+                }
+            } else if (prior == CoroutineBase.GONE) {
+                leaveRing(n);
             }
             n = after;
         }
@@ -289,18 +420,13 @@ final class CoroutineSupport {
     /** The state takeNextAfter took its coroutine from, to give it back if the switch fails. */
     private int lastTakenPrior;
 
-    private void unlink(RingNode n) {
-        n.prev.next = n.next;
-        n.next.prev = n.prev;
-    }
-
     /**
      * Passes control from {@code from}, the running symmetric coroutine, to {@code to}, which
      * the caller has taken from state {@code prior}; returns when control comes back to
      * {@code from}, and throws there what it is handed.
      */
     private void switchTo(Coroutine from, Coroutine to, int prior) {
-        to.resumer = from;
+        to.resumedBy(from);
         if (from == initial) {
             runRing(to);
         } else {
@@ -359,7 +485,7 @@ final class CoroutineSupport {
         Coroutine target = first;
         while (target != initial) {
             running = target;
-            current = target.node;
+            current = placeOf(target);
             try {
                 target.stack.resume();
             } catch (RuntimeException | Error broken) {
@@ -375,14 +501,14 @@ final class CoroutineSupport {
             }
         }
         running = initial;
-        current = initial.node;
+        current = initial;
     }
 
     /** The engine failed to resume {@code target} at all: control falls back to the initial coroutine. */
     private void abandonRing(Coroutine target) {
         target.setStateBits(target.stack.isDone() ? FINISHED : SUSPENDED);
         running = initial;
-        current = initial.node;
+        current = initial;
         initial.setStateBits(RUNNING);
     }
 
@@ -393,22 +519,22 @@ final class CoroutineSupport {
      */
     private Coroutine finishInRing(Coroutine done) {
         done.setStateBits(FINISHED);
+        Coroutine place = placeOf(done);
         Coroutine next;
-        Throwable f = done.failure;
+        Coroutine resumer = done.resumer();
+        Throwable f = done.takeFailure();
         if (f != null) {
-            done.failure = null;
             pendingFailure = f;
-            next = receiverOfFailure(done);
+            next = receiverOfFailure(resumer);
         } else {
-            next = takeNextAfter(done.node);
+            next = takeNextAfter(place);
         }
-        unlink(done.node);
-        done.resumer = null;
+        leaveRing(place);
+        done.forgetResumer();
         return next;
     }
 
-    private Coroutine receiverOfFailure(Coroutine failed) {
-        Coroutine r = failed.resumer;
+    private Coroutine receiverOfFailure(Coroutine r) {
         if (r != null && r.tryTake(this) >= 0) {
             return r;
         }
@@ -466,8 +592,8 @@ final class CoroutineSupport {
     private void finishNested(CoroutineBase c) {
         c.setStateBits(FINISHED);
         if (c instanceof Coroutine sym) {
-            unlink(sym.node);
-            sym.resumer = null;
+            leaveRing(placeOf(sym));
+            sym.forgetResumer();
         } // an asymmetric one's entry in started is swept out later
     }
 
@@ -547,9 +673,9 @@ final class CoroutineSupport {
     /** The unfinished coroutines of this thread other than the initial one: ring order, then started asymmetric ones. */
     private List<CoroutineBase> unfinished() {
         List<CoroutineBase> open = new ArrayList<>();
-        for (RingNode n = initial.node.next; n != initial.node; n = n.next) {
-            Coroutine c = n.coroutine;
-            if (c.node == n && c.owner() == this && !c.isFinished()) {
+        for (Coroutine n = initial.next; n != initial; n = n.next) {
+            Coroutine c = n instanceof StandIn s ? s.stolen : n;
+            if (c.owner() == this && !c.isFinished()) {
                 open.add(c);
             }
         }

@@ -122,7 +122,7 @@ class StealStressTest {
             }
         });
         assertEveryStepRanOnceInOrder();
-        // the creating thread's ring only has stale nodes left
+        // the creating thread's ring only holds coroutines that moved away or finished: it drops them
         Coroutine.yield();
         assertTrue(all.stream().allMatch(Coroutine::isFinished));
     }

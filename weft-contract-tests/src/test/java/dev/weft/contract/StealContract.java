@@ -8,9 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
 import dev.weft.Engine;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -116,7 +121,7 @@ abstract class StealContract extends EngineContract {
         });
         assertTrue(stayer.isFinished());
         assertTrue(traveller.isFinished());
-        Coroutine.yield(); // the stale ring node here is dropped; nothing else runs
+        Coroutine.yield(); // this ring drops the traveller, which has moved away; nothing else runs
         assertEquals(List.of("stayer", "traveller on main", "traveller on thief", "thief's own", "thief main"),
                 trace.events().stream().map(s -> s.replace(Thread.currentThread().getName(), "main")).toList());
     }
@@ -144,6 +149,104 @@ abstract class StealContract extends EngineContract {
             Coroutine.yield();
         });
         assertTrue(co.isFinished());
+    }
+
+    /** Records its name in a trace each time it runs, and yields, for ever. */
+    static final class Named implements Runnable {
+        private final String name;
+        private final Trace trace;
+
+        Named(String name, Trace trace) {
+            this.name = name;
+            this.trace = trace;
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                trace.add(name);
+                Coroutine.yield();
+            }
+        }
+    }
+
+    /** What {@code round} added to {@code trace}. */
+    private static List<String> traced(Trace trace, Runnable round) {
+        int before = trace.events().size();
+        round.run();
+        List<String> events = trace.events();
+        return events.subList(before, events.size());
+    }
+
+    @Test
+    void aCoroutineStolenAwayAndBackBeforeItsRingWalkedPastItRunsOnceARoundAndNext() throws Throwable {
+        Trace trace = new Trace();
+        Coroutine a = new Coroutine(new Named("a", trace), engine());
+        Coroutine b = new Coroutine(new Named("b", trace), engine());
+        Coroutine c = new Coroutine(new Named("c", trace), engine());
+        assertEquals(List.of("c", "b", "a"), traced(trace, Coroutine::yield)); // each new one runs next
+        OtherThread.run("thief", () -> assertTrue(a.steal()));
+        assertTrue(a.steal()); // back, still linked where it was
+        assertEquals(List.of("a", "c", "b"), traced(trace, Coroutine::yield));
+        assertEquals(List.of("a", "c", "b"), traced(trace, Coroutine::yield));
+        assertEquals(3, CoroutineBase.closeAll());
+        assertTrue(a.isFinished() && b.isFinished() && c.isFinished());
+    }
+
+    @Test
+    void aStolenCoroutineRunsInItsNewRingBeforeAndAfterItsOldRingLetsGoOfIt() throws Throwable {
+        Trace trace = new Trace();
+        Coroutine a = new Coroutine(new Named("a", trace), engine());
+        Coroutine b = new Coroutine(new Named("b", trace), engine());
+        assertEquals(List.of("b", "a"), traced(trace, Coroutine::yield));
+        ExecutorService thief = Executors.newSingleThreadExecutor(r -> new Thread(r, "thief"));
+        try {
+            // a's old ring (this thread's) has not walked past it yet
+            assertEquals(List.of("a"), on(thief, () -> {
+                assertTrue(a.steal());
+                return traced(trace, Coroutine::yield);
+            }));
+            assertEquals(List.of("b"), traced(trace, Coroutine::yield)); // walks past a, lets go of it
+            assertEquals(List.of("a", "a"), on(thief, () -> traced(trace, () -> {
+                Coroutine.yield();
+                Coroutine.yield();
+            })));
+            assertEquals(List.of("b", "a"), on(thief, () -> {
+                assertTrue(b.steal());
+                return traced(trace, Coroutine::yield);
+            }));
+            assertTrue(a.steal()); // while the thief's ring holds it
+            assertEquals(List.of("a"), traced(trace, Coroutine::yield));
+            assertEquals(List.of("b"), on(thief, () -> traced(trace, Coroutine::yield)));
+            assertEquals(List.of("a"), traced(trace, Coroutine::yield));
+            assertEquals(1, (int) on(thief, CoroutineBase::closeAll));
+            assertEquals(1, CoroutineBase.closeAll());
+            assertTrue(a.isFinished() && b.isFinished());
+            assertEquals(List.of(), on(thief, () -> traced(trace, Coroutine::yield)));
+        } finally {
+            thief.shutdown();
+        }
+    }
+
+    @Test
+    void aNewSymmetricCoroutineStolenAwayIsNotCountedByItsFormerThreadsCloseAll() throws Throwable {
+        Coroutine co = new Coroutine(new YieldsOnce(), engine());
+        OtherThread.run("thief", () -> {
+            assertTrue(co.steal());
+            Coroutine.yield();
+            Coroutine.yield();
+            assertTrue(co.isFinished());
+        });
+        assertEquals(0, CoroutineBase.closeAll());
+    }
+
+    /** Runs {@code task} on {@code thread} and waits for what it returns or throws. */
+    private static <T> T on(ExecutorService thread, Callable<T> task) throws Throwable {
+        try {
+            return thread.submit(task).get();
+        } catch (ExecutionException e) {
+            throw e.getCause();
+        }
     }
 
     /** Asks another thread to steal it while it runs, and records the answer. */
