@@ -260,7 +260,7 @@ end
 
 def settle
   3.times do
-    GC.start
+    RUBY_ENGINE == 'jruby' ? java.lang.System.gc : GC.start
     sleep 0.02
   end
 end
@@ -271,7 +271,17 @@ def parked_fiber
   f
 end
 
+# Fibers a JVM memory run makes and finishes before its first reading, as weft-bench's memory
+# probes and the JVM peers do (MemoryProbe.JIT_WARM_UP, Plan.JIT_WARM_UP): compiling their code is
+# then not counted.
+JIT_WARM_UP = 10_000
+
 def memory(n)
+  RUBY_ENGINE == 'jruby' ? jvm_memory(n) : rss_memory(n)
+end
+
+# MRI is no JVM: its figure is the resident set's growth.
+def rss_memory(n)
   warm = Array.new(16) { parked_fiber }
   settle
   before = rss_bytes
@@ -281,6 +291,38 @@ def memory(n)
   row('memory', n, 'rss-bytes-per-coroutine', (after - before).to_f / n, 'B',
       note("VmRSS #{before / 1024} -> #{after / 1024} kB; fibers suspended in Fiber.yield"))
   [warm, fibers].each { |fs| fs.size } # keep them reachable until the reading is done
+end
+
+# JRuby is a JVM: measured as the JVM peers are (Plan.memoryRows), in a JVM that run-peers.sh
+# starts with a fixed, pre-touched heap, so that the resident set grows by native memory only:
+# resident = the live heap's growth after full collections + the native growth (the resident
+# set's growth less the committed heap's); the live heap's and the plain resident set's growth
+# are rows too.
+def jvm_memory(n)
+  JIT_WARM_UP.times { parked_fiber.resume }
+  warm = parked_fiber # one kept, so that the reading before holds what a suspended fiber needs
+  jvm_reading # runs the reading's own code once before it counts
+  before = jvm_reading
+  fibers = Array.new(n) { parked_fiber }
+  after = jvm_reading
+  heap = after[:heap_used] - before[:heap_used]
+  rss = after[:rss] - before[:rss]
+  resident = heap + rss - (after[:heap_committed] - before[:heap_committed])
+  text = note("fibers suspended in Fiber.yield; VmRSS #{before[:rss] / 1024} -> #{after[:rss] / 1024} kB, " \
+              "heap used after GC #{before[:heap_used] / 1024} -> #{after[:heap_used] / 1024} kB, committed " \
+              "#{before[:heap_committed] / 1024} -> #{after[:heap_committed] / 1024} kB; " \
+              "#{JIT_WARM_UP} fibers made and finished first")
+  row('memory', n, 'resident-bytes-per-coroutine', resident.to_f / n, 'B', "live heap + native growth; #{text}")
+  row('memory', n, 'heap-bytes-per-coroutine', heap.to_f / n, 'B', text)
+  row('memory', n, 'rss-bytes-per-coroutine', rss.to_f / n, 'B', text)
+  [warm, fibers].each(&:hash) # keep them reachable until the reading is done
+end
+
+# The JVM's resident set, heap in use and heap committed, after settle.
+def jvm_reading
+  settle
+  rt = java.lang.Runtime.getRuntime
+  { rss: rss_bytes, heap_used: rt.totalMemory - rt.freeMemory, heap_committed: rt.totalMemory }
 end
 
 # Runs one workload; a failure (say, no memory for more fibers) becomes an `unavailable` row and
