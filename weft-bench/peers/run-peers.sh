@@ -74,13 +74,18 @@ fixed_heap_mib() {
   local mib=$((128 + ($1 * 2048 + 1048575) / 1048576))
   echo $((mib > 256 ? mib : 256))
 }
+# The same for JRuby's memory runs: 256 MiB + 16 KiB per fiber (JRuby's own fibers' virtual threads
+# keep their stacks in the heap, ~4.3 KB each; a Weft fiber ~2.3 KB; JRuby itself ~20 MiB).
+jruby_heap_mib() {
+  echo $((256 + ($1 * 16384 + 1048575) / 1048576))
+}
 # The command that runs each peer; the arguments MODE [--quick] [N...] follow it.
 peer_cmd() {
   case "$1" in
     go-goroutines) cmd=("$GO_BIN") ;;
     mri-fiber) cmd=(ruby "$PEERS_DIR/ruby/fiber_peer.rb") ;;
-    jruby-fiber) cmd=("${jruby_cmd[@]}") ;;
-    jruby-weft) cmd=("${jruby_weft_cmd[@]}") ;;
+    jruby-fiber) cmd=("$java" "${jvm_opts[@]}" "${jruby_cmd[@]:1}") ;;
+    jruby-weft) cmd=("$java" "${jvm_opts[@]}" "${jruby_weft_cmd[@]:1}") ;;
     python-greenlet) cmd=("$VENV/bin/python" "$PEERS_DIR/python/greenlet_peer.py") ;;
     kotlin-coroutines) cmd=("$java" "${jvm_opts[@]}" -cp "$jvm_cp" dev.weft.bench.peers.kotlin.KotlinPeerKt) ;;
     kilim) cmd=("$java" "${jvm_opts[@]}" -cp "$jvm_cp" dev.weft.bench.peers.kilim.KilimPeer) ;;
@@ -164,13 +169,16 @@ for peer in "${ALL_PEERS[@]}"; do
     continue
   fi
   for n in "${counts[@]}"; do
-    if [[ $peer == kotlin-coroutines || $peer == kilim ]]; then
+    if [[ $peer == kotlin-coroutines || $peer == kilim || $peer == jruby-fiber || $peer == jruby-weft ]]; then
       # Measured as weft-bench measures its own JVM rows: a fixed, pre-touched heap, so that the
       # resident set grows by native memory only, and several fresh JVMs (the report takes the
-      # median of their rows).
-      mib=$(fixed_heap_mib "$n")
+      # median of their rows). JRuby's quick run: one JVM per count (its start-up time).
+      case $peer in
+        jruby-*) mib=$(jruby_heap_mib "$n"); repeats=$([[ $quick == true ]] && echo 1 || echo "$jvm_memory_repeats") ;;
+        *) mib=$(fixed_heap_mib "$n"); repeats=$jvm_memory_repeats ;;
+      esac
       jvm_opts=("-Xms${mib}m" "-Xmx${mib}m" -XX:+AlwaysPreTouch)
-      for ((r = 1; r <= jvm_memory_repeats; r++)); do
+      for ((r = 1; r <= repeats; r++)); do
         run "$peer" "$memory_timeout" "memory $n" -- memory "$n" "${quick_flag[@]}"
       done
       jvm_opts=()

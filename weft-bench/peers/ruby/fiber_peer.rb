@@ -2,7 +2,7 @@
 # JVM (jruby-fiber), and by JRuby with Weft's fibers (jruby-weft, weft-jruby), on the workloads of
 # weft-bench/peers/README.md. Standard library only.
 #
-#   ruby fiber_peer.rb bench|switch|memory|chain [--quick] [N...]   (see the end of this file)
+#   ruby fiber_peer.rb bench|switch|memory|chain|fringe [--quick] [N...]   (see the end of this file)
 #
 # The chain and the ring pass control with Fiber#transfer (symmetric, like a channel hand-off);
 # the same-fringe walkers are asymmetric, Fiber#resume and Fiber.yield.
@@ -14,6 +14,14 @@ WEFT = defined?(::Weft::Fiber) && ::Fiber.equal?(::Weft::Fiber)
 PEER = if RUBY_ENGINE != 'jruby' then 'mri-fiber' elsif WEFT then 'jruby-weft' else 'jruby-fiber' end
 CHAIN_LENGTHS = [5, 5000].freeze
 FRINGE_LEAVES = [1000, 100_000].freeze
+
+# FIBER_PEER_TRACE=1 marks the timed runs on stderr, so that a log the runtime writes there (JRuby's
+# -Djruby.invokedynamic.log.binding=true) shows what happens during them.
+TRACE = ENV['FIBER_PEER_TRACE'] == '1'
+
+def trace(text)
+  warn "fiber_peer: #{text}" if TRACE
+end
 
 def now_ns
   Process.clock_gettime(Process::CLOCK_MONOTONIC, :nanosecond)
@@ -46,14 +54,19 @@ Plan = Struct.new(:quick, :target_ns, :warmup_ns, :reps, :max_row_ns) do
     end
     count, n, estimate = fit(count, t, first_count, granule)
     if estimate < warmup_ns
-      warmed = 0
-      while warmed < warmup_ns
+      # Against the clock, not a sum of run times that starts at 0: no Integer here changes its
+      # JRuby representation (see MESSAGE_BATCH) between warm-up runs.
+      warm_until = now_ns + warmup_ns
+      loop do
         t = yield(count)
-        warmed += t
+        break if now_ns >= warm_until
       end
       count, n, = fit(count, t, first_count, granule) # again, now that a JIT may have compiled it
     end
-    Array.new(n) { yield(count).to_f / (count * units_per_count) }
+    trace("timed runs: #{n} of #{count}")
+    timed = Array.new(n) { yield(count).to_f / (count * units_per_count) }
+    trace('timed runs end')
+    timed
   end
 
   # The count that takes about target_ns, from a run of `count` that took t; how many timed runs
@@ -157,17 +170,36 @@ def chain_hops(plan, n)
   first = fibers[0]
   ns = plan.measure(n + 1, 1) do |messages|
     t0 = now_ns
-    m = 0
-    while m < messages
-      v = m & 0xFFFF
-      r = first.transfer(v)
-      raise "chain returned #{r} for #{v}" unless r == v + n
-      m += 1
-    end
+    batches, rest = messages.divmod(MESSAGE_BATCH)
+    batches.times { send_messages(first, n, MESSAGE_BATCH) }
+    send_messages(first, n, rest)
     now_ns - t0
   end
   stop(fibers)
   ns
+end
+
+# The measuring loop sends its messages in batches of at most MESSAGE_BATCH, each message the
+# value MESSAGE_BASE + its index in the batch, so that every Integer the loop and the chain's
+# fibers compute (m, v, v + n for n up to 5,000) stays within 0..21,511 for the whole run. JRuby
+# represents an Integer by a Java class chosen by its magnitude (10.1: RubyFixnum$ShortFixnum
+# for -32768..32767, $LongFixnum beyond) and its call sites guard their Integer fast paths on
+# that class: a value crossing 32,767 would rebind them again and again, and the faster a peer
+# the more messages it sends and the more often it would cross. The same program for every peer.
+MESSAGE_BATCH = 16_384
+MESSAGE_BASE = 128
+
+# Sends `count` (at most MESSAGE_BATCH) messages down the chain that starts at `first`, n fibers
+# long, and checks each answer.
+def send_messages(first, n, count)
+  m = 0
+  while m < count
+    v = MESSAGE_BASE + m
+    r = first.transfer(v)
+    raise "chain returned #{r} for #{v}" unless r == v + n
+
+    m += 1
+  end
 end
 
 def switch_ring(plan, n)
@@ -203,21 +235,26 @@ def same_fringe_bench(plan, n)
   # A check that unequal fringes compare unequal, on small trees (a slow peer takes seconds for large).
   raise 'same-fringe missed a difference' if same_fringe?(build(0, 1000, 2), build(0, 1000, 3, 999))
 
-  # The unit is one leaf compared: whole trees while that many are left, then a prefix.
-  measured = rounds(plan, FRINGE_ROUNDS[plan.quick]) do
-    plan.measure(1, 1, n) do |count|
-      t0 = now_ns
-      left = count
-      while left > 0
-        raise 'equal fringes compared unequal' unless same_fringe?(a, b, left >= n ? nil : left)
-
-        left -= n
-      end
-      now_ns - t0
-    end
-  end
+  # A warm-up round first, untimed, as for the chain: on JRuby, the JIT swapping in its compiled
+  # code for a top-level method (walk, same_fringe?: methods of Object) invalidates the call sites
+  # of every class below Object, so every site of the walk rebinds and the JVM recompiles it; the
+  # binding log shows that burst at the first timed runs of the first round without it.
+  fringe_round(plan, n, a, b)
+  measured = rounds(plan, FRINGE_ROUNDS[plan.quick]) { fringe_round(plan, n, a, b) }
   value, text = rounds_value(measured)
-  row('same-fringe', n, 'ns-per-leaf', value, 'ns', note("#{text}; two walker fibers, resume/yield"))
+  row('same-fringe', n, 'ns-per-leaf', value, 'ns', note("#{text}, after a warm-up round; two walker fibers, resume/yield"))
+end
+
+# Nanoseconds per leaf, one per timed run, comparing trees a and b of n leaves. The unit is one
+# leaf compared: whole trees while that many are left, then a prefix.
+def fringe_round(plan, n, a, b)
+  plan.measure(1, 1, n) do |count|
+    t0 = now_ns
+    trees, prefix = count.divmod(n)
+    trees.times { raise 'equal fringes compared unequal' unless same_fringe?(a, b) }
+    raise 'equal prefixes compared unequal' unless prefix.zero? || same_fringe?(a, b, prefix)
+    now_ns - t0
+  end
 end
 
 def rss_bytes
@@ -231,7 +268,7 @@ end
 
 def settle
   3.times do
-    GC.start
+    RUBY_ENGINE == 'jruby' ? java.lang.System.gc : GC.start
     sleep 0.02
   end
 end
@@ -242,7 +279,17 @@ def parked_fiber
   f
 end
 
+# Fibers a JVM memory run makes and finishes before its first reading, as weft-bench's memory
+# probes and the JVM peers do (MemoryProbe.JIT_WARM_UP, Plan.JIT_WARM_UP): compiling their code is
+# then not counted.
+JIT_WARM_UP = 10_000
+
 def memory(n)
+  RUBY_ENGINE == 'jruby' ? jvm_memory(n) : rss_memory(n)
+end
+
+# MRI is no JVM: its figure is the resident set's growth.
+def rss_memory(n)
   warm = Array.new(16) { parked_fiber }
   settle
   before = rss_bytes
@@ -252,6 +299,38 @@ def memory(n)
   row('memory', n, 'rss-bytes-per-coroutine', (after - before).to_f / n, 'B',
       note("VmRSS #{before / 1024} -> #{after / 1024} kB; fibers suspended in Fiber.yield"))
   [warm, fibers].each { |fs| fs.size } # keep them reachable until the reading is done
+end
+
+# JRuby is a JVM: measured as the JVM peers are (Plan.memoryRows), in a JVM that run-peers.sh
+# starts with a fixed, pre-touched heap, so that the resident set grows by native memory only:
+# resident = the live heap's growth after full collections + the native growth (the resident
+# set's growth less the committed heap's); the live heap's and the plain resident set's growth
+# are rows too.
+def jvm_memory(n)
+  JIT_WARM_UP.times { parked_fiber.resume }
+  warm = parked_fiber # one kept, so that the reading before holds what a suspended fiber needs
+  jvm_reading # runs the reading's own code once before it counts
+  before = jvm_reading
+  fibers = Array.new(n) { parked_fiber }
+  after = jvm_reading
+  heap = after[:heap_used] - before[:heap_used]
+  rss = after[:rss] - before[:rss]
+  resident = heap + rss - (after[:heap_committed] - before[:heap_committed])
+  text = note("fibers suspended in Fiber.yield; VmRSS #{before[:rss] / 1024} -> #{after[:rss] / 1024} kB, " \
+              "heap used after GC #{before[:heap_used] / 1024} -> #{after[:heap_used] / 1024} kB, committed " \
+              "#{before[:heap_committed] / 1024} -> #{after[:heap_committed] / 1024} kB; " \
+              "#{JIT_WARM_UP} fibers made and finished first")
+  row('memory', n, 'resident-bytes-per-coroutine', resident.to_f / n, 'B', "live heap + native growth; #{text}")
+  row('memory', n, 'heap-bytes-per-coroutine', heap.to_f / n, 'B', text)
+  row('memory', n, 'rss-bytes-per-coroutine', rss.to_f / n, 'B', text)
+  [warm, fibers].each(&:hash) # keep them reachable until the reading is done
+end
+
+# The JVM's resident set, heap in use and heap committed, after settle.
+def jvm_reading
+  settle
+  rt = java.lang.Runtime.getRuntime
+  { rss: rss_bytes, heap_used: rt.totalMemory - rt.freeMemory, heap_committed: rt.totalMemory }
 end
 
 # Runs one workload; a failure (say, no memory for more fibers) becomes an `unavailable` row and
@@ -272,10 +351,11 @@ end
 # MODE [--quick] [N...]: bench runs the fiber chain and the same fringe, then the switch ring for
 # each N; switch only the ring for each N; memory one reading for each N (run-peers.sh gives one N
 # per process, so each reading is from a fresh process); chain only the fiber chain, at each N
-# (5 and 5,000 if none), for comparing builds.
+# (5 and 5,000 if none), and fringe only the same fringe, at each N (1,000 and 100,000 if none),
+# for comparing builds.
 mode = ARGV[0]
-unless %w[bench switch memory chain].include?(mode)
-  warn 'usage: fiber_peer.rb bench|switch|memory|chain [--quick] [N...]'
+unless %w[bench switch memory chain fringe].include?(mode)
+  warn 'usage: fiber_peer.rb bench|switch|memory|chain|fringe [--quick] [N...]'
   exit 2
 end
 plan = Plan.make(ARGV.include?('--quick'))
@@ -289,6 +369,8 @@ when 'switch'
   counts.each { |n| guarded('switch', n) { switch_ring(plan, n) } }
 when 'chain'
   (counts.empty? ? CHAIN_LENGTHS : counts).each { |n| guarded('fiber-chain', n) { fiber_chain(plan, n) } }
+when 'fringe'
+  (counts.empty? ? FRINGE_LEAVES : counts).each { |n| guarded('same-fringe', n) { same_fringe_bench(plan, n) } }
 else
   counts.each { |n| guarded('memory', n) { memory(n) } }
 end

@@ -2,9 +2,16 @@
 # of different shapes walked by recursive generator fibers (Fiber#resume, Fiber.yield), compared
 # leaf by leaf. Standard library only.
 
+# A leaf's value is LEAF_BASE + its index (LEAF_BASE - 1 for a changed leaf), and the compare
+# counts leaves from LEAF_BASE too, so that every leaf and count of trees up to 100,000 leaves
+# has one JRuby representation (10.1: RubyFixnum$LongFixnum for anything beyond -32768..32767):
+# JRuby's call sites guard their Integer fast paths on that Java class, and leaves 0..99,999 would
+# cross from one to the other in every walk. The same program for every peer.
+LEAF_BASE = 1 << 20
+
 # A binary tree: a leaf is an Integer, an inner node a two-element Array. See README for the shapes.
 def build(lo, hi, divisor, changed = -1)
-  return (lo == changed ? -1 : lo) if hi - lo == 1
+  return LEAF_BASE + (lo == changed ? -1 : lo) if hi - lo == 1
 
   mid = lo + [1, (hi - lo) / divisor].max
   [build(lo, mid, divisor, changed), build(mid, hi, divisor, changed)]
@@ -33,9 +40,10 @@ end
 def same_fringe?(a, b, limit = nil)
   fa = leaves(a)
   fb = leaves(b)
-  i = 0
+  i = LEAF_BASE
+  last = limit && LEAF_BASE + limit
   loop do
-    return true if i == limit
+    return true if i == last
 
     la = fa.resume
     lb = fb.resume

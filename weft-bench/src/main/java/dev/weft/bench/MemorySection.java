@@ -172,8 +172,8 @@ final class MemorySection extends Section {
             with a default heap pays the heap pages its coroutines fill as well, so the figure \
             compared with the peers is the **resident** one: live heap growth after a full collection \
             plus native growth (the resident set's growth less the committed heap's, which is zero \
-            here). The JVM peers (Kotlin, Kilim) are measured the same way by `run-peers.sh`; the \
-            native peers (Go, MRI, Python) have no separate heap, and their resident-set growth is \
+            here). The JVM peers (Kotlin, Kilim, JRuby's own fibers, JRuby with Weft fibers) are measured \
+            the same way by `run-peers.sh`; the native peers (Go, MRI, Python) have no separate heap, and their resident-set growth is \
             their figure. The plain resident-set growth is the last table. \
             **Noise.** A figure is *within noise* when it is under %s times the median absolute \
             deviation of the JVMs' figures (the repeats disagree by as much as the figure itself); \

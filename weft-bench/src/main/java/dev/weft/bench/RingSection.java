@@ -127,13 +127,13 @@ final class RingSection extends Section {
         page.paragraph("**Resident memory of the whole JVM, MiB (cf. table 4.4)**");
         page.table(residentTable());
         page.paragraph("**Resident memory per suspended coroutine, bytes** (JVM kinds: section 3's resident figure, live "
-                + "heap + native growth with a fixed, pre-touched heap, median of its JVMs with their range; the Kotlin and "
-                + "Kilim peers: the same figure, `" + MemorySection.PEER_RESIDENT_METRIC + "`; the other peers: their "
+                + "heap + native growth with a fixed, pre-touched heap, median of its JVMs with their range; the JVM peers "
+                + "(Kotlin, Kilim, JRuby's own fibers, JRuby with Weft fibers): the same figure, `" + MemorySection.PEER_RESIDENT_METRIC + "`; the other peers: their "
                 + "resident-set growth, `" + MemorySection.PEER_RSS_METRIC + "`; \"within noise\": see section 3)");
         page.table(perCoroutineTable(peers, ResidentGrowth::resident,
                 List.of(MemorySection.PEER_RESIDENT_METRIC, MemorySection.PEER_RSS_METRIC)));
-        page.paragraph("**Plain resident-set growth per suspended coroutine, bytes** (JVM kinds and the Kotlin and Kilim "
-                + "peers: heap fixed and pre-touched, so native memory only; the other peers: all of it)");
+        page.paragraph("**Plain resident-set growth per suspended coroutine, bytes** (JVM kinds and the JVM peers, "
+                + "JRuby's included: heap fixed and pre-touched, so native memory only; the other peers: all of it)");
         page.table(perCoroutineTable(peers, ResidentGrowth::rss, List.of(MemorySection.PEER_RSS_METRIC)));
         notRunLine(page, peers);
         page.plot(figure(peers), "ring-switches-per-second.png", "Switches per second in a ring of N");

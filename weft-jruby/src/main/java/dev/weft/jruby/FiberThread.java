@@ -11,6 +11,7 @@ import org.jruby.runtime.builtin.IRubyObject;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.SoftReference;
 
 /**
  * The Weft fibers of one Ruby thread: its root fiber, the fiber running now, and the value (or
@@ -63,6 +64,8 @@ final class FiberThread {
     final Thread javaThread;
     private final ThreadService threads;
     final WeftFiber root;
+    /** What this thread's ThreadService holds while it has Weft fibers: see {@link CurrentContext}. */
+    private final CurrentContext currentContext;
 
     /** The fiber whose code runs now. */
     WeftFiber current;
@@ -82,6 +85,30 @@ final class FiberThread {
         this.threads = runtime.getThreadService();
         this.root = WeftFiber.newRoot(this, rootContext, WeftFiberLibrary.fiberClass(rootContext));
         this.current = root;
+        this.currentContext = new CurrentContext(this, rootContext);
+        threads.set(currentContext);
+    }
+
+    /**
+     * The reference JRuby's {@link ThreadService} (a {@code ThreadLocal<SoftReference<ThreadContext>>})
+     * holds for a thread with Weft fibers: its {@code get()} is the running fiber's context, so
+     * that a switch changes what {@code runtime.getCurrentContext()} gives by setting
+     * {@link #current}, not by a thread-local write per switch. Its referent is the root's
+     * context, which the Ruby thread holds strongly, so the collector never clears it. Confined
+     * to the thread, like the thread-local it sits in.
+     */
+    static final class CurrentContext extends SoftReference<ThreadContext> {
+        private final FiberThread home;
+
+        CurrentContext(FiberThread home, ThreadContext rootContext) {
+            super(rootContext);
+            this.home = home;
+        }
+
+        @Override
+        public ThreadContext get() {
+            return home.current.context();
+        }
     }
 
     /**
@@ -100,13 +127,20 @@ final class FiberThread {
 
     /**
      * Makes {@code fiber} the running one: its context is then the one JRuby's thread-local
-     * lookups ({@code runtime.getCurrentContext()}) give, and it names the Ruby thread.
+     * lookups ({@code runtime.getCurrentContext()}, through {@link CurrentContext}) give, and it
+     * names the Ruby thread.
      */
     void enter(WeftFiber fiber) {
         current = fiber;
         fiber.status = WeftFiber.RESUMED;
         CONTEXT_THREAD.set(fiber.context(), rubyThread);
-        threads.set(fiber.contextRef);
+    }
+
+    /** Puts {@link CurrentContext} back in JRuby's thread-local if something replaced it. */
+    private void holdCurrentContext() {
+        if (threads.get() != currentContext) {
+            threads.set(currentContext);
+        }
     }
 
     /**
@@ -193,6 +227,7 @@ final class FiberThread {
      */
     void runFromRoot() {
         assert current == root : "the trampoline runs in the root fiber only, not in " + current;
+        holdCurrentContext();
         WeftFiber target;
         try {
             while ((target = next) != root) {

@@ -17,8 +17,6 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.Visibility;
 import org.jruby.runtime.builtin.IRubyObject;
 
-import java.lang.ref.SoftReference;
-
 /**
  * Ruby's {@code Fiber} on Weft coroutines: the class that {@code require 'weft/fiber'} installs
  * as {@code ::Fiber} (and as {@code Weft::Fiber}).
@@ -80,8 +78,6 @@ public final class WeftFiber extends RubyObject {
     private transient boolean root;
     /** Its own context; the root's is the thread's. */
     private transient ThreadContext fiberContext;
-    /** What JRuby's ThreadService holds for the current context, made once. */
-    transient SoftReference<ThreadContext> contextRef;
     private transient Block block;
     private transient FiberCoroutine coroutine;
 
@@ -99,7 +95,6 @@ public final class WeftFiber extends RubyObject {
         root.home = home;
         root.root = true;
         root.fiberContext = rootContext;
-        root.contextRef = new SoftReference<>(rootContext);
         root.status = RESUMED;
         return root;
     }
@@ -126,7 +121,6 @@ public final class WeftFiber extends RubyObject {
         this.block = block.type == Block.Type.NORMAL ? block.cloneBlockAsType(Block.Type.PROC) : block;
         fiberContext = ThreadContext.newContext(runtime); // its thread is set while it runs (FiberThread.enter)
         fiberContext.useRecursionGuardsFrom(home.root.fiberContext);
-        contextRef = new SoftReference<>(fiberContext);
         coroutine = new FiberCoroutine(this);
         status = CREATED;
         return context.nil;

@@ -59,6 +59,38 @@ class FiberSemanticsTest {
     }
 
     @Test
+    void theRuntimesCurrentContextIsTheRunningFibersOwn() {
+        String out = RubyScripts.withRuntime(Fibers.WEFT, runtime -> runtime.evalScriptlet("""
+                require 'jruby'
+                def context_id = java.lang.System.identityHashCode(JRuby.runtime.current_context)
+                root = context_id
+                inner = Fiber.new do
+                  mine = context_id
+                  Fiber.yield mine
+                  nested = Fiber.new { context_id }.resume
+                  [context_id == mine, nested != mine && nested != root]
+                end
+                first = inner.resume
+                [first != root, context_id == root, inner.resume, context_id == root]
+                """).inspect());
+        assertEquals("[true, true, [true, true], true]", out);
+    }
+
+    @Test
+    void aContextRefJRubySetsItselfIsReplacedAtTheNextSwitchFromTheRoot() {
+        String out = RubyScripts.withRuntime(Fibers.WEFT, runtime -> runtime.evalScriptlet("""
+                require 'jruby'
+                def context_id = java.lang.System.identityHashCode(JRuby.runtime.current_context)
+                f = Fiber.new { loop { Fiber.yield context_id } }
+                mine = f.resume
+                service = JRuby.runtime.thread_service
+                service.set(java.lang.ref.SoftReference.new(JRuby.runtime.current_context))
+                [f.resume == mine, context_id != mine]
+                """).inspect());
+        assertEquals("[true, true]", out);
+    }
+
+    @Test
     void thousandsOfFibersAtOnce() {
         String out = RubyScripts.withRuntime(Fibers.WEFT, runtime -> runtime.evalScriptlet("""
                 fibers = Array.new(20_000) { |i| Fiber.new { Fiber.yield i; i * 2 } }

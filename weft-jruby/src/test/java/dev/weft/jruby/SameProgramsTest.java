@@ -8,14 +8,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The same Ruby fiber programs (the benchmark's fiber chain and same-fringe, a generator) on
- * JRuby's own fibers and on Weft's: both print exactly what MRI 3.1 prints (the
- * {@code .expected} resources).
+ * The same Ruby fiber programs (the benchmark's fiber chain and same-fringe, a generator, fibers
+ * switching inside Java callbacks) on JRuby's own fibers and on Weft's: both print exactly the
+ * {@code .expected} resource: what MRI 3.1 prints, or for {@code java_callbacks}, which needs
+ * JRuby's Java integration, what JRuby 10.1 prints on its own fibers.
  */
 class SameProgramsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"fiber_chain", "generator", "same_fringe"})
+    @ValueSource(strings = {"fiber_chain", "generator", "same_fringe", "java_callbacks"})
     void weftAndJRubyPrintTheSame(String program) {
         String expected = RubyScripts.resource(program + ".expected");
         String onJRuby = RubyScripts.run(program + ".rb", Fibers.JRUBY);
