@@ -172,9 +172,10 @@ for peer in "${ALL_PEERS[@]}"; do
     if [[ $peer == kotlin-coroutines || $peer == kilim || $peer == jruby-fiber || $peer == jruby-weft ]]; then
       # Measured as weft-bench measures its own JVM rows: a fixed, pre-touched heap, so that the
       # resident set grows by native memory only, and several fresh JVMs (the report takes the
-      # median of their rows). JRuby's quick run: one JVM per count (its start-up time).
+      # median of their rows). JRuby: three JVMs per count, one in a quick run (a JRuby JVM takes
+      # 5 to 13 s to start and fill; five would add ten minutes to the full run).
       case $peer in
-        jruby-*) mib=$(jruby_heap_mib "$n"); repeats=$([[ $quick == true ]] && echo 1 || echo "$jvm_memory_repeats") ;;
+        jruby-*) mib=$(jruby_heap_mib "$n"); repeats=$([[ $quick == true ]] && echo 1 || echo 3) ;;
         *) mib=$(fixed_heap_mib "$n"); repeats=$jvm_memory_repeats ;;
       esac
       jvm_opts=("-Xms${mib}m" "-Xmx${mib}m" -XX:+AlwaysPreTouch)
