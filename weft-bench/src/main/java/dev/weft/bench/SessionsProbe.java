@@ -26,7 +26,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The durable sessions probe, in a fresh JVM: {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT [ENGINE]]}. It
+ * The durable sessions probe, in a fresh JVM:
+ * {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT [ENGINE [WARMUP]]]}. It
  * starts {@code SESSIONS} sessions of {@link SessionWorkflow} suspended {@code FRAMES} frames
  * deep in the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real
  * server it starts), then resumes each {@code ROUNDS} times, timing every step, spread over
@@ -38,7 +39,10 @@ import java.util.concurrent.Future;
  * runs interleaved with the steps, on the same threads: after each round of steps, each node
  * updates as many rows of a table of its own, one transaction each, every row holding as many
  * bytes as a stored session's row (all its columns but the id), with the same store settings;
- * so a load that comes and goes on the machine weighs on both alike. Prints {@code key=value}
+ * so a load that comes and goes on the machine weighs on both alike. Before the clock starts,
+ * each node runs such rounds untimed for {@code WARMUP} seconds (default 0), so that the JIT has
+ * compiled both paths: a step's code runs once per step, and a few thousand steps leave it in
+ * the JIT's profiling tier. Prints {@code key=value}
  * lines: steps per second (each kind's count over the longest time a node spent on that kind),
  * median and 99th-percentile latency of both, the stored state's size and the row's. Every
  * step's answer is checked.
@@ -56,6 +60,7 @@ public final class SessionsProbe {
         int nodes = Integer.parseInt(args[4]);
         int resident = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         Engine engine = args.length > 6 ? Engine.valueOf(args[6]) : Engine.defaultEngine();
+        long warmupNanos = args.length > 7 ? (long) (Double.parseDouble(args[7]) * 1e9) : 0;
         Path directory = Files.createTempDirectory("weft-sessions-bench");
         try {
             Target target = kind.equals("sqlite") ? sqlite(directory.resolve("sessions.db"))
@@ -75,7 +80,7 @@ public final class SessionsProbe {
             int stateBytes = averageBytes(target, "LENGTH(state)");
             int rowBytes = averageBytes(target, ROW_BYTES);
             floorTable(target, ids, rowBytes);
-            Timing[] timings = interleaved(nodes, ids, rounds, (node, slice) -> {
+            Timing[] timings = interleaved(nodes, ids, rounds, warmupNanos, (node, slice) -> {
                 SessionStore store = target.store();
                 Sessions sessionsOfNode = Sessions.builder(store).engine(engine).keepResident(resident).build();
                 if (resident > 0) {
@@ -321,14 +326,15 @@ public final class SessionsProbe {
     /**
      * Runs {@code rounds} rounds on {@code nodes} threads, each round a step of each session of
      * the node's share and then a floor update of each of their rows, so that both see the
-     * machine as it is at that moment. Returns the steps' timing and the floor's; the wall time
-     * of each is the longest that a node spent on it.
+     * machine as it is at that moment; each node first runs such rounds untimed for
+     * {@code warmupNanos}. Returns the steps' timing and the floor's; the wall time of each is the
+     * longest that a node spent on it.
      */
-    static Timing[] interleaved(int nodes, List<String> ids, int rounds, NodePreparation preparation)
-            throws Exception {
-        long[][] spent = new long[nodes][2];
+    static Timing[] interleaved(int nodes, List<String> ids, int rounds, long warmupNanos,
+            NodePreparation preparation) throws Exception {
         Timing both = timed(nodes, ids, (index, slice) -> {
             Node node = preparation.prepare(index, slice);
+            warmUp(node, slice, warmupNanos);
             return () -> {
                 long[] latencies = new long[2 * slice.size() * rounds];
                 int k = 0;
@@ -352,6 +358,19 @@ public final class SessionsProbe {
             };
         });
         return split(both.latencies(), nodes, ids.size(), rounds);
+    }
+
+    /** Runs rounds of {@code node}'s steps and floor updates, untimed, until {@code nanos} have passed. */
+    private static void warmUp(Node node, List<String> slice, long nanos) throws Exception {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() - end < 0) {
+            for (String id : slice) {
+                node.step(id);
+            }
+            for (String id : slice) {
+                node.floor(id);
+            }
+        }
     }
 
     /**

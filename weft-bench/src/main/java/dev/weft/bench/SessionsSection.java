@@ -26,6 +26,8 @@ final class SessionsSection extends Section {
     /** The floor's row size for DBOS's run when no Weft run on PostgreSQL said its state's size. */
     private static final int DEFAULT_FLOOR_BYTES = 1_000;
     private static final double GOAL = 1.3;
+    /** Seconds of untimed rounds on each node before a probe's clock starts (none in a quick run). */
+    private static final int WARMUP_SECONDS = 5;
 
     /** One probe's numbers, or why there are none. */
     record Run(Map<String, String> values, String failure) {
@@ -44,6 +46,7 @@ final class SessionsSection extends Section {
     private Run dbosRun;
     private int sessions;
     private int rounds;
+    private int warmupSeconds;
 
     @Override
     String title() {
@@ -67,7 +70,7 @@ final class SessionsSection extends Section {
 
     @Override
     double estimatedSeconds(Settings settings) {
-        return plannedSteps(settings) * (settings.quick() ? 8 : 25);
+        return plannedSteps(settings) * (settings.quick() ? 8 : 25 + WARMUP_SECONDS);
     }
 
     @Override
@@ -75,6 +78,7 @@ final class SessionsSection extends Section {
         Settings settings = bench.settings();
         sessions = settings.quick() ? 5 : 100;
         rounds = settings.quick() ? 2 : 20;
+        warmupSeconds = settings.quick() ? 0 : WARMUP_SECONDS;
         for (String store : List.of("sqlite", "postgres")) {
             for (int frames : frames(settings)) {
                 for (Engine engine : ENGINES) {
@@ -153,7 +157,7 @@ final class SessionsSection extends Section {
         String label = WORKLOAD + ": " + variant;
         try {
             Map<String, String> values = bench.probe(label, SessionsProbe.class, List.of(store, "" + frames,
-                    "" + sessions, "" + rounds, "" + nodes, "" + resident, engine.name()),
+                    "" + sessions, "" + rounds, "" + nodes, "" + resident, engine.name(), "" + warmupSeconds),
                     List.of("--enable-native-access=ALL-UNNAMED"), TIMEOUT);
             double median = ProbeRunner.number(values, "sessions-median-us");
             double floor = ProbeRunner.number(values, "floor-median-us");
@@ -173,7 +177,9 @@ final class SessionsSection extends Section {
         page.paragraph("""
                 A session of `SessionWorkflow` suspended 1, 10 or 100 woven frames deep is resumed with an \
                 input and stored again, one transaction per step, by `Sessions.resume`; %d sessions, %d steps \
-                each, timed one by one, after three untimed steps each. A step reads its row (`SELECT ... FOR \
+                each, timed one by one, after three untimed steps each and %d s of untimed rounds on each \
+                node (a step's code runs once per step: a few thousand steps leave it in the JIT's \
+                profiling tier). A step reads its row (`SELECT ... FOR \
                 UPDATE` on PostgreSQL), restores the coroutine, runs it to its next `ret`, captures and \
                 writes its frames, and `UPDATE`s the row in the same transaction. The floor is the same \
                 store, in the same run and on the same threads, interleaved with the steps (after each \
@@ -192,7 +198,7 @@ final class SessionsSection extends Section {
                 by HotSpot on the native engine, saved in the coroutine's fiber on the woven one (which \
                 reads them without resuming anything). The goal is judged on the faster engine of each \
                 store and depth.\
-                """.formatted(sessions, rounds));
+                """.formatted(sessions, rounds, warmupSeconds));
         page.paragraph("""
                 The %s row runs the same workflow on PostgreSQL with DBOS's documented means, in a fresh \
                 JVM of its own that starts the same PostgreSQL build with the same settings (`DbosProbe`): \

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,11 @@ class SessionsProbeTest {
     }
 
     @Test
+    void printsTheSameAfterAWarmUp() throws Exception {
+        checkProbe("3", "WOVEN", "0.2");
+    }
+
+    @Test
     void anInterleavedRunIsSplitIntoItsStepsAndItsFloorNodeByNode() {
         // 3 sessions on 2 nodes (node 0 has two, node 1 one), 2 rounds: steps below 100, floor updates above
         long[] latencies = {1, 2, 101, 102, 3, 4, 103, 104, 5, 105, 6, 106};
@@ -42,12 +48,14 @@ class SessionsProbeTest {
     }
 
     /** Runs the probe on {@code engine} with {@code resident} sessions kept resident, and checks what it prints. */
-    private static void checkProbe(String resident, String engine) throws Exception {
+    private static void checkProbe(String resident, String engine, String... warmup) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         try {
-            SessionsProbe.main(new String[] {"sqlite", "10", "3", "2", "2", resident, engine});
+            List<String> args = new ArrayList<>(List.of("sqlite", "10", "3", "2", "2", resident, engine));
+            args.addAll(List.of(warmup));
+            SessionsProbe.main(args.toArray(String[]::new));
         } finally {
             System.setOut(original);
         }
