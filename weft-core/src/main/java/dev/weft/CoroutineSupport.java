@@ -37,7 +37,13 @@ final class CoroutineSupport {
      * cost is the same one freeze and one thaw as a direct switch.
      *
      * Asymmetric calls and closes do nest: the callee runs on top of the caller and its
-     * suspension returns straight to it (runTaken).
+     * suspension returns straight to it (runTaken). Except on the woven engine, when an
+     * asymmetric coroutine calls from woven code with NESTED_BEFORE_UNWINDING runs already
+     * nested: the caller unwinds instead, waits in waitingCallers (CALLING, as a nested caller
+     * is), and runTaken, the loop that ran it, runs the callee and then resumes the caller with
+     * the call's result. So a long chain of such calls runs at a fixed depth, like the ring,
+     * where nesting would put about 1 KB of thread stack per member between the driver and the
+     * innermost callee, all of it walked by every message.
      *
      * The switcher takes its target (tryTake) before it suspends, so a target that a thief took
      * meanwhile is reported in the switcher's own frame, and a refused suspension (a native
@@ -421,6 +427,19 @@ final class CoroutineSupport {
     /** The coroutines waiting, CALLING with their frames saved, for the callees of calls made by unwinding; innermost last. */
     private final ArrayList<CoroutineBase> waitingCallers = new ArrayList<>();
 
+    /**
+     * How many runs a woven call nests on the thread's stack before it unwinds its caller
+     * instead. A nested call costs one switch, its callee's ret, against two for a call by
+     * unwinding (the caller's frame saved and rebuilt as well), and the callers' frames a
+     * nested chain stacks up (about 1 KB of thread stack each) stay in the first-level cache
+     * this deep; deeper, calls run flat at the depth of the innermost nested run, at any length
+     * of the chain.
+     */
+    static final int NESTED_BEFORE_UNWINDING = 16;
+
+    /** How many runTaken frames are on this thread's stack. */
+    private int nestedRuns;
+
     /** The callee of a call made by unwinding, taken, until the caller has unwound and runTaken runs it. */
     private AsymCoroutine<?, ?> pendingCallee;
     private int pendingCalleePrior;
@@ -456,23 +475,28 @@ final class CoroutineSupport {
         CoroutineBase caller = running;
         caller.setStateBits(CALLING);
         int base = waitingCallers.size();
-        CoroutineBase top = c;
-        while (true) {
-            Throwable broken = resumeInChain(top);
-            if (broken == null && pendingCallee != null) {
-                top = startPendingCall(top);
-                continue;
-            }
-            if (waitingCallers.size() == base) {
-                running = caller;
-                caller.setStateBits(RUNNING);
-                Object output = endRun(top);
-                if (broken != null) {
-                    throw CoroutineSupport.<RuntimeException>sneaky(broken);
+        nestedRuns++;
+        try {
+            CoroutineBase top = c;
+            while (true) {
+                Throwable broken = resumeInChain(top);
+                if (broken == null && pendingCallee != null) {
+                    top = startPendingCall(top);
+                    continue;
                 }
-                return output;
+                if (waitingCallers.size() == base) {
+                    running = caller;
+                    caller.setStateBits(RUNNING);
+                    Object output = endRun(top);
+                    if (broken != null) {
+                        throw CoroutineSupport.<RuntimeException>sneaky(broken);
+                    }
+                    return output;
+                }
+                top = returnToWaitingCaller(top, broken);
             }
-            top = returnToWaitingCaller(top, broken);
+        } finally {
+            nestedRuns--;
         }
     }
 
@@ -537,14 +561,16 @@ final class CoroutineSupport {
      * The first half of a woven engine's call of {@code callee} by {@code caller}, the running
      * asymmetric coroutine, with {@code input}: takes the callee and names it for
      * {@link #runTaken}, which runs it once the engine has unwound the caller. False, taking
-     * nothing, if the caller is not an asymmetric coroutine running here (a symmetric one's
-     * runs come from the ring, which does not wait for calls): the call then runs nested.
+     * nothing, if the call is to run nested: while fewer than {@link #NESTED_BEFORE_UNWINDING}
+     * runs are nested on this thread's stack, and when the caller is not an asymmetric
+     * coroutine running here (a symmetric one's runs come from the ring, which does not wait
+     * for calls).
      *
      * @throws IllegalStateException or {@link WrongThreadException}, as {@code call} does, if
      *         the callee cannot be called
      */
     boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
-        if (running != caller || !(caller instanceof AsymCoroutine<?, ?>)) {
+        if (nestedRuns < NESTED_BEFORE_UNWINDING || running != caller || !(caller instanceof AsymCoroutine<?, ?>)) {
             return false;
         }
         callee.checkOwner(this, "call");

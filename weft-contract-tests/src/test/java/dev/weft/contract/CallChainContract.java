@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,10 +22,38 @@ import org.junit.jupiter.api.Test;
  * and back up through thousands of members, exceptions through the callers' handlers and
  * {@code finally} blocks, what may and may not be done to a caller while it waits, closing,
  * stealing and serializing members of a chain once it has returned. The woven engine runs such
- * calls without nesting them on the thread's stack, the native engine nests them: both behave
- * the same.
+ * calls, made deeper than a few nested runs, without nesting them on the thread's stack, the
+ * native engine nests them: both behave the same. So the chains here are called from inside
+ * {@link #DEEP} nested coroutines, deeper than the woven engine nests before it runs calls flat.
  */
 abstract class CallChainContract extends EngineContract {
+
+    /** How many coroutines deep the chains are called from: well past where the woven engine stops nesting calls. */
+    static final int DEEP = 40;
+
+    /** Runs its action inside {@code depth} coroutines, each called from the body of the one before. */
+    static final class Nest implements AsymRunnable<Void, Object> {
+        private final int depth;
+        private final Supplier<Object> action;
+        private final Engine engine;
+
+        Nest(int depth, Supplier<Object> action, Engine engine) {
+            this.depth = depth;
+            this.action = action;
+            this.engine = engine;
+        }
+
+        @Override
+        public Object run(AsymCoroutine<? extends Void, ? super Object> self, Void in) {
+            return depth == 0 ? action.get() : new AsymCoroutine<Void, Object>(new Nest(depth - 1, action, engine), engine).call(null);
+        }
+    }
+
+    /** {@code target.call(input)}, made by a coroutine's body {@link #DEEP} coroutines deep; what it throws comes out as it is. */
+    @SuppressWarnings("unchecked")
+    <I, O> O callDeep(AsymCoroutine<I, O> target, I input) {
+        return (O) new AsymCoroutine<Void, Object>(new Nest(DEEP, () -> target.call(input), engine()), engine()).call(null);
+    }
 
     /**
      * Member {@code index} of a chain: records each input it gets in {@code seen}, calls the next
@@ -74,7 +103,7 @@ abstract class CallChainContract extends EngineContract {
         AsymCoroutine<Integer, Integer> head = chain(length, seen);
         for (int message = 0; message < 3; message++) {
             int input = 1000 * message;
-            assertEquals(answer(length, input), head.call(input));
+            assertEquals(answer(length, input), callDeep(head, input));
             for (int i = 0; i < length; i++) {
                 assertEquals(input + i, seen[i], "input of member " + i);
             }
@@ -126,7 +155,7 @@ abstract class CallChainContract extends EngineContract {
         AsymCoroutine<Integer, Integer> tail = chain(2, seen);
         AsymCoroutine<Integer, Integer> head = new ViaCallback(engine(), tail);
         for (int input = 0; input < 3; input++) {
-            assertEquals(answer(3, input), head.call(input));
+            assertEquals(answer(3, input), callDeep(head, input));
             assertEquals(List.of(input + 1, input + 2), List.of(seen[0], seen[1]));
         }
     }
@@ -197,7 +226,7 @@ abstract class CallChainContract extends EngineContract {
         thrower.setName("thrower");
         middle.setName("middle");
 
-        assertEquals(-1, head.call(5));
+        assertEquals(-1, callDeep(head, 5));
         assertEquals(List.of("finally", "caught thrown with 6"), log);
         assertTrue(thrower.isFinished());
         assertTrue(middle.isFinished());
@@ -213,7 +242,7 @@ abstract class CallChainContract extends EngineContract {
         List<String> log = new ArrayList<>();
         AsymCoroutine<Integer, Integer> thrower = new AsymCoroutine<>(new Thrower(), engine());
         AsymCoroutine<Integer, Integer> head = new AsymCoroutine<>(new Finally(thrower, log), engine());
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> head.call(1));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> callDeep(head, 1));
         assertEquals("thrown with 2", e.getMessage());
         assertEquals(List.of("finally"), log);
         assertTrue(head.isFinished());
@@ -314,7 +343,7 @@ abstract class CallChainContract extends EngineContract {
                 new AsymCoroutine<>(new CallsWithItself(), engine());
         caller.setName("waiting");
 
-        assertEquals(42, caller.call(callee));
+        assertEquals(42, callDeep(caller, callee));
 
         assertEquals(6, log.size(), log.toString());
         String waiting = "waiting [calling, thread " + Thread.currentThread().getName() + "]";
@@ -366,8 +395,8 @@ abstract class CallChainContract extends EngineContract {
         AsymCoroutine<String, String> c = new AsymCoroutine<>(new Guarded(null, log, engine(), "c"), engine());
         AsymCoroutine<String, String> b = new AsymCoroutine<>(new Guarded(c, log, engine(), "b"), engine());
         AsymCoroutine<String, String> a = new AsymCoroutine<>(new Guarded(b, log, engine(), "a"), engine());
-        assertEquals(">ab", a.call(">"));
-        assertEquals("+ab", a.call("+"));
+        assertEquals(">ab", callDeep(a, ">"));
+        assertEquals("+ab", callDeep(a, "+"));
 
         c.close();
         assertEquals(List.of("CLOSED C"), log);
@@ -385,13 +414,13 @@ abstract class CallChainContract extends EngineContract {
         Relay middle = (Relay) head.next;
         AsymCoroutine<Integer, Integer> tail = middle.next;
         tail.setName("tail");
-        assertEquals(answer(3, 10), head.call(10));
+        assertEquals(answer(3, 10), callDeep(head, 10));
 
         OtherThread.run("thief", () -> {
             assertTrue(tail.steal());
             assertEquals(14, tail.call(7));
         });
-        RuntimeException e = assertThrows(RuntimeException.class, () -> head.call(20));
+        RuntimeException e = assertThrows(RuntimeException.class, () -> callDeep(head, 20));
         assertEquals("WrongThreadException", e.getClass().getSimpleName());
         String here = Thread.currentThread().getName();
         assertEquals("cannot call tail [suspended, thread thief] from thread " + here + ": it belongs to thread thief",
@@ -413,12 +442,12 @@ abstract class CallChainContract extends EngineContract {
         for (AsymCoroutine<Integer, Integer> m = head; m != null; m = ((Relay) m).next) {
             members.add(m);
         }
-        assertEquals(answer(4, 1), head.call(1));
+        assertEquals(answer(4, 1), callDeep(head, 1));
         OtherThread.run("thief", () -> {
             for (AsymCoroutine<Integer, Integer> m : members) {
                 assertTrue(m.steal());
             }
-            assertEquals(answer(4, 50), head.call(50));
+            assertEquals(answer(4, 50), callDeep(head, 50));
             for (int i = 0; i < 4; i++) {
                 assertEquals(50 + i, seen[i]);
             }
@@ -432,8 +461,8 @@ abstract class CallChainContract extends EngineContract {
         Relay tail = new Relay(engine(), null, seen, 2);
         Relay middle = new Relay(engine(), tail, seen, 1);
         Relay head = new Relay(engine(), middle, seen, 0);
-        assertEquals(answer(3, 3), head.call(3));
-        assertEquals(answer(3, 4), head.call(4));
+        assertEquals(answer(3, 3), callDeep(head, 3));
+        assertEquals(answer(3, 4), callDeep(head, 4));
 
         Relay middleCopy = new Relay(engine(), tail, seen, 1);
         middleCopy.deserialize(SerializationContract.rehome(middle.serialize(), middle, middleCopy));
@@ -441,8 +470,8 @@ abstract class CallChainContract extends EngineContract {
         CoroutineFrame[] headFrames = head.serialize();
         headCopy.deserialize(SerializationContract.rehome(headFrames, head, headCopy));
 
-        assertEquals(answer(3, 100), headCopy.call(100));
+        assertEquals(answer(3, 100), callDeep(headCopy, 100));
         assertEquals(List.of(100, 101, 102), List.of(seen[0], seen[1], seen[2]));
-        assertEquals(answer(3, 7), head.call(7)); // the originals go on too: the head still calls the old middle
+        assertEquals(answer(3, 7), callDeep(head, 7)); // the originals go on too: the head still calls the old middle
     }
 }

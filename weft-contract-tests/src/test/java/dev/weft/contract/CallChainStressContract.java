@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two threads, each with a caller of its own, stealing one callee from each other and having
- * their caller call it from inside its body, as fast as they can: the callee is taken by the
+ * Two threads, each with a caller of its own (at the end of a chain, deep enough that the woven
+ * engine runs the call flat), stealing one callee from each other and having their caller call
+ * it from inside its body, as fast as they can: the callee is taken by the
  * caller's call while the other thread tries to steal it, and given back, suspended, as the
  * call returns. Every answer must be the callee's answer to that call's own input, or the
  * refusal of a callee the other thread stole in between ({@link WrongThreadException}, thrown at
@@ -62,6 +63,37 @@ abstract class CallChainStressContract extends EngineContract {
         }
     }
 
+    /** Calls the next with each input and passes its answer back: links of the chain in front of a caller. */
+    static final class PassesOn implements AsymRunnable<Long, Long> {
+        private final AsymCoroutine<Long, Long> next;
+
+        PassesOn(AsymCoroutine<Long, Long> next) {
+            this.next = next;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Long run(AsymCoroutine<? extends Long, ? super Long> self, Long first) {
+            long in = first;
+            while (true) {
+                in = ((AsymCoroutine<Long, Long>) (Object) self).ret(next.call(in));
+            }
+        }
+    }
+
+    /**
+     * A caller of {@code shared} behind {@link CallChainContract#DEEP} links, head first: its
+     * call is made past where the woven engine stops nesting calls.
+     */
+    private List<AsymCoroutine<Long, Long>> deepCaller(AsymCoroutine<Long, Long> shared) {
+        List<AsymCoroutine<Long, Long>> chain = new ArrayList<>();
+        chain.add(new AsymCoroutine<>(new CallsShared(shared), engine()));
+        for (int i = 0; i < CallChainContract.DEEP; i++) {
+            chain.add(0, new AsymCoroutine<>(new PassesOn(chain.get(0)), engine()));
+        }
+        return chain;
+    }
+
     @Test
     void everyCallFromACallerReturnsItsOwnAnswerWhileAnotherThreadStealsTheCallee() throws Throwable {
         AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new Negates(), engine());
@@ -74,10 +106,10 @@ abstract class CallChainStressContract extends EngineContract {
             int id = t;
             Thread thread = new Thread(() -> {
                 try {
-                    AsymCoroutine<Long, Long> caller = new AsymCoroutine<>(new CallsShared(shared), engine());
+                    List<AsymCoroutine<Long, Long>> chain = deepCaller(shared);
                     start.await();
-                    answered[id] = hammer(caller, shared, id);
-                    caller.close(); // not closeAll: the callee may be this thread's while the other still calls it
+                    answered[id] = hammer(chain.get(0), shared, id);
+                    chain.forEach(AsymCoroutine::close); // not closeAll: the callee may be this thread's while the other still calls it
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
