@@ -22,14 +22,14 @@ import org.junit.jupiter.api.Test;
  * and back up through thousands of members, exceptions through the callers' handlers and
  * {@code finally} blocks, what may and may not be done to a caller while it waits, closing,
  * stealing and serializing members of a chain once it has returned. The woven engine runs such
- * calls, made deeper than a few nested runs, without nesting them on the thread's stack, the
+ * calls, made deeper than a few hundred nested runs, without nesting them on the thread's stack, the
  * native engine nests them: both behave the same. So the chains here are called from inside
  * {@link #DEEP} nested coroutines, deeper than the woven engine nests before it runs calls flat.
  */
 abstract class CallChainContract extends EngineContract {
 
     /** How many coroutines deep the chains are called from: well past where the woven engine stops nesting calls. */
-    static final int DEEP = 40;
+    static final int DEEP = 300;
 
     /** Runs its action inside {@code depth} coroutines, each called from the body of the one before. */
     static final class Nest implements AsymRunnable<Void, Object> {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 abstract class CallChainStressContract extends EngineContract {
 
     private static final int THREADS = 2;
-    private static final int ROUNDS = 100_000;
+    private static final int ROUNDS = 20_000;
     /** What a caller passes back when the callee belonged to the other thread at its call. */
     static final long STOLEN = Long.MIN_VALUE;
 

@@ -55,8 +55,9 @@ public interface CoroutineAccess {
      * The first half of a woven call of {@code callee} by {@code caller}, the coroutine whose
      * woven code makes it: takes the callee to run once the caller has unwound.
      *
-     * @return whether the caller is to unwind: false, taking nothing, if the call must run
-     *         nested (the caller is not an asymmetric coroutine running on this thread)
+     * @return whether the caller is to unwind: false, taking nothing, if the call is to run
+     *         nested (not many runs are nested on the thread's stack yet, or the caller is not an
+     *         asymmetric coroutine running on this thread)
      * @throws IllegalStateException or {@code WrongThreadException} if the callee cannot be called
      */
     boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);

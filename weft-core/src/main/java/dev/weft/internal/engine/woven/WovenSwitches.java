@@ -20,8 +20,8 @@ import java.util.Map;
  * {@code AsymCoroutine.ret} to. Each passes control on and starts unwinding; when the coroutine is
  * resumed, {@link #resumed} finishes the switch on the resumed side and gives what the
  * suspension point returns, which the engine passes to the innermost saved frame.
- * {@code AsymCoroutine.call} is linked here too: an asymmetric caller unwinds rather than run its
- * callee on top of its own frames, and the scheduler's loop that ran the caller runs the callee,
+ * {@code AsymCoroutine.call} is linked here too: past a few hundred nested runs, an asymmetric caller
+ * unwinds rather than run its callee on top of its own frames, and the scheduler's loop that ran the caller runs the callee,
  * then resumes the caller with the call's result ({@link WovenStack#resume}), so that a chain of
  * calls keeps the thread's stack flat. The fixed
  * table of them is this class's own: nothing can add to it. Confined to the running
@@ -110,8 +110,10 @@ public final class WovenSwitches {
     /**
      * Calls {@code callee} with {@code input} by unwinding the fiber's coroutine, which waits,
      * CALLING, until the callee rets or ends; its stack then resumes with the call's result.
-     * Runs the call nested, as unwoven code would, when the caller cannot wait so (a
-     * symmetric coroutine); a callee that cannot be called is refused here, as by {@code call}.
+     * Runs the call nested, as unwoven code would, until many runs are nested on the thread's
+     * stack (a nested call is one switch, its callee's ret, where this is two) and when the
+     * caller cannot wait so (a symmetric coroutine); a callee that cannot be called is refused
+     * here, as by {@code call}.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
