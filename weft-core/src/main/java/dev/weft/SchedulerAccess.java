@@ -57,4 +57,14 @@ final class SchedulerAccess implements CoroutineAccess {
     public void afterSwitch(Coroutine resumed) {
         resumed.owner().afterSwitch(resumed); // its owner now: it may have been stolen while suspended
     }
+
+    @Override
+    public boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
+        return caller.owner().callByUnwinding(caller, callee, input);
+    }
+
+    @Override
+    public Object takeCallReturn(CoroutineBase caller) {
+        return caller.owner().takeCallReturn();
+    }
 }

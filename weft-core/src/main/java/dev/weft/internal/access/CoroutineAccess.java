@@ -1,5 +1,6 @@
 package dev.weft.internal.access;
 
+import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 
@@ -49,4 +50,18 @@ public interface CoroutineAccess {
 
     /** The second half of a woven yield or yieldTo, on the resumed side: throws what {@code resumed} is handed. */
     void afterSwitch(Coroutine resumed);
+
+    /**
+     * The first half of a woven call of {@code callee} by {@code caller}, the coroutine whose
+     * woven code makes it: takes the callee to run once the caller has unwound.
+     *
+     * @return whether the caller is to unwind: false, taking nothing, if the call is to run
+     *         nested (not many runs are nested on the thread's stack yet, or the caller is not an
+     *         asymmetric coroutine running on this thread)
+     * @throws IllegalStateException or {@code WrongThreadException} if the callee cannot be called
+     */
+    boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);
+
+    /** The second half, as {@code caller} resumes: the call's result, or the callee's failure thrown. */
+    Object takeCallReturn(CoroutineBase caller);
 }

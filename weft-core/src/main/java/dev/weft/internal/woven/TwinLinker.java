@@ -18,7 +18,8 @@ import java.util.Arrays;
  * linked here, and this links it to what it must run:
  * <ul>
  *   <li>a suspension point of the library ({@code Coroutine.yield}, {@code yieldTo},
- *       {@code AsymCoroutine.ret}): its woven-engine version, which unwinds;</li>
+ *       {@code AsymCoroutine.ret}), or {@code AsymCoroutine.call}: its woven-engine version,
+ *       which unwinds (a call, to wait for its callee off the thread's stack);</li>
  *   <li>a method whose twin stands for it: the twin, passing the fiber on;</li>
  *   <li>the interface method of a lambda or method reference of a woven class whose
  *       implementation is woven ({@link WovenLambdas}): the implementation's twin, with the

@@ -50,6 +50,8 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * the native engine then calls that frame's method by reflection.
      */
     private boolean outermostByItsMethod;
+    /** Whether the coroutine unwound to call another ({@link WovenSwitches}): it resumes with the call's result, not a switch's. */
+    private boolean returnsFromCall;
 
     WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry) {
         super(coroutine, FIBERS);
@@ -74,7 +76,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
         Throwable thrown = null;
         if (FIBERS.hasSavedFrames(fiber)) {
             try {
-                value = WovenSwitches.resumed(coroutine);
+                value = returnsFromCall ? takeCallReturn(coroutine) : WovenSwitches.resumed(coroutine);
             } catch (Throwable t) {
                 thrown = t;
             }
@@ -121,6 +123,16 @@ final class WovenStack extends Fiber implements ExecutionStack {
         } else {
             COROUTINES.putOutput(coroutine, value);
         }
+    }
+
+    /** Marks the coroutine, unwinding to call another, as resuming with the call's result. */
+    void awaitCallReturn() {
+        returnsFromCall = true;
+    }
+
+    private Object takeCallReturn(CoroutineBase coroutine) {
+        returnsFromCall = false;
+        return COROUTINES.takeCallReturn(coroutine);
     }
 
     @Override

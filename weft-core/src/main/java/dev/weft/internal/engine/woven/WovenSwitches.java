@@ -19,7 +19,11 @@ import java.util.Map;
  * links a twin's calls of {@code Coroutine.yield}, {@code Coroutine.yieldTo} and
  * {@code AsymCoroutine.ret} to. Each passes control on and starts unwinding; when the coroutine is
  * resumed, {@link #resumed} finishes the switch on the resumed side and gives what the
- * suspension point returns, which the engine passes to the innermost saved frame. The fixed
+ * suspension point returns, which the engine passes to the innermost saved frame.
+ * {@code AsymCoroutine.call} is linked here too: past a few hundred nested runs, an asymmetric caller
+ * unwinds rather than run its callee on top of its own frames, and the scheduler's loop that ran the caller runs the callee,
+ * then resumes the caller with the call's result ({@link WovenStack#resume}), so that a chain of
+ * calls keeps the thread's stack flat. The fixed
  * table of them is this class's own: nothing can add to it. Confined to the running
  * coroutine's owner thread, except {@link #handlerFor}, which any thread may call.
  */
@@ -49,6 +53,9 @@ public final class WovenSwitches {
                     lookup.findStatic(WovenSwitches.class, "yieldTo", MethodType.methodType(void.class, Coroutine.class, Fiber.class)),
                     AsymCoroutine.class.getMethod("ret", Object.class),
                     lookup.findStatic(WovenSwitches.class, "ret",
+                            MethodType.methodType(Object.class, AsymCoroutine.class, Object.class, Fiber.class)),
+                    AsymCoroutine.class.getMethod("call", Object.class),
+                    lookup.findStatic(WovenSwitches.class, "call",
                             MethodType.methodType(Object.class, AsymCoroutine.class, Object.class, Fiber.class)));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -96,6 +103,25 @@ public final class WovenSwitches {
         }
         COROUTINES.checkExitRequested(self);
         COROUTINES.putOutput(self, output);
+        FIBERS.startUnwinding(fiber);
+        return null;
+    }
+
+    /**
+     * Calls {@code callee} with {@code input} by unwinding the fiber's coroutine, which waits,
+     * CALLING, until the callee rets or ends; its stack then resumes with the call's result.
+     * Runs the call nested, as unwoven code would, until many runs are nested on the thread's
+     * stack (a nested call is one switch, its callee's ret, where this is two) and when the
+     * caller cannot wait so (a symmetric coroutine); a callee that cannot be called is refused
+     * here, as by {@code call}.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
+        CoroutineBase caller = (CoroutineBase) FIBERS.coroutine(fiber);
+        if (!(fiber instanceof WovenStack stack) || !COROUTINES.callByUnwinding(caller, callee, input)) {
+            return ((AsymCoroutine) callee).call(input);
+        }
+        stack.awaitCallReturn();
         FIBERS.startUnwinding(fiber);
         return null;
     }
