@@ -315,7 +315,7 @@ abstract class CallChainContract extends EngineContract {
         public String run(AsymCoroutine<? extends String, ? super String> self, String in) {
             try {
                 while (true) {
-                    in = ((AsymCoroutine<String, String>) (Object) self).ret(in);
+                    in = self.ret(in);
                 }
             } finally {
                 log.add(new AsymCoroutine<>(new Shout(), engine).call("closed " + in));
