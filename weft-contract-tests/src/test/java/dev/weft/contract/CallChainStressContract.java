@@ -7,8 +7,6 @@ import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,31 +96,13 @@ abstract class CallChainStressContract extends EngineContract {
     void everyCallFromACallerReturnsItsOwnAnswerWhileAnotherThreadStealsTheCallee() throws Throwable {
         AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new Negates(), engine());
         shared.call(0L);
-        CyclicBarrier start = new CyclicBarrier(THREADS);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
         long[] answered = new long[THREADS];
-        for (int t = 0; t < THREADS; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    List<AsymCoroutine<Long, Long>> chain = deepCaller(shared);
-                    start.await();
-                    answered[id] = hammer(chain.get(0), shared, id);
-                    chain.forEach(AsymCoroutine::close); // not closeAll: the callee may be this thread's while the other still calls it
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "caller-" + t);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
+        ConcurrentRuns.run(THREADS, "caller", (id, start) -> {
+            List<AsymCoroutine<Long, Long>> chain = deepCaller(shared);
+            start.await();
+            answered[id] = hammer(chain.get(0), shared, id);
+            chain.forEach(AsymCoroutine::close); // not closeAll: the callee may be this thread's while the other still calls it
+        });
         for (int t = 0; t < THREADS; t++) {
             assertTrue(answered[t] > 0, "thread " + t + "'s caller never got an answer");
         }

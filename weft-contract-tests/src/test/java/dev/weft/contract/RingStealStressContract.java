@@ -7,9 +7,7 @@ import dev.weft.CoroutineBase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
@@ -71,34 +69,16 @@ abstract class RingStealStressContract extends EngineContract {
         for (int i = 0; i < COROUTINES; i++) {
             bodies.add(new Steps(i, all, finished));
         }
-        CyclicBarrier start = new CyclicBarrier(THREADS);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         int[] leftInRings = new int[THREADS];
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    for (int i = id; i < COROUTINES; i += THREADS) {
-                        all[i] = new Coroutine(bodies.get(i), engine()); // in this thread's ring, for it to let go of when stolen
-                    }
-                    start.await();
-                    work(id, all, finished);
-                    Coroutine.yield(); // every coroutine has finished: the walk drops whatever the ring still holds
-                    leftInRings[id] = CoroutineBase.closeAll();
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "ring-" + t);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
+        ConcurrentRuns.run(THREADS, "ring", (id, start) -> {
+            for (int i = id; i < COROUTINES; i += THREADS) {
+                all[i] = new Coroutine(bodies.get(i), engine()); // in this thread's ring, for it to let go of when stolen
+            }
+            start.await();
+            work(id, all, finished);
+            Coroutine.yield(); // every coroutine has finished: the walk drops whatever the ring still holds
+            leftInRings[id] = CoroutineBase.closeAll();
+        });
         for (Steps body : bodies) {
             assertEquals(STEPS, body.ran, "steps run by coroutine " + body.number);
             long value = body.number;

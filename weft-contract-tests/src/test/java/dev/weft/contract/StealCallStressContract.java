@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,29 +36,11 @@ abstract class StealCallStressContract extends EngineContract {
     void everyCallReturnsItsOwnResultWhileAnotherThreadStealsAndCalls() throws Throwable {
         AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new Negates(), engine());
         assertEquals(-1L, shared.call(1L));
-        CyclicBarrier start = new CyclicBarrier(THREADS);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
         long[] calls = new long[THREADS];
-        for (int t = 0; t < THREADS; t++) {
-            int id = t;
-            Thread thread = new Thread(() -> {
-                try {
-                    start.await();
-                    calls[id] = hammer(shared, id);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "stealer-" + t);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        if (failure.get() != null) {
-            throw failure.get();
-        }
+        ConcurrentRuns.run(THREADS, "stealer", (id, start) -> {
+            start.await();
+            calls[id] = hammer(shared, id);
+        });
         for (int t = 0; t < THREADS; t++) {
             assertEquals(true, calls[t] > 0, "thread " + t + " never got to call");
         }
