@@ -35,11 +35,9 @@ record MethodReference(String className, String name, String descriptor, String 
     }
 
     private static MethodReference describe(Method method) {
-        String descriptor = WovenFrames.descriptorOf(method);
-        WovenMethods table = WovenMethods.of(method.getDeclaringClass());
-        WovenMethods.WovenMethod woven = table == null ? null : table.method(method.getName() + descriptor);
-        return new MethodReference(method.getDeclaringClass().getName(), method.getName(), descriptor,
-                woven == null ? null : woven.hash());
+        WovenMethods.WovenMethod woven = WovenMethods.methodOf(method);
+        return new MethodReference(method.getDeclaringClass().getName(), method.getName(),
+                WovenFrames.descriptorOf(method), woven == null ? null : woven.hash());
     }
 
     /**

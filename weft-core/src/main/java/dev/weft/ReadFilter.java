@@ -119,9 +119,7 @@ final class ReadFilter implements ObjectInputFilter {
     }
 
     private static List<String> slotClasses(Method method) {
-        WovenMethods table = WovenMethods.of(method.getDeclaringClass());
-        WovenMethods.WovenMethod woven = table == null ? null
-                : table.method(method.getName() + dev.weft.internal.woven.WovenFrames.descriptorOf(method));
+        WovenMethods.WovenMethod woven = WovenMethods.methodOf(method);
         if (woven == null) {
             return List.of();
         }

@@ -201,7 +201,6 @@ abstract class CallChainContract extends EngineContract {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Integer run(AsymCoroutine<? extends Integer, ? super Integer> self, Integer first) {
             int in = first;
             while (true) {
@@ -212,7 +211,7 @@ abstract class CallChainContract extends EngineContract {
                     log.add("caught " + e.getMessage());
                     out = -1;
                 }
-                in = ((AsymCoroutine<Integer, Integer>) self).ret(out);
+                in = self.ret(out);
             }
         }
     }
@@ -375,13 +374,12 @@ abstract class CallChainContract extends EngineContract {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
             String in = first;
             try {
                 while (true) {
                     String out = next == null ? in : next.call(in + name);
-                    in = ((AsymCoroutine<String, String>) (Object) self).ret(out);
+                    in = self.ret(out);
                 }
             } finally {
                 log.add(new AsymCoroutine<>(new Shout(), engine).call("closed " + name));

@@ -26,17 +26,6 @@ abstract class CallChainStressContract extends EngineContract {
     /** What a caller passes back when the callee belonged to the other thread at its call. */
     static final long STOLEN = Long.MIN_VALUE;
 
-    /** Passes out each input, negated, for ever. */
-    static final class Negates implements AsymRunnable<Long, Long> {
-        @Override
-        public Long run(AsymCoroutine<? extends Long, ? super Long> self, Long first) {
-            long in = first;
-            while (true) {
-                in = self.ret(-in);
-            }
-        }
-    }
-
     /** Calls the shared callee with each input and passes back its answer, or {@link #STOLEN}. */
     static final class CallsShared implements AsymRunnable<Long, Long> {
         private final AsymCoroutine<Long, Long> shared;
@@ -46,7 +35,6 @@ abstract class CallChainStressContract extends EngineContract {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Long run(AsymCoroutine<? extends Long, ? super Long> self, Long first) {
             long in = first;
             while (true) {
@@ -56,7 +44,7 @@ abstract class CallChainStressContract extends EngineContract {
                 } catch (WrongThreadException stolen) {
                     out = STOLEN;
                 }
-                in = ((AsymCoroutine<Long, Long>) (Object) self).ret(out);
+                in = self.ret(out);
             }
         }
     }
@@ -70,11 +58,10 @@ abstract class CallChainStressContract extends EngineContract {
         }
 
         @Override
-        @SuppressWarnings("unchecked")
         public Long run(AsymCoroutine<? extends Long, ? super Long> self, Long first) {
             long in = first;
             while (true) {
-                in = ((AsymCoroutine<Long, Long>) (Object) self).ret(next.call(in));
+                in = self.ret(next.call(in));
             }
         }
     }
@@ -94,7 +81,7 @@ abstract class CallChainStressContract extends EngineContract {
 
     @Test
     void everyCallFromACallerReturnsItsOwnAnswerWhileAnotherThreadStealsTheCallee() throws Throwable {
-        AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new Negates(), engine());
+        AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new StealCallStressContract.Negates(), engine());
         shared.call(0L);
         long[] answered = new long[THREADS];
         ConcurrentRuns.run(THREADS, "caller", (id, start) -> {

@@ -1,6 +1,5 @@
 package dev.weft.internal.frames;
 
-import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.lang.reflect.Method;
@@ -60,9 +59,7 @@ public final class Bridges {
         if (!method.isBridge()) {
             return null;
         }
-        WovenMethods table = WovenMethods.of(method.getDeclaringClass());
-        WovenMethods.WovenMethod woven = table == null ? null
-                : table.method(method.getName() + WovenFrames.descriptorOf(method));
+        WovenMethods.WovenMethod woven = WovenMethods.methodOf(method);
         return woven == null ? null : woven.bridgeTo();
     }
 }

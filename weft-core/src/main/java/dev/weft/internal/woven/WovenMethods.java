@@ -198,6 +198,15 @@ public final class WovenMethods {
         }
     }
 
+    /**
+     * What the weaver recorded for {@code method}, initializing its class as {@link #of} does;
+     * null if its class is not woven or the weaver did not weave it.
+     */
+    public static WovenMethod methodOf(java.lang.reflect.Method method) {
+        WovenMethods table = of(method.getDeclaringClass());
+        return table == null ? null : table.method(method.getName() + WovenFrames.descriptorOf(method));
+    }
+
     /** The method {@code key} (name then descriptor), or null if the weaver did not weave it. */
     public WovenMethod method(String key) {
         return methods.get(key);
