@@ -4,6 +4,7 @@ import dev.weft.Engine;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -288,28 +289,24 @@ final class SessionsSection extends Section {
         List<String> measured = new ArrayList<>();
         boolean met = true;
         for (Map.Entry<String, List<Map.Entry<String, Run>>> depth : byDepth.entrySet()) {
-            String best = null;
-            double bestRatio = Double.NaN;
-            List<String> others = new ArrayList<>();
+            Map<String, Double> ratios = new LinkedHashMap<>();
             for (Map.Entry<String, Run> entry : depth.getValue()) {
                 double ratio = ratio(entry.getValue());
                 if (Double.isNaN(ratio)) {
                     return Target.notMeasured(goal, entry.getKey() + " frames failed");
                 }
-                String engine = engineLabel(engineOf(entry.getKey()));
-                if (best == null || ratio < bestRatio) {
-                    if (best != null) {
-                        others.add(best + " " + Format.number(bestRatio) + "x");
-                    }
-                    best = engine;
-                    bestRatio = ratio;
-                } else {
+                ratios.put(engineLabel(engineOf(entry.getKey())), ratio);
+            }
+            String best = Collections.min(ratios.entrySet(), Map.Entry.comparingByValue()).getKey();
+            List<String> others = new ArrayList<>();
+            ratios.forEach((engine, ratio) -> {
+                if (!engine.equals(best)) {
                     others.add(engine + " " + Format.number(ratio) + "x");
                 }
-            }
-            measured.add(depth.getKey() + " frames " + Format.number(bestRatio) + "x (" + best
+            });
+            measured.add(depth.getKey() + " frames " + Format.number(ratios.get(best)) + "x (" + best
                     + (others.isEmpty() ? "" : "; " + String.join(", ", others)) + ")");
-            met &= bestRatio <= GOAL;
+            met &= ratios.get(best) <= GOAL;
         }
         if (measured.isEmpty()) {
             return Target.notMeasured(goal, "not run");
