@@ -564,7 +564,7 @@ final class CoroutineSupport {
      */
     static final int NESTED_BEFORE_UNWINDING = 256;
 
-    /** How many runTaken frames are on this thread's stack. */
+    /** How many runs of runTaken are under way on this thread's stack (each counted while its coroutine runs). */
     private int nestedRuns;
 
     /** The callee of a call made by unwinding, taken, until the caller has unwound and runTaken runs it. */
@@ -601,42 +601,61 @@ final class CoroutineSupport {
     Object runTaken(CoroutineBase c, int prior) {
         CoroutineBase caller = running;
         caller.setStateBits(CALLING);
+        Throwable broken = resumeInChain(c);
+        if (broken == null && pendingCallee != null) {
+            return runChain(caller, c);
+        }
+        return returnToCaller(caller, c, broken);
+    }
+
+    /**
+     * The loop of {@link #runTaken} once {@code unwound}, the coroutine it ran, has unwound to
+     * call another: runs the chain of calls by unwinding until the last of them returns to
+     * {@code caller}, the coroutine that runTaken returns to. Kept out of runTaken, so that a
+     * nested call, the common case, stays small enough to compile into its caller.
+     */
+    private Object runChain(CoroutineBase caller, CoroutineBase unwound) {
         int base = waitingCallers.size();
-        nestedRuns++;
-        try {
-            CoroutineBase top = c;
-            while (true) {
-                Throwable broken = resumeInChain(top);
-                if (broken == null && pendingCallee != null) {
-                    top = startPendingCall(top);
-                    continue;
-                }
-                if (waitingCallers.size() == base) {
-                    running = caller;
-                    caller.setStateBits(RUNNING);
-                    Object output = endRun(top);
-                    if (broken != null) {
-                        throw CoroutineSupport.<RuntimeException>sneaky(broken);
-                    }
-                    return output;
-                }
+        CoroutineBase top = startPendingCall(unwound);
+        while (true) {
+            Throwable broken = resumeInChain(top);
+            if (broken == null && pendingCallee != null) {
+                top = startPendingCall(top);
+            } else if (waitingCallers.size() == base) {
+                return returnToCaller(caller, top, broken);
+            } else {
                 top = returnToWaitingCaller(top, broken);
             }
-        } finally {
-            nestedRuns--;
         }
     }
 
-    /** Runs {@code c}, taken, until it suspends, unwinds to call or its stack ends; what the engine threw, if it failed. */
+    /**
+     * Runs {@code c}, taken, until it suspends, unwinds to call or its stack ends, as one more
+     * run nested on this thread; what the engine threw, if it failed.
+     */
     private Throwable resumeInChain(CoroutineBase c) {
         running = c;
+        nestedRuns++;
         try {
             c.stack.resume();
             return null;
         } catch (RuntimeException | Error broken) {
             givePendingCalleeBack();
             return broken;
+        } finally {
+            nestedRuns--;
         }
+    }
+
+    /** {@code top} has stopped running and {@code caller} runs again: top's output, or {@code broken} thrown. */
+    private Object returnToCaller(CoroutineBase caller, CoroutineBase top, Throwable broken) {
+        running = caller;
+        caller.setStateBits(RUNNING);
+        Object output = endRun(top);
+        if (broken != null) {
+            throw CoroutineSupport.<RuntimeException>sneaky(broken);
+        }
+        return output;
     }
 
     /** {@code caller} has unwound to call the pending callee: it waits, CALLING, and the callee is returned to run. */
