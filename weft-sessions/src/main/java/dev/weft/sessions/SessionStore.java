@@ -47,7 +47,8 @@ public final class SessionStore implements AutoCloseable {
      * off, the row locked FOR UPDATE (NOWAIT, or with lock_timeout when the caller waits).
      * SQLite: the driver stays in autocommit mode and the store says BEGIN IMMEDIATE / COMMIT
      * itself, so that an idle pooled connection never holds SQLite's write lock (the driver's
-     * own non-autocommit mode begins the next transaction right after each commit). The body's
+     * own non-autocommit mode begins the next transaction right after each commit), each through a
+     * statement prepared once per connection, as a step's other statements are. The body's
      * writes are wrapped in a savepoint, so that a body that throws leaves none of them behind
      * and the failure can still be stored in the same transaction; it is set only when the body
      * takes the connection, and COMMIT releases it. */
@@ -234,9 +235,7 @@ public final class SessionStore implements AutoCloseable {
         Connection connection = pool.take();
         try {
             if (dialect == Dialect.SQLITE) {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("BEGIN IMMEDIATE");
-                }
+                prepared(connection, "BEGIN IMMEDIATE").execute();
             } else {
                 connection.setAutoCommit(false);
             }
@@ -249,9 +248,7 @@ public final class SessionStore implements AutoCloseable {
 
     void commit(Connection connection) throws SQLException {
         if (dialect == Dialect.SQLITE) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("COMMIT");
-            }
+            prepared(connection, "COMMIT").execute();
         } else {
             connection.commit();
         }
