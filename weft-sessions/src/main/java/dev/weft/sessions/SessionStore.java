@@ -502,6 +502,30 @@ public final class SessionStore implements AutoCloseable {
         return updateRow(connection, row, storedBuild, previous, "") == 1;
     }
 
+    /**
+     * {@link #updateAt} and, if it found {@code previous}, {@link #commit}: whether it found it.
+     * With {@code bodyWrote} false (the step's body took no connection) on PostgreSQL, the
+     * {@code UPDATE} and the {@code COMMIT} go to the server together, one round trip: the
+     * {@code UPDATE} is then the transaction's only write (a new build's manifest aside, which is
+     * right to keep whatever the row holds), so that when it finds another version the
+     * {@code COMMIT} commits nothing of the step, as a rollback would. Otherwise, or on SQLite,
+     * the two run one after the other, and a transaction that did not find {@code previous} is
+     * left for the caller to roll back.
+     */
+    boolean updateAtAndCommit(Connection connection, Row row, String storedBuild, Version previous, boolean bodyWrote)
+            throws SQLException {
+        if (dialect == Dialect.SQLITE || bodyWrote) {
+            boolean found = updateAt(connection, row, storedBuild, previous);
+            if (found) {
+                commit(connection);
+            }
+            return found;
+        }
+        int updated = updateRow(connection, row, storedBuild, previous, "; COMMIT");
+        committed(connection);
+        return updated == 1;
+    }
+
     /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
     private int updateRow(Connection connection, Row row, String storedBuild, Version previous, String after)
             throws SQLException {

@@ -78,7 +78,9 @@ public final class Sessions {
      *   5. the new row (or a deletion) written and committed, then the mark released; on PostgreSQL
      *      a new row over the locked one and the COMMIT go in one round trip when the body took no
      *      connection (SessionStore.updateAndCommit), so that a step is two round trips, as the
-     *      floor's UPDATE and COMMIT are: BEGIN with SELECT ... FOR UPDATE, then UPDATE with COMMIT.
+     *      floor's UPDATE and COMMIT are: BEGIN with SELECT ... FOR UPDATE, then UPDATE with COMMIT
+     *      (a resident step's conditional UPDATE goes with its COMMIT too, one round trip, when
+     *      the body took no connection: SessionStore.updateAtAndCommit).
      * Whatever fails before the commit rolls everything back: the stored session is as it was.
      * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
      * write in 5 is conditional on the stored version (SessionStore.updateAt); when that finds
@@ -530,12 +532,18 @@ public final class Sessions {
             long step = stored.version() + 1;
             StepResult<O> result = run(connection, id, step, coroutine, input);
             Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
-            boolean current = next == null ? store.deleteAt(connection, id, stored)
-                    : store.updateAt(connection, next, entry.build(), stored);
+            boolean current;
+            if (next == null) {
+                current = store.deleteAt(connection, id, stored);
+                if (current) {
+                    commit.run();
+                }
+            } else {
+                current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
+            }
             if (!current) {
                 return null;
             }
-            commit.run();
             keepIfSuspended(next, coroutine);
             return result.reply(id, step);
         });
@@ -559,6 +567,16 @@ public final class Sessions {
         void run() throws SQLException {
             store.commit(connection);
             done = true;
+        }
+
+        /**
+         * Stores {@code row} over version {@code previous} of build {@code storedBuild} and commits,
+         * if the store holds that version (see {@link SessionStore#updateAtAndCommit}): whether it did.
+         */
+        boolean storingAt(Row row, String storedBuild, SessionStore.Version previous, boolean bodyWrote)
+                throws SQLException {
+            done = store.updateAtAndCommit(connection, row, storedBuild, previous, bodyWrote);
+            return done;
         }
 
         /** Stores {@code row} over the locked row of build {@code storedBuild}, and commits (see {@link SessionStore#updateAndCommit}). */

@@ -128,6 +128,22 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
         assertEquals(List.of("1:a", "2:b", "3:c"), ledger(writing));
     }
 
+    @Test
+    void aResidentStepThatWritesNothingOfItsOwnAndFindsTheSessionMovedOnCommitsNothingAndRunsFromTheStore()
+            throws SQLException {
+        Sessions resident = builder().keepResident(10).build();
+        String id = resident.<String, String>start(new Turnstile(), "a").id();
+        assertEquals("2:b", resident.<String, String>resume(id, "b").output());
+        assertEquals("3:c", sessions.<String, String>resume(id, "c").output());
+        SessionStep<String> step = resident.resume(id, "d");
+        assertEquals("4:d", step.output(), "run from the stored state, not from the resident coroutine at step 2");
+        assertEquals(4, step.version());
+        assertEquals(4, sessions.status(id).orElseThrow().version());
+        assertEquals(0, openTransactions());
+        assertEquals("5:e", resident.<String, String>resume(id, "e").output());
+        assertEquals("6:f", sessions.<String, String>resume(id, 5, "f").output());
+    }
+
     /** How many connections to this test's database are inside a transaction, this one's aside. */
     private long openTransactions() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();
