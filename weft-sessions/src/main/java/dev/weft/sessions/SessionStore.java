@@ -47,7 +47,8 @@ public final class SessionStore implements AutoCloseable {
      * off, the row locked FOR UPDATE (NOWAIT, or with lock_timeout when the caller waits).
      * SQLite: the driver stays in autocommit mode and the store says BEGIN IMMEDIATE / COMMIT
      * itself, so that an idle pooled connection never holds SQLite's write lock (the driver's
-     * own non-autocommit mode begins the next transaction right after each commit). The body's
+     * own non-autocommit mode begins the next transaction right after each commit), each through a
+     * statement prepared once per connection, as a step's other statements are. The body's
      * writes are wrapped in a savepoint, so that a body that throws leaves none of them behind
      * and the failure can still be stored in the same transaction; it is set only when the body
      * takes the connection, and COMMIT releases it. */
@@ -234,9 +235,7 @@ public final class SessionStore implements AutoCloseable {
         Connection connection = pool.take();
         try {
             if (dialect == Dialect.SQLITE) {
-                try (Statement statement = connection.createStatement()) {
-                    statement.execute("BEGIN IMMEDIATE");
-                }
+                prepared(connection, "BEGIN IMMEDIATE").execute();
             } else {
                 connection.setAutoCommit(false);
             }
@@ -249,12 +248,17 @@ public final class SessionStore implements AutoCloseable {
 
     void commit(Connection connection) throws SQLException {
         if (dialect == Dialect.SQLITE) {
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("COMMIT");
-            }
+            prepared(connection, "COMMIT").execute();
         } else {
             connection.commit();
-            connection.setAutoCommit(true);
+        }
+        committed(connection);
+    }
+
+    /** After the transaction on {@code connection} committed: the connection back in autocommit, its new builds known. */
+    private void committed(Connection connection) throws SQLException {
+        if (dialect == Dialect.POSTGRES) {
+            connection.setAutoCommit(true); // no round trip: the driver knows that no transaction is open
         }
         Map<String, String> added = addedBuilds.remove(connection);
         if (added != null) {
@@ -461,9 +465,32 @@ public final class SessionStore implements AutoCloseable {
      * is the build the store holds for it.
      */
     void update(Connection connection, Row row, String storedBuild) throws SQLException {
-        if (updateRow(connection, row, storedBuild, null) != 1) {
+        if (updateRow(connection, row, storedBuild, null, "") != 1) {
             throw new SQLException("session " + row.id() + " vanished while its step held it");
         }
+    }
+
+    /**
+     * {@link #update} and then {@link #commit}, for a transaction that holds the session's row
+     * lock ({@link #lock}) and in which nothing but this store's own statements ran
+     * ({@code bodyWrote} false: the step's body took no connection). On PostgreSQL the
+     * {@code UPDATE} and the {@code COMMIT} then go to the server together, one round trip:
+     * the row is locked by this transaction, and no statement of it but {@link #lock}'s
+     * touched it, so the {@code UPDATE} finds it, and a failure of the {@code UPDATE} aborts
+     * the transaction before the {@code COMMIT} runs (the server skips what follows an error
+     * until the end of the round trip). With {@code bodyWrote}, or on SQLite (no round trips),
+     * the two run one after the other, and an {@code UPDATE} that finds no row commits nothing.
+     */
+    void updateAndCommit(Connection connection, Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+        if (dialect == Dialect.SQLITE || bodyWrote) {
+            update(connection, row, storedBuild);
+            commit(connection);
+            return;
+        }
+        int updated = updateRow(connection, row, storedBuild, null, "; COMMIT");
+        committed(connection);
+        assert updated == 1 : "session " + row.id() + ": its locked row vanished in a transaction that ran only"
+                + " the store's own statements";
     }
 
     /**
@@ -472,16 +499,42 @@ public final class SessionStore implements AutoCloseable {
      * version (or none).
      */
     boolean updateAt(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
-        return updateRow(connection, row, storedBuild, previous) == 1;
+        return updateRow(connection, row, storedBuild, previous, "") == 1;
     }
 
-    private int updateRow(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
+    /**
+     * {@link #updateAt} and, if it found {@code previous}, {@link #commit}: whether it found it.
+     * With {@code bodyWrote} false (the step's body took no connection) on PostgreSQL, the
+     * {@code UPDATE} and the {@code COMMIT} go to the server together, one round trip: the
+     * {@code UPDATE} is then the transaction's only write (a new build's manifest aside, which is
+     * right to keep whatever the row holds), so that when it finds another version the
+     * {@code COMMIT} commits nothing of the step, as a rollback would. Otherwise, or on SQLite,
+     * the two run one after the other, and a transaction that did not find {@code previous} is
+     * left for the caller to roll back.
+     */
+    boolean updateAtAndCommit(Connection connection, Row row, String storedBuild, Version previous, boolean bodyWrote)
+            throws SQLException {
+        if (dialect == Dialect.SQLITE || bodyWrote) {
+            boolean found = updateAt(connection, row, storedBuild, previous);
+            if (found) {
+                commit(connection);
+            }
+            return found;
+        }
+        int updated = updateRow(connection, row, storedBuild, previous, "; COMMIT");
+        committed(connection);
+        return updated == 1;
+    }
+
+    /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
+    private int updateRow(Connection connection, Row row, String storedBuild, Version previous, String after)
+            throws SQLException {
         boolean newBuild = !Objects.equals(storedBuild, row.build());
         if (newBuild) {
             addBuild(connection, row);
         }
         PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
-                + (previous == null ? "" : AT));
+                + (previous == null ? "" : AT) + after);
         update.setString(1, row.status().name());
         update.setLong(2, row.version());
         update.setString(3, row.point());

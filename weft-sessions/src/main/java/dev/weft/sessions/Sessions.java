@@ -75,7 +75,12 @@ public final class Sessions {
      *   2. a transaction that locks the row (PostgreSQL: FOR UPDATE; SQLite: the write lock),
      *   3. the checks: status, expected version, build (cached per manifest),
      *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
-     *   5. the new row (or a deletion) written and committed, then the mark released.
+     *   5. the new row (or a deletion) written and committed, then the mark released; on PostgreSQL
+     *      a new row over the locked one and the COMMIT go in one round trip when the body took no
+     *      connection (SessionStore.updateAndCommit), so that a step is two round trips, as the
+     *      floor's UPDATE and COMMIT are: BEGIN with SELECT ... FOR UPDATE, then UPDATE with COMMIT
+     *      (a resident step's conditional UPDATE goes with its COMMIT too, one round trip, when
+     *      the body took no connection: SessionStore.updateAtAndCommit).
      * Whatever fails before the commit rolls everything back: the stored session is as it was.
      * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
      * write in 5 is conditional on the stored version (SessionStore.updateAt); when that finds
@@ -505,10 +510,10 @@ public final class Sessions {
             Row next = result.row(id, step, row.created(), System.currentTimeMillis());
             if (next == null) {
                 store.delete(connection, id);
+                commit.run();
             } else {
-                store.update(connection, next, row.build());
+                commit.storing(next, row.build(), result.bodyWrote);
             }
-            commit.run();
             keepIfSuspended(next, coroutine);
             return result.reply(id, step);
         });
@@ -527,12 +532,18 @@ public final class Sessions {
             long step = stored.version() + 1;
             StepResult<O> result = run(connection, id, step, coroutine, input);
             Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
-            boolean current = next == null ? store.deleteAt(connection, id, stored)
-                    : store.updateAt(connection, next, entry.build(), stored);
+            boolean current;
+            if (next == null) {
+                current = store.deleteAt(connection, id, stored);
+                if (current) {
+                    commit.run();
+                }
+            } else {
+                current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
+            }
             if (!current) {
                 return null;
             }
-            commit.run();
             keepIfSuspended(next, coroutine);
             return result.reply(id, step);
         });
@@ -555,6 +566,22 @@ public final class Sessions {
 
         void run() throws SQLException {
             store.commit(connection);
+            done = true;
+        }
+
+        /**
+         * Stores {@code row} over version {@code previous} of build {@code storedBuild} and commits,
+         * if the store holds that version (see {@link SessionStore#updateAtAndCommit}): whether it did.
+         */
+        boolean storingAt(Row row, String storedBuild, SessionStore.Version previous, boolean bodyWrote)
+                throws SQLException {
+            done = store.updateAtAndCommit(connection, row, storedBuild, previous, bodyWrote);
+            return done;
+        }
+
+        /** Stores {@code row} over the locked row of build {@code storedBuild}, and commits (see {@link SessionStore#updateAndCommit}). */
+        void storing(Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+            store.updateAndCommit(connection, row, storedBuild, bodyWrote);
             done = true;
         }
     }
@@ -735,9 +762,11 @@ public final class Sessions {
         final byte[] state;
         final String point;
         final byte[] pointValues;
+        /** Whether the body took the step's connection (and so may have written through it). */
+        final boolean bodyWrote;
 
         StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
-                byte[] state, String point, byte[] pointValues) {
+                byte[] state, String point, byte[] pointValues, boolean bodyWrote) {
             this.output = output;
             this.finished = finished;
             this.failure = failure;
@@ -746,6 +775,7 @@ public final class Sessions {
             this.state = state;
             this.point = point;
             this.pointValues = pointValues;
+            this.bodyWrote = bodyWrote;
         }
 
         /** The row to store after step {@code step}, sealed if this node has a key; null to delete it. */
@@ -790,11 +820,11 @@ public final class Sessions {
         } catch (RuntimeException | Error e) {
             StepContext.restore(previous);
             context.rollBackWrites();
-            return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null);
+            return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection());
         }
         StepContext.restore(previous);
         if (coroutine.isFinished()) {
-            return new StepResult<>(output, true, null, null, null, null, null, null);
+            return new StepResult<>(output, true, null, null, null, null, null, null, context.tookConnection());
         }
         StateCodec.Written written;
         try {
@@ -804,7 +834,7 @@ public final class Sessions {
                     + " (the session stays at its last stored version): " + e, e);
         }
         return new StepResult<>(output, false, null, null, written.manifest(), written.state(), context.point(),
-                context.pointValues());
+                context.pointValues(), context.tookConnection());
     }
 
     private static String stackTrace(Throwable e) {

@@ -124,6 +124,11 @@ public final class StepContext {
         return connection;
     }
 
+    /** Whether the body took the step's connection: only then may the transaction hold writes of its own. */
+    boolean tookConnection() {
+        return savepoint;
+    }
+
     /** Undoes the body's own writes, if it made any. */
     void rollBackWrites() throws SQLException {
         if (savepoint) {

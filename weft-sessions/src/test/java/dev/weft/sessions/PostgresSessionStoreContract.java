@@ -1,13 +1,22 @@
 package dev.weft.sessions;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.sessions.flows.Gate;
+import dev.weft.sessions.flows.Ledger;
+import dev.weft.sessions.flows.Turnstile;
 import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The contract on PostgreSQL: a real server that the test starts ({@link PostgresServer}), a database per test. */
@@ -48,6 +57,100 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
             assertTrue(version.next());
             assertTrue(version.getString(1).startsWith("PostgreSQL "), version.getString(1) + " from "
                     + PostgresServer.shared().binaries());
+        }
+    }
+
+    // ---------------------------------------------------------------- a step's UPDATE sent with its COMMIT
+
+    @Test
+    void aStepThatWritesNothingOfItsOwnIsCommittedWithItsUpdateAndLeavesNoTransactionOpen() throws SQLException {
+        String id = sessions.<String, String>start(new Turnstile(), "a").id();
+        for (String input : List.of("b", "c", "d")) {
+            sessions.<String, String>resume(id, input);
+            assertEquals(0, openTransactions(), "after the step answering " + input);
+        }
+        try (SessionStore other = reopen()) {
+            Sessions node2 = Sessions.builder(other).engine(engine()).build();
+            SessionStep<String> step = node2.resume(id, 4, "e");
+            assertEquals("5:e", step.output());
+            assertEquals(5, step.version());
+        }
+    }
+
+    @Test
+    void theLoserOfARaceWithAStepThatStoresWithItsCommitIsBusyAndRunsNothing() throws Exception {
+        Sessions node2 = builder().build();
+        String id = sessions.<String, String>start(new Turnstile(), "a").id();
+        Gate.reset();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            Future<SessionStep<String>> held = other.submit(() -> sessions.resume(id, 1, "gate"));
+            Gate.awaitArrival();
+            SessionBusyException busy = assertThrows(SessionBusyException.class, () -> node2.resume(id, 1, "b"));
+            assertEquals("session " + id + ": busy: another step of this session is running (the session's row is"
+                    + " locked by another transaction); nothing ran, try again", busy.getMessage());
+            Gate.open();
+            assertEquals("2:gate", held.get().output());
+        } finally {
+            Gate.open();
+            other.shutdown();
+        }
+        SessionConflictException late = assertThrows(SessionConflictException.class, () -> node2.resume(id, 1, "b"));
+        assertEquals("2:gate", late.lastOutput());
+        assertEquals("3:c", node2.<String, String>resume(id, 2, "c").output());
+    }
+
+    @Test
+    void aStepWhoseUpdateTheDatabaseRefusesCommitsNothingWithOrWithoutWritesOfItsOwn() throws SQLException {
+        String quiet = sessions.<String, String>start(new Turnstile(), "a").id();
+        String writing = sessions.<String, String>start(new Ledger(5), "a").id();
+        sessions.<String, String>resume(quiet, "b");
+        sessions.<String, String>resume(writing, "b");
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE FUNCTION refuse_step_3() RETURNS trigger AS $$ BEGIN IF NEW.version = 3 THEN"
+                    + " RAISE EXCEPTION 'step 3 refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql");
+            statement.execute("CREATE TRIGGER refuse_step_3 BEFORE UPDATE ON weft_sessions FOR EACH ROW"
+                    + " EXECUTE FUNCTION refuse_step_3()");
+        }
+        for (String id : List.of(quiet, writing)) {
+            SessionException refused = assertThrows(SessionException.class, () -> sessions.resume(id, 2, "c"));
+            assertTrue(refused.getMessage().contains("step 3 refused")
+                    && refused.getMessage().contains("the session stays at its last stored version"), refused.getMessage());
+            assertEquals(2, sessions.status(id).orElseThrow().version());
+        }
+        assertEquals(0, openTransactions());
+        assertEquals(List.of("1:a", "2:b"), ledger(writing));
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP TRIGGER refuse_step_3 ON weft_sessions");
+        }
+        assertEquals("3:c", sessions.<String, String>resume(quiet, 2, "c").output());
+        assertEquals("after step 3", sessions.<String, String>resume(writing, 2, "c").output());
+        assertEquals(List.of("1:a", "2:b", "3:c"), ledger(writing));
+    }
+
+    @Test
+    void aResidentStepThatWritesNothingOfItsOwnAndFindsTheSessionMovedOnCommitsNothingAndRunsFromTheStore()
+            throws SQLException {
+        Sessions resident = builder().keepResident(10).build();
+        String id = resident.<String, String>start(new Turnstile(), "a").id();
+        assertEquals("2:b", resident.<String, String>resume(id, "b").output());
+        assertEquals("3:c", sessions.<String, String>resume(id, "c").output());
+        SessionStep<String> step = resident.resume(id, "d");
+        assertEquals("4:d", step.output(), "run from the stored state, not from the resident coroutine at step 2");
+        assertEquals(4, step.version());
+        assertEquals(4, sessions.status(id).orElseThrow().version());
+        assertEquals(0, openTransactions());
+        assertEquals("5:e", resident.<String, String>resume(id, "e").output());
+        assertEquals("6:f", sessions.<String, String>resume(id, 5, "f").output());
+    }
+
+    /** How many connections to this test's database are inside a transaction, this one's aside. */
+    private long openTransactions() throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
+                        + " current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'")) {
+            count.next();
+            return count.getLong(1);
         }
     }
 }
