@@ -466,8 +466,12 @@ public final class SessionStore implements AutoCloseable {
      */
     void update(Connection connection, Row row, String storedBuild) throws SQLException {
         if (updateRow(connection, row, storedBuild, null, "") != 1) {
-            throw new SQLException("session " + row.id() + " vanished while its step held it");
+            throw vanished(row);
         }
+    }
+
+    private static SQLException vanished(Row row) {
+        return new SQLException("session " + row.id() + " vanished while its step held it");
     }
 
     /**
@@ -489,8 +493,9 @@ public final class SessionStore implements AutoCloseable {
         }
         int updated = updateRow(connection, row, storedBuild, null, "; COMMIT");
         committed(connection);
-        assert updated == 1 : "session " + row.id() + ": its locked row vanished in a transaction that ran only"
-                + " the store's own statements";
+        if (updated != 1) { // the COMMIT then committed nothing but the lock's SELECT
+            throw vanished(row);
+        }
     }
 
     /**

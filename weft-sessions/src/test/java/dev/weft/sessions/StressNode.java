@@ -50,7 +50,7 @@ public final class StressNode {
         String id = f[0];
         try {
             SessionStep<String> step = "start".equals(f[1])
-                    ? sessions.start(f[2], new Ledger(Integer.parseInt(f[3])), f[4])
+                    ? sessions.start(f[2], ledger(f[2], Integer.parseInt(f[3])), f[4])
                     : sessions.resume(f[2], Long.parseLong(f[3]), f[4]);
             return id + " ok " + step.version() + " " + step.finished() + " " + step.output();
         } catch (SessionBusyException e) {
@@ -60,6 +60,11 @@ public final class StressNode {
         } catch (RuntimeException e) {
             return id + " error " + String.valueOf(e).replace('\n', ' ');
         }
+    }
+
+    /** Session {@code id}'s ledger: a quiet one for the ids {@link PostgresNodesStressTest} names so. */
+    private static Ledger ledger(String id, int steps) {
+        return id.startsWith(PostgresNodesStressTest.QUIET) ? Ledger.quiet(steps) : new Ledger(steps);
     }
 
     private static void reply(PrintStream out, String line) {

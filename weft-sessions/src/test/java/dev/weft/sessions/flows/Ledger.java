@@ -12,7 +12,10 @@ import java.sql.SQLException;
 
 /**
  * A workflow of {@code steps} steps (the last one returns), each of which writes one row to the table {@code ledger}
- * through the step's transaction: the row commits with the step, exactly once. Input
+ * through the step's transaction: the row commits with the step, exactly once. A quiet ledger
+ * ({@link #quiet}) writes nothing and never takes the step's connection; it still answers each
+ * step with the count it keeps in its frame, so that a step stored twice or lost shows as an
+ * answer that does not match the session's version. Input
  * {@code "boom"} throws; input {@code "commit"} tries to commit the step's transaction; input {@code "hold"} keeps something unserializable across the next
  * {@code ret}, so that the step's state cannot be stored; input {@code "gate"} waits at
  * {@link Gate} first.
@@ -22,16 +25,29 @@ public final class Ledger implements AsymRunnable<String, String>, Serializable 
     private static final long serialVersionUID = 1L;
 
     private final int steps;
+    private final boolean writes;
 
     public Ledger(int steps) {
+        this(steps, true);
+    }
+
+    private Ledger(int steps, boolean writes) {
         this.steps = steps;
+        this.writes = writes;
+    }
+
+    /** A ledger of {@code steps} steps that writes no rows. */
+    public static Ledger quiet(int steps) {
+        return new Ledger(steps, false);
     }
 
     @Override
     public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
         String input = first;
         for (int step = 1;; step++) {
-            record(step, input);
+            if (writes) {
+                record(step, input);
+            }
             if ("boom".equals(input)) {
                 throw new IllegalStateException("the body refused input boom at step " + step);
             }
