@@ -182,7 +182,9 @@ final class SessionsSection extends Section {
                 node (a step's code runs once per step: a few thousand steps leave it in the JIT's \
                 profiling tier). A step reads its row (`SELECT ... FOR \
                 UPDATE` on PostgreSQL), restores the coroutine, runs it to its next `ret`, captures and \
-                writes its frames, and `UPDATE`s the row in the same transaction. The floor is the same \
+                writes its frames, and `UPDATE`s the row in the same transaction (on PostgreSQL the \
+                `UPDATE` and the `COMMIT` go in one round trip, the body writing nothing of its own: two \
+                round trips a step, as the floor's). The floor is the same \
                 store, in the same run and on the same threads, interleaved with the steps (after each \
                 round of steps, as many floor updates): per step one transaction that `UPDATE`s one row \
                 of as many bytes as a session's row holds after a step (row bytes: the state, the last \
@@ -193,7 +195,8 @@ final class SessionsSection extends Section {
                 step within 1.3x of the floor. The resident rows keep every session's coroutine in memory \
                 between steps (`Sessions.Builder.keepResident`, each node stepping its sessions once, \
                 untimed, first): a step then reads no state and takes no row lock, and stores its new \
-                state only over the version the node stored: one `UPDATE` and the commit, as the floor, \
+                state only over the version the node stored: one `UPDATE` and the commit (on PostgreSQL in \
+                one round trip, against the floor's two), \
                 besides running the body and capturing and writing its frames. Each kind runs on both \
                 engines (`Sessions.Builder.engine`): the same woven classes, their frames frozen and thawed \
                 by HotSpot on the native engine, saved in the coroutine's fiber on the woven one (which \
