@@ -485,6 +485,45 @@ abstract class AsymmetricContract extends EngineContract {
         assertEquals(List.of("helper finally 3", "helper finally 4", "caught 99 after 4", "body finally"), copy.events);
     }
 
+    /** The same shape as a target, ret made on the coroutine it is given: its frames may go into a coroutine without a body. */
+    static final class OneFrameDownTarget implements AsymRunnable<Integer, Integer> {
+        final List<String> events = new ArrayList<>();
+
+        @Override
+        public Integer run(AsymCoroutine<? extends Integer, ? super Integer> self, Integer first) {
+            int in = first;
+            while (true) {
+                in = helper(self, in);
+            }
+        }
+
+        private int helper(AsymCoroutine<? extends Integer, ? super Integer> self, int x) {
+            try {
+                return self.ret(x * 10);
+            } finally {
+                events.add("helper finally " + x);
+            }
+        }
+    }
+
+    @Test
+    void twoFramesRestoredIntoACoroutineWithoutABodyRunTheCodeTheyName() {
+        OneFrameDownTarget body = new OneFrameDownTarget();
+        AsymCoroutine<Integer, Integer> original = asym(body);
+        assertEquals(10, original.call(1));
+        CoroutineFrame[] frames = original.serialize();
+        assertEquals(2, frames.length, Arrays.toString(frames));
+
+        AsymCoroutine<Integer, Integer> bare = new AsymCoroutine<>(engine());
+        bare.deserialize(SerializationContract.rehome(frames, original, bare));
+        assertEquals(20, bare.call(2));
+        assertEquals(30, bare.call(3));
+        assertEquals(List.of("helper finally 1", "helper finally 2"), body.events);
+        bare.close();
+        original.close();
+        assertEquals(List.of("helper finally 1", "helper finally 2", "helper finally 3", "helper finally 1"), body.events);
+    }
+
     @Test
     void forEachProducesWhatCallingUntilFinishedProducesIncludingTheReturnedValue() {
         List<Supplier<AsymCoroutine<Void, ?>>> generators = List.of(
