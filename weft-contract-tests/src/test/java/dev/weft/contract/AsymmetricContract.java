@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.Coroutine;
+import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -414,6 +415,115 @@ abstract class AsymmetricContract extends EngineContract {
      * {@code !isFinished()} and {@code next()} a call, so that a for-each loop produces exactly
      * what calling it until it has finished produces, the value {@code run} returns included.
      */
+    /**
+     * Rets from one helper frame below its body, so that two frames are saved at each ret (on the
+     * woven engine, a stack it rebuilds whole through the body): the helper passes out ten times
+     * its input and returns the next input, or throws when that is 99, which the body answers
+     * with the negated last input.
+     */
+    static final class OneFrameDown extends AsymCoroutine<Integer, Integer> {
+        final List<String> events = new ArrayList<>();
+
+        OneFrameDown(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected Integer run(Integer first) {
+            int in = first;
+            try {
+                while (true) {
+                    try {
+                        in = helper(in);
+                    } catch (IllegalStateException e) {
+                        events.add("caught " + e.getMessage());
+                        in = ret(-in);
+                    }
+                }
+            } finally {
+                events.add("body finally");
+            }
+        }
+
+        private int helper(int x) {
+            try {
+                int next = ret(x * 10);
+                if (next == 99) {
+                    throw new IllegalStateException("99 after " + x);
+                }
+                return next;
+            } finally {
+                events.add("helper finally " + x);
+            }
+        }
+    }
+
+    @Test
+    void aRetOneFrameBelowTheBodyResumesWithValuesExceptionsCloseAndItsFramesRestored() {
+        OneFrameDown co = new OneFrameDown(engine());
+        assertEquals(10, co.call(1));
+        assertEquals(20, co.call(2));
+        assertEquals(List.of("helper finally 1"), co.events);
+        assertEquals(-2, co.call(99));
+        assertEquals(List.of("helper finally 1", "helper finally 2", "caught 99 after 2"), co.events);
+        assertEquals(30, co.call(3));
+
+        CoroutineFrame[] frames = co.serialize();
+        assertEquals(2, frames.length, Arrays.toString(frames));
+        assertEquals("helper", frames[1].method.getName());
+        OneFrameDown copy = new OneFrameDown(engine());
+        copy.deserialize(SerializationContract.rehome(frames, co, copy));
+        assertEquals(40, copy.call(4));
+        assertEquals(List.of("helper finally 3"), copy.events);
+        assertEquals(-4, copy.call(99));
+
+        co.close();
+        assertTrue(co.isFinished());
+        assertEquals(List.of("helper finally 1", "helper finally 2", "caught 99 after 2", "helper finally 3", "body finally"),
+                co.events);
+        copy.close();
+        assertEquals(List.of("helper finally 3", "helper finally 4", "caught 99 after 4", "body finally"), copy.events);
+    }
+
+    /** The same shape as a target, ret made on the coroutine it is given: its frames may go into a coroutine without a body. */
+    static final class OneFrameDownTarget implements AsymRunnable<Integer, Integer> {
+        final List<String> events = new ArrayList<>();
+
+        @Override
+        public Integer run(AsymCoroutine<? extends Integer, ? super Integer> self, Integer first) {
+            int in = first;
+            while (true) {
+                in = helper(self, in);
+            }
+        }
+
+        private int helper(AsymCoroutine<? extends Integer, ? super Integer> self, int x) {
+            try {
+                return self.ret(x * 10);
+            } finally {
+                events.add("helper finally " + x);
+            }
+        }
+    }
+
+    @Test
+    void twoFramesRestoredIntoACoroutineWithoutABodyRunTheCodeTheyName() {
+        OneFrameDownTarget body = new OneFrameDownTarget();
+        AsymCoroutine<Integer, Integer> original = asym(body);
+        assertEquals(10, original.call(1));
+        CoroutineFrame[] frames = original.serialize();
+        assertEquals(2, frames.length, Arrays.toString(frames));
+
+        AsymCoroutine<Integer, Integer> bare = new AsymCoroutine<>(engine());
+        bare.deserialize(SerializationContract.rehome(frames, original, bare));
+        assertEquals(20, bare.call(2));
+        assertEquals(30, bare.call(3));
+        assertEquals(List.of("helper finally 1", "helper finally 2"), body.events);
+        bare.close();
+        original.close();
+        assertEquals(List.of("helper finally 1", "helper finally 2", "helper finally 3", "helper finally 1"), body.events);
+    }
+
     @Test
     void forEachProducesWhatCallingUntilFinishedProducesIncludingTheReturnedValue() {
         List<Supplier<AsymCoroutine<Void, ?>>> generators = List.of(

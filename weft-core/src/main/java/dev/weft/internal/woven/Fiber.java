@@ -230,11 +230,13 @@ public class Fiber {
      * site {@code site}. It is the caller of the frame ended before it, if that one is new too.
      */
     public final void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
+        addFrame(kindOf(owner, twin), self, site); // a few bytecodes: C2 inlines it at every unwinding site, however cold
+    }
+
+    /** The kind of a frame saved with {@code twin}: most often the kind of the last frame saved. */
+    private Kind kindOf(Class<?> owner, MethodHandle twin) {
         Kind kind = lastKind;
-        if (kind == null || kind.twin != twin) {
-            kind = otherKind(kind, owner, twin);
-        }
-        addFrame(kind, self, site);
+        return kind != null && kind.twin == twin ? kind : otherKind(kind, owner, twin);
     }
 
     /**

@@ -14,7 +14,7 @@ import dev.weft.internal.woven.Fiber;
  * (one object per coroutine for the engine's state): the body runs on the resuming thread's own
  * stack, as twin methods that unwind to {@link #resume()} when the coroutine suspends; when it is
  * resumed, its innermost saved frame alone is rebuilt, and each outer one when the frame above it
- * returns ({@link Fiber}). Nothing of the coroutine stays on any
+ * returns ({@link Fiber}); a stack of two frames, the body's and one below it, is rebuilt whole. Nothing of the coroutine stays on any
  * thread's stack while it is suspended, so it may be resumed on any thread; its frames are the
  * fiber's saved values, which {@link #capture()} reads and {@link #restore} writes without
  * running any of its code.
@@ -41,6 +41,17 @@ final class WovenStack extends Fiber implements ExecutionStack {
      */
     private static final int MAX_REWIND = 32;
 
+    /**
+     * A stack of this many saved frames, the body's and one below it (a body that suspends in a
+     * helper), is rebuilt whole on resume, the body called through the entry and calling its
+     * callee again: the innermost frame alone would be called through its kind's resumer, a
+     * method handle the JIT cannot inline there, which costs more than rebuilding the body's
+     * frame (JMH, load ~3: round trip at depth 0, 49-56 ns per call+ret before, 36-39 after;
+     * parked at depth 0, where the body's frame is saved again at each switch, 36-39 before,
+     * 35-43 after, within the error). A deeper stack keeps its outer frames saved.
+     */
+    private static final int WHOLE_BELOW_BODY = 2;
+
     private final WovenEntries.Entry entry;
     private boolean done;
     /**
@@ -61,7 +72,8 @@ final class WovenStack extends Fiber implements ExecutionStack {
     /*
      * Implementation notes: a resume is a trampoline over the saved frames. The suspension
      * point's result (or the exception it throws on the resumed side) goes to the innermost
-     * saved frame, which runs on alone; what it returns (or throws) goes to the next saved
+     * saved frame, which runs on alone (unless the stack is just it and the body's frame, both
+     * rebuilt through the entry: WHOLE_BELOW_BODY); what it returns (or throws) goes to the next saved
      * frames, rebuilt 1, 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling its
      * saved callee again, the innermost taking the result), and so on, until a frame suspends again (the fiber unwinds: only the frames that
      * ran are saved anew, above the ones still saved) or the outermost returns or throws (the
@@ -80,7 +92,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
             } catch (Throwable t) {
                 thrown = t;
             }
-            int count = 1; // the innermost frame alone: a switch that costs the same at any depth
+            int count = firstTake(fiber);
             while (FIBERS.hasSavedFrames(fiber)) {
                 try {
                     boolean outermostOfAll = FIBERS.take(fiber, count, value, thrown);
@@ -123,6 +135,15 @@ final class WovenStack extends Fiber implements ExecutionStack {
         } else {
             COROUTINES.putOutput(coroutine, value);
         }
+    }
+
+    /**
+     * How many saved frames a resume rebuilds first: the innermost alone, so that a switch costs
+     * the same at any depth; but both frames of a stack of {@link #WHOLE_BELOW_BODY} whose
+     * outermost is the body's, through the entry.
+     */
+    private int firstTake(Fiber fiber) {
+        return !outermostByItsMethod && FIBERS.frameCount(fiber) == WHOLE_BELOW_BODY ? WHOLE_BELOW_BODY : 1;
     }
 
     /** Marks the coroutine, unwinding to call another, as resuming with the call's result. */
