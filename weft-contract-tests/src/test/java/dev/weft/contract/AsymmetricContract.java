@@ -411,11 +411,6 @@ abstract class AsymmetricContract extends EngineContract {
     }
 
     /**
-     * Thesis 3.2.2: an asymmetric coroutine is iterable with {@code hasNext()} being
-     * {@code !isFinished()} and {@code next()} a call, so that a for-each loop produces exactly
-     * what calling it until it has finished produces, the value {@code run} returns included.
-     */
-    /**
      * Rets from one helper frame below its body, so that two frames are saved at each ret (on the
      * woven engine, a stack it rebuilds whole through the body): the helper passes out ten times
      * its input and returns the next input, or throws when that is 99, which the body answers
@@ -524,6 +519,11 @@ abstract class AsymmetricContract extends EngineContract {
         assertEquals(List.of("helper finally 1", "helper finally 2", "helper finally 3", "helper finally 1"), body.events);
     }
 
+    /**
+     * Thesis 3.2.2: an asymmetric coroutine is iterable with {@code hasNext()} being
+     * {@code !isFinished()} and {@code next()} a call, so that a for-each loop produces exactly
+     * what calling it until it has finished produces, the value {@code run} returns included.
+     */
     @Test
     void forEachProducesWhatCallingUntilFinishedProducesIncludingTheReturnedValue() {
         List<Supplier<AsymCoroutine<Void, ?>>> generators = List.of(
