@@ -14,10 +14,10 @@ import dev.weft.internal.woven.Fiber;
  * (one object per coroutine for the engine's state): the body runs on the resuming thread's own
  * stack, as twin methods that unwind to {@link #resume()} when the coroutine suspends; when it is
  * resumed, its innermost saved frame alone is rebuilt, and each outer one when the frame above it
- * returns ({@link Fiber}); a stack of two frames, the body's and one below it, is rebuilt whole. Nothing of the coroutine stays on any
- * thread's stack while it is suspended, so it may be resumed on any thread; its frames are the
- * fiber's saved values, which {@link #capture()} reads and {@link #restore} writes without
- * running any of its code.
+ * returns ({@link Fiber}); a stack of two frames, the body's and one below it, is rebuilt whole.
+ * Nothing of the coroutine stays on any thread's stack while it is suspended, so it may be
+ * resumed on any thread; its frames are the fiber's saved values, which {@link #capture()} reads
+ * and {@link #restore} writes without running any of its code.
  *
  * <p>Suspension happens in {@link WovenSwitches}, which woven calls of the suspension points
  * are linked to; the scheduler's own {@link #suspend()} is reached only when the coroutine's
@@ -73,8 +73,8 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * Implementation notes: a resume is a trampoline over the saved frames. The suspension
      * point's result (or the exception it throws on the resumed side) goes to the innermost
      * saved frame, which runs on alone (unless the stack is just it and the body's frame, both
-     * rebuilt through the entry: WHOLE_BELOW_BODY); what it returns (or throws) goes to the next saved
-     * frames, rebuilt 1, 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling its
+     * rebuilt through the entry: WHOLE_BELOW_BODY); what it returns (or throws) goes to the next
+     * saved frames, rebuilt 1, 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling its
      * saved callee again, the innermost taking the result), and so on, until a frame suspends again (the fiber unwinds: only the frames that
      * ran are saved anew, above the ones still saved) or the outermost returns or throws (the
      * coroutine ends). A resume thus costs the frames that run, not the depth of the stack.
