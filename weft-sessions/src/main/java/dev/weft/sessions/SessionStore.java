@@ -486,15 +486,8 @@ public final class SessionStore implements AutoCloseable {
      * the two run one after the other, and an {@code UPDATE} that finds no row commits nothing.
      */
     void updateAndCommit(Connection connection, Row row, String storedBuild, boolean bodyWrote) throws SQLException {
-        if (dialect == Dialect.SQLITE || bodyWrote) {
-            update(connection, row, storedBuild);
-            commit(connection);
-            return;
-        }
-        int updated = updateRow(connection, row, storedBuild, null, "; COMMIT");
-        committed(connection);
-        if (updated != 1) { // the COMMIT then committed nothing but the lock's SELECT
-            throw vanished(row);
+        if (updateCommitting(connection, row, storedBuild, null, bodyWrote) != 1) {
+            throw vanished(row); // nothing of the step committed
         }
     }
 
@@ -519,16 +512,27 @@ public final class SessionStore implements AutoCloseable {
      */
     boolean updateAtAndCommit(Connection connection, Row row, String storedBuild, Version previous, boolean bodyWrote)
             throws SQLException {
+        return updateCommitting(connection, row, storedBuild, previous, bodyWrote) == 1;
+    }
+
+    /**
+     * The UPDATE of {@code row} (over {@code previous} if not null) and, if it found its row, the
+     * COMMIT: together in one round trip on PostgreSQL when the body wrote nothing, else one after
+     * the other, a transaction whose UPDATE found nothing left for the caller to roll back.
+     * Returns the UPDATE's count.
+     */
+    private int updateCommitting(Connection connection, Row row, String storedBuild, Version previous,
+            boolean bodyWrote) throws SQLException {
         if (dialect == Dialect.SQLITE || bodyWrote) {
-            boolean found = updateAt(connection, row, storedBuild, previous);
-            if (found) {
+            int updated = updateRow(connection, row, storedBuild, previous, "");
+            if (updated == 1) {
                 commit(connection);
             }
-            return found;
+            return updated;
         }
         int updated = updateRow(connection, row, storedBuild, previous, "; COMMIT");
         committed(connection);
-        return updated == 1;
+        return updated;
     }
 
     /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
