@@ -107,6 +107,7 @@ class Jdk17Test {
                 "JDK " + version + " at " + home + ", default engine WOVEN",
                 "symmetric: b1 a1 b2 a2 b3 a3",
                 "asymmetric: 1 4 9 16 25",
+                "deep: bottom, up 1 over 0, up 2 over 1, up 3 over 3, up 4 over 6, done after 10",
                 "serialized: 8 written, then 18 from the copy and 9 from the original",
                 "woven after the build: 3 2 1 liftoff",
                 "from another thread: java.lang.IllegalStateException",

@@ -489,7 +489,7 @@ public class Fiber {
     private Object resumeTaken() throws Throwable {
         long record = primitives[primitiveCount - 1];
         Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceCount - 1] : null;
-        return (Object) Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().invokeExact(receiver, this);
+        return Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().resume(receiver, this);
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */
@@ -592,7 +592,7 @@ public class Fiber {
     /**
      * What a saved frame is a frame of: its class, the handle of its twin, and the handle by which
      * the engine resumes it, made when first needed; and its number, by which frames name it.
-     * Immutable but for that handle, which any thread may make (the same one). Shared by every
+     * Immutable but for its resumer, made when first needed, which any thread may make (an equal one). Shared by every
      * fiber: one per twin handle constant of woven code, and one per method whose frames were
      * written from {@code CoroutineFrame}s, so that their count is bounded by the woven methods.
      * A kind lives as long as its class: its class holds it (a class value), and the table of
@@ -626,7 +626,7 @@ public class Fiber {
         final Class<?> owner;
         final MethodHandle twin;
         final int number;
-        private MethodHandle resumer;
+        private Resumer resumer;
         /** The method whose twin {@link #twin} calls, read from the handle when first asked. */
         private volatile java.lang.reflect.Method method;
         /**
@@ -636,10 +636,9 @@ public class Fiber {
          */
         private WeakReference<Kind> successor;
 
-        private Kind(Class<?> owner, MethodHandle twin, MethodHandle resumer) {
+        private Kind(Class<?> owner, MethodHandle twin) {
             this.owner = owner;
             this.twin = twin;
-            this.resumer = resumer;
             this.number = register(this);
         }
 
@@ -657,13 +656,13 @@ public class Fiber {
 
         /** The kind of a frame of {@code owner} saved with {@code twin}, a handle constant of its woven code. */
         static Kind of(Class<?> owner, MethodHandle twin) {
-            return SAVED.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t, null));
+            return SAVED.get(owner).computeIfAbsent(twin, t -> new Kind(owner, t));
         }
 
         /** The kind of a frame of {@code method} written from a {@code CoroutineFrame}: run by an exact call of its twin. */
         static Kind ofWritten(java.lang.reflect.Method method) {
             return WRITTEN.get(method.getDeclaringClass()).computeIfAbsent(method, m -> {
-                Kind kind = new Kind(m.getDeclaringClass(), Twins.exactTwin(m), null);
+                Kind kind = new Kind(m.getDeclaringClass(), Twins.exactTwin(m));
                 kind.method = m;
                 return kind;
             });
@@ -699,10 +698,10 @@ public class Fiber {
             }
         }
 
-        MethodHandle resumer() {
-            MethodHandle r = resumer;
+        Resumer resumer() {
+            Resumer r = resumer;
             if (r == null) {
-                r = Twins.resumer(twin);
+                r = Resumer.of(Twins.resumer(twin));
                 resumer = r;
             }
             return r;

@@ -26,7 +26,7 @@ import java.util.Arrays;
 public final class Twins {
 
     /** The type of every resumer: the frame's receiver (null for a static method) and the fiber; the twin's result, boxed. */
-    private static final MethodType RESUMER_TYPE = MethodType.methodType(Object.class, Object.class, Fiber.class);
+    static final MethodType RESUMER_TYPE = MethodType.methodType(Object.class, Object.class, Fiber.class);
 
     private Twins() {
     }

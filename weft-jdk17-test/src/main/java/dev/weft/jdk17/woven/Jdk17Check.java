@@ -36,6 +36,7 @@ public final class Jdk17Check {
                 + ", default engine " + Engine.defaultEngine());
         System.out.println("symmetric: " + symmetric());
         System.out.println("asymmetric: " + asymmetric());
+        System.out.println("deep: " + deep());
         System.out.println("serialized: " + serialized());
         System.out.println("woven after the build: " + wovenAfterTheBuild());
         System.out.println("from another thread: " + fromAnotherThread());
@@ -72,6 +73,16 @@ public final class Jdk17Check {
         }
         squares.close();
         return values.toString();
+    }
+
+    /** A generator suspended several frames down, called to its end. */
+    private static String deep() {
+        Levels levels = new Levels();
+        StringJoiner lines = new StringJoiner(", ");
+        while (!levels.isFinished()) {
+            lines.add(levels.call(null));
+        }
+        return lines.toString();
     }
 
     /**
