@@ -110,8 +110,9 @@ final class MemorySection extends Section {
         double seconds = 0;
         for (String k : KINDS.keySet()) {
             for (int c : counts(s, k)) {
-                // start-up, touching the fixed heap (about 0.3 s per GiB here), then the coroutines
-                double once = 1.5 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
+                // start-up with the readings' warm-up and waits for the compilers, touching the fixed heap
+                // (about 0.3 s per GiB here), then the coroutines
+                double once = 1.7 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
                 seconds += once * s.memoryRepeats(c);
             }
         }
