@@ -309,7 +309,9 @@ end
 def jvm_memory(n)
   JIT_WARM_UP.times { parked_fiber.resume }
   warm = parked_fiber # one kept, so that the reading before holds what a suspended fiber needs
-  jvm_reading # runs the reading's own code once before it counts
+  jvm_reading # runs the reading's own code before it counts, as Plan.MemoryReading.warmUp
+  JIT_QUIET_WARM_UP_READS.times { compilers_idle?(diagnostic_command('compilerQueue')) }
+  sleep JIT_QUIET_POLL
   before = jvm_reading
   fibers = Array.new(n) { parked_fiber }
   after = jvm_reading
@@ -326,9 +328,41 @@ def jvm_memory(n)
   [warm, fibers].each(&:hash) # keep them reachable until the reading is done
 end
 
-# The JVM's resident set, heap in use and heap committed, after settle.
+# As Plan's (and weft-bench's JvmQuiet): the longest a reading waits for the JIT compilers to be
+# idle, in seconds; how often it looks; how many times the warm-up reads the compile queue.
+JIT_QUIET_LIMIT = 20
+JIT_QUIET_POLL = 0.05
+JIT_QUIET_WARM_UP_READS = 1_000
+
+# What `jcmd PID <command>` prints for this JVM, through the DiagnosticCommand MBean.
+def diagnostic_command(operation)
+  name = javax.management.ObjectName.new('com.sun.management:type=DiagnosticCommand')
+  no_args = java.lang.String[0].new
+  java.lang.management.ManagementFactory.getPlatformMBeanServer
+      .invoke(name, operation, [no_args].to_java, ['[Ljava.lang.String;'].to_java(:string)).to_s
+end
+
+# Whether a Compiler.queue output lists no task: every line blank, a heading or "Empty".
+def compilers_idle?(queue)
+  queue.each_line.all? { |line| l = line.strip; l.empty? || l.end_with?(':') || l == 'Empty' }
+end
+
+# Waits until the JIT compilers are idle (at most JIT_QUIET_LIMIT), then returns the C library's
+# free memory to the system: a compile's arena and malloc kept by the C library are not counted.
+def jvm_quiet
+  deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + JIT_QUIET_LIMIT
+  until compilers_idle?(diagnostic_command('compilerQueue')) ||
+        Process.clock_gettime(Process::CLOCK_MONOTONIC) > deadline
+    sleep JIT_QUIET_POLL
+  end
+  diagnostic_command('systemTrimNativeHeap')
+end
+
+# The JVM's resident set, heap in use and heap committed, after settle, with the compilers idle
+# and the C heap trimmed (jvm_quiet).
 def jvm_reading
   settle
+  jvm_quiet
   rt = java.lang.Runtime.getRuntime
   { rss: rss_bytes, heap_used: rt.totalMemory - rt.freeMemory, heap_committed: rt.totalMemory }
 end

@@ -46,7 +46,7 @@ public final class MemoryProbe {
             finish(create(kind, JIT_WARM_UP));
         }
         Object warmUp = create(kind, 1); // kept: loads and links the classes before the first reading
-        ProcessMemory.settled(); // runs the reading's own code once before it counts
+        ProcessMemory.warmUp();
         ProcessMemory before = ProcessMemory.settled();
         Object held = create(kind, count);
         ProcessMemory after = ProcessMemory.settled();

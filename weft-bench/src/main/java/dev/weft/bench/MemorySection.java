@@ -110,8 +110,9 @@ final class MemorySection extends Section {
         double seconds = 0;
         for (String k : KINDS.keySet()) {
             for (int c : counts(s, k)) {
-                // start-up, touching the fixed heap (about 0.3 s per GiB here), then the coroutines
-                double once = 1.5 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
+                // start-up with the readings' warm-up and waits for the compilers, touching the fixed heap
+                // (about 0.3 s per GiB here), then the coroutines
+                double once = 1.7 + ProcessMemory.fixedHeapMebibytes(c) / 3400.0 + c * (k.endsWith("thread") ? 2e-5 : 1e-5);
                 seconds += once * s.memoryRepeats(c);
             }
         }
@@ -161,10 +162,12 @@ final class MemorySection extends Section {
             their code, megabytes of native memory a process pays once, is not counted; platform \
             threads excepted, since a finished thread's stack is cached by the C library and reused), \
             then makes one and keeps it (so that loading the classes is not counted), collects \
-            garbage until the heap stops shrinking, and reads the live heap (`MemoryMXBean`) and the \
-            resident set (`VmRSS` in `/proc/self/status`); it then makes `count` coroutines suspended \
-            directly in their body (or threads blocked in `SynchronousQueue.take()`), collects again \
-            and reads again. The tables give the growth divided by the count, in bytes per coroutine: \
+            garbage until the heap stops shrinking, waits until the JIT compilers are idle (nothing \
+            compiling, every compile queue empty: `jcmd Compiler.queue`, at most %d s), returns the C \
+            library's free memory to the system (`jcmd System.trim_native_heap`), and reads the live \
+            heap (`MemoryMXBean`) and the resident set (`VmRSS` in `/proc/self/status`); it then makes \
+            `count` coroutines suspended directly in their body (or threads blocked in \
+            `SynchronousQueue.take()`), and does all of it again before the second reading. The tables give the growth divided by the count, in bytes per coroutine: \
             the median of the JVMs, and their range in brackets. \
             **What is counted.** With the heap resident from the start, the resident set's growth is \
             native memory only (thread stacks, code, malloc), and no longer moves by megabytes with the \
@@ -177,7 +180,14 @@ final class MemorySection extends Section {
             their figure. The plain resident-set growth is the last table. \
             **Noise.** A figure is *within noise* when it is under %s times the median absolute \
             deviation of the JVMs' figures (the repeats disagree by as much as the figure itself); \
-            such a cell shows the median all the same, and the target leaves it out. On the native \
+            such a cell shows the median all the same, and the target leaves it out. The wait for \
+            the compilers and the trim are there because, without them, the resident set moved by a \
+            few to a hundred 4 KiB pages between the readings around a hundred coroutines that \
+            allocate no native memory at all (Native Memory Tracking showed the compiler's arena, a \
+            compile still running from the warm-up, and malloc kept by the C library); they run the \
+            same way before both readings and in every JVM peer, and a compile that making the \
+            coroutines causes still counts with the code it leaves (the compiler's arena, freed when \
+            it is done, does not). On the native \
             engine and the raw continuation, the live heap itself varies between JVMs: a stack chunk \
             holds the frames as they were when the coroutine suspended, and frames of C2-compiled code \
             are much smaller than interpreted or C1 ones (the raw continuation at 10,000, seen here: \
@@ -191,7 +201,7 @@ final class MemorySection extends Section {
     void write(Page page) {
         page.heading(2, title());
         page.paragraph(DESCRIPTION.formatted(page.settings().memoryRepeats(), ProcessMemory.FIXED_HEAP_BASE_MIB,
-                Format.count(MemoryProbe.JIT_WARM_UP),
+                Format.count(MemoryProbe.JIT_WARM_UP), ProcessMemory.JIT_QUIET_LIMIT.toSeconds(),
                 Format.number(ResidentGrowth.NOISE_FACTOR), Format.count(platformCap)));
         page.paragraph("**Resident per coroutine: live heap + native growth (bytes)**");
         page.table(table(ResidentGrowth::resident));

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -39,7 +40,19 @@ record ProcessMemory(long rssBytes, long heapUsedBytes, long heapCommittedBytes)
         return Math.max(FIXED_HEAP_BASE_MIB, 128 + perCoroutine);
     }
 
-    /** Collects garbage until the used heap stops shrinking, then reads the numbers. */
+    /** Runs the reading's own code before it counts: one reading, and {@link JvmQuiet#warmUp}. */
+    static void warmUp() {
+        settled();
+        JvmQuiet.warmUp();
+    }
+
+    /** The longest a reading waits for the JIT compilers to be idle. */
+    static final Duration JIT_QUIET_LIMIT = Duration.ofSeconds(20);
+
+    /**
+     * Collects garbage until the used heap stops shrinking, waits until the JIT compilers are idle
+     * ({@link JvmQuiet}, at most {@link #JIT_QUIET_LIMIT}), then reads the numbers.
+     */
     static ProcessMemory settled() {
         long previous = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
@@ -50,6 +63,8 @@ record ProcessMemory(long rssBytes, long heapUsedBytes, long heapCommittedBytes)
             }
             previous = used;
         }
+        JvmQuiet.await(JIT_QUIET_LIMIT);
+        JvmQuiet.trimNativeHeap();
         MemoryUsage heap = heap();
         return new ProcessMemory(residentBytes(), heap.getUsed(), heap.getCommitted());
     }

@@ -232,11 +232,72 @@ public final class Plan {
         }
     }
 
+    /** The longest a memory reading waits for the JIT compilers to be idle, in milliseconds. */
+    public static final long JIT_QUIET_LIMIT_MILLIS = 20_000;
+    /** Compile queue reads before the memory readings (weft-bench's {@code JvmQuiet.WARM_UP_READS}). */
+    public static final int JIT_QUIET_WARM_UP_READS = 1_000;
+    private static final String DIAGNOSTIC_COMMAND = "com.sun.management:type=DiagnosticCommand";
+
     /**
-     * The memory of this JVM after {@link #settle()}: the resident set, and the heap in use and
-     * committed. run-peers.sh runs the memory mode with a fixed, pre-touched heap ({@code -Xms} =
-     * {@code -Xmx}, {@code -XX:+AlwaysPreTouch}), as weft-bench runs its own memory probes, so
-     * that the resident set's growth is native memory only. Immutable.
+     * Waits until the JIT compilers have nothing to do (as weft-bench's {@code JvmQuiet}), so that
+     * a memory reading does not catch a compile's arena in the resident set; at most
+     * {@code limitMillis}, then the reading goes ahead.
+     */
+    public static void awaitCompilerIdle(long limitMillis) {
+        long deadline = System.nanoTime() + limitMillis * 1_000_000L;
+        while (!compilerIdle(diagnosticCommand("compilerQueue")) && System.nanoTime() < deadline) {
+            if (!pause()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether an output of {@code jcmd PID Compiler.queue} lists no task: every line blank, a
+     * section's heading (ending in a colon) or {@code Empty}.
+     */
+    public static boolean compilerIdle(String compilerQueue) {
+        for (String line : compilerQueue.split("\\R")) {
+            String l = line.strip();
+            if (!(l.isEmpty() || l.endsWith(":") || l.equals("Empty"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Returns the C library's free memory to the system ({@code jcmd PID System.trim_native_heap}). */
+    public static void trimNativeHeap() {
+        diagnosticCommand("systemTrimNativeHeap");
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(50);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String diagnosticCommand(String operation) {
+        try {
+            return (String) java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                    new javax.management.ObjectName(DIAGNOSTIC_COMMAND), operation, new Object[] {new String[0]},
+                    new String[] {String[].class.getName()});
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException("cannot run " + operation + " through " + DIAGNOSTIC_COMMAND, e);
+        }
+    }
+
+    /**
+     * The memory of this JVM after {@link #settle()}, with the JIT compilers idle
+     * ({@link #awaitCompilerIdle}) and the C library's free memory returned
+     * ({@link #trimNativeHeap}), as weft-bench reads its own probes: the resident set, and the
+     * heap in use and committed. run-peers.sh runs the memory mode with a fixed, pre-touched heap
+     * ({@code -Xms} = {@code -Xmx}, {@code -XX:+AlwaysPreTouch}), as weft-bench runs its own
+     * memory probes, so that the resident set's growth is native memory only. Immutable.
      */
     public static final class MemoryReading {
         public final long rss;
@@ -249,9 +310,24 @@ public final class Plan {
             this.heapCommitted = heapCommitted;
         }
 
-        /** Collects garbage ({@link #settle()}), then reads. */
+        /**
+         * Runs the reading's own code before it counts: one reading, then the compile queue read
+         * {@link #JIT_QUIET_WARM_UP_READS} times (the JDK's one-time work on that path, which stays
+         * in the heap, is then done before the readings) and one pause.
+         */
+        public static void warmUp() {
+            settled();
+            for (int i = 0; i < JIT_QUIET_WARM_UP_READS; i++) {
+                compilerIdle(diagnosticCommand("compilerQueue"));
+            }
+            pause();
+        }
+
+        /** Collects garbage ({@link #settle()}), waits for the compilers, trims the C heap, then reads. */
         public static MemoryReading settled() {
             settle();
+            awaitCompilerIdle(JIT_QUIET_LIMIT_MILLIS);
+            trimNativeHeap();
             Runtime rt = Runtime.getRuntime();
             return new MemoryReading(rssBytes(), rt.totalMemory() - rt.freeMemory(), rt.totalMemory());
         }

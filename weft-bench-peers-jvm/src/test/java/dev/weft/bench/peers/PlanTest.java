@@ -2,6 +2,7 @@ package dev.weft.bench.peers;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -106,5 +107,26 @@ class PlanTest {
         // a growing heap: the 4 MiB committed more are heap, not native, and are not counted twice
         Plan.MemoryReading grown = new Plan.MemoryReading(404_294_304L, 50_500_000L, 272_629_760L);
         assertEquals(600.0, grown.residentPerCoroutine(before, 1_000));
+    }
+
+    private static final String IDLE_QUEUE = "Current compiles: \n\nC1 compile queue:\nEmpty\n\nC2 compile queue:\nEmpty\n\n";
+
+    @Test
+    void theCompilersAreIdleOnlyWithNothingCompilingAndEveryQueueEmpty() {
+        assertTrue(Plan.compilerIdle(IDLE_QUEUE));
+        assertFalse(Plan.compilerIdle(IDLE_QUEUE.replace("Current compiles: \n",
+                "Current compiles: \nC2 CompilerThread0  1985 %     4       Q::run @ 4 (40 bytes)\n")));
+        String task = "1799       4       java.lang.String::substring (10 bytes)\n";
+        assertFalse(Plan.compilerIdle(IDLE_QUEUE.replace("C1 compile queue:\nEmpty\n", "C1 compile queue:\n" + task)));
+        assertFalse(Plan.compilerIdle(IDLE_QUEUE.replace("C2 compile queue:\nEmpty\n", "C2 compile queue:\n" + task)));
+    }
+
+    /** A reading runs the JDK's compile queue and native-heap trim commands; both exist on this JDK. */
+    @Test
+    void aMemoryReadingWaitsForTheCompilersAndTrimsOnThisJdk() {
+        Plan.MemoryReading.warmUp();
+        Plan.MemoryReading r = Plan.MemoryReading.settled();
+        assertTrue(r.rss > 0, "VmRSS " + r.rss);
+        assertTrue(r.heapUsed > 0 && r.heapUsed <= r.heapCommitted, r.heapUsed + " of " + r.heapCommitted);
     }
 }

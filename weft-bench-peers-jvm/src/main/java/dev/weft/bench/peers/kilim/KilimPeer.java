@@ -337,7 +337,7 @@ public final class KilimPeer {
         Parked kept = new Parked(warm);
         kept.start();
         waitFor(warm, 1);
-        Plan.MemoryReading.settled(); // runs the reading's own code once before it counts
+        Plan.MemoryReading.warmUp();
         Plan.MemoryReading before = Plan.MemoryReading.settled();
         AtomicInteger parked = new AtomicInteger();
         Parked[] tasks = new Parked[n];

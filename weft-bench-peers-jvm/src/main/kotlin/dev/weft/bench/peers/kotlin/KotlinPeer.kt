@@ -167,7 +167,7 @@ private fun memory(n: Int) = runBlocking {
     jitWarm.joinAll()
     val warmGate = Channel<Unit>()
     val warm = launch(start = CoroutineStart.UNDISPATCHED) { warmGate.receive() }
-    Plan.MemoryReading.settled() // runs the reading's own code once before it counts
+    Plan.MemoryReading.warmUp()
     val before = Plan.MemoryReading.settled()
     val gate = Channel<Unit>()
     val parked = List(n) { launch(start = CoroutineStart.UNDISPATCHED) { gate.receive() } }
