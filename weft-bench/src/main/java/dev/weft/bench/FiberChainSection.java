@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 import java.util.Map;
 
 /**
@@ -177,8 +178,20 @@ final class FiberChainSection extends Section {
     @Override
     List<Target> targets(PeerResults peers) {
         List<Target> targets = new ArrayList<>(List.of(fasterThanEveryPeer(peers)));
-        targets.addAll(JRubyFiberGoal.targets(peers));
+        targets.addAll(JRubyFiberGoal.targets(peers, rawFloor()));
         return targets;
+    }
+
+    /** The bare continuations' time per hop at each goal length they were measured at: the native engine's floor. */
+    private Map<Integer, Double> rawFloor() {
+        Map<Integer, Double> floor = new TreeMap<>();
+        for (int length : GOAL_LENGTHS) {
+            Outcome raw = results.has(length) ? results.get(length, "rawTrampoline") : null;
+            if (raw != null && raw.ok()) {
+                floor.put(length, raw.value());
+            }
+        }
+        return floor;
     }
 
     private Target fasterThanEveryPeer(PeerResults peers) {

@@ -262,6 +262,13 @@ final class MemorySection extends Section {
         return s.withinNoise() ? Outcome.failed("within noise") : s.outcome();
     }
 
+    private static final String BEHIND_PEERS = "a suspended coroutine's own cost is its live heap (the second table): "
+            + "the woven engine's saved frames and nothing native. At a small count the resident figure is decided by "
+            + "the resident set's growth, a few 4 KiB pages spread over the count, the JVM's housekeeping rather than "
+            + "the coroutines' (the readings wait for the compilers and trim the C heap, which removes most of it, "
+            + "not all); a Weft row within noise is left out, and the comparison at that count falls to Weft's next "
+            + "row.";
+
     private static final AheadOfPeers AHEAD = new AheadOfPeers(
             "memory: Weft's best suspended coroutine below every peer's resident memory per coroutine (live heap + "
                     + "native for the JVMs), at every count",
@@ -290,7 +297,7 @@ final class MemorySection extends Section {
             });
         }
         noisy.removeAll(best.keySet());
-        Target judged = AHEAD.judge(best, peers);
+        Target judged = AHEAD.judge(best, peers).explainedIfMissed(BEHIND_PEERS);
         if (noisy.isEmpty()) {
             return judged;
         }

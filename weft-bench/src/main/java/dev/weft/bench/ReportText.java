@@ -66,7 +66,7 @@ final class ReportText {
                 .toList();
         if (!misses.isEmpty()) {
             page.paragraph("Where a goal is missed, by how much and what the profile of the missed operation shows "
-                    + "(JMH's stack profiler on this machine):");
+                    + "(profiles taken on this machine, each named with its tool):");
             page.bullets(misses);
         }
     }

@@ -275,7 +275,32 @@ final class SessionsSection extends Section {
 
     @Override
     List<Target> targets(PeerResults peers) {
-        return List.of(withinFloor("", depthRuns), besideDbos(), withinFloor(", sessions kept resident", residentRuns));
+        return List.of(withinFloor("", depthRuns).explainedIfMissed(readAndRestore()), besideDbos(),
+                withinFloor(", sessions kept resident", residentRuns));
+    }
+
+    /**
+     * What reading a session's row and restoring its coroutine add to a step: the median stored
+     * step less the median resident one, at each store, depth and engine that ran both.
+     */
+    private String readAndRestore() {
+        List<String> added = new ArrayList<>();
+        depthRuns.forEach((key, stored) -> {
+            Run resident = residentRuns.get(key);
+            if (resident == null || stored.failure() != null || resident.failure() != null) {
+                return;
+            }
+            double extra = stored.number("sessions-median-us") - resident.number("sessions-median-us");
+            added.add(storeAndFrames(key) + " frames, " + engineLabel(engineOf(key)) + ": " + Format.number(extra)
+                    + " µs (" + Format.number(extra / stored.number("floor-median-us")) + "x the floor)");
+        });
+        if (added.isEmpty()) {
+            return "";
+        }
+        return "a stored step does all that a resident one does (runs the body, captures and writes its frames, "
+                + "updates its row and commits) and before that reads its row (`SELECT ... FOR UPDATE` on PostgreSQL, a "
+                + "round trip) and restores the coroutine from it, its bytes validated; the resident rows skip both. "
+                + "The median stored step less the median resident one: " + String.join("; ", added) + ".";
     }
 
     /**

@@ -99,6 +99,16 @@ class FiberChainSectionTest {
     }
 
     @Test
+    void aMissedJRubyGoalQuotesTheRawContinuationsHopOnTheChainAsTheNativeEnginesFloor() {
+        List<Target> targets = measured(100).targets(ruby(40, 60, 350, 50));
+        String floor = "(" + Format.number(50) + " ns at 5, " + Format.number(50) + " ns at 5,000).";
+        Target belowMri = goal(targets, "JRuby with Weft fibers faster per hop than MRI");
+        assertTrue(belowMri.ifMissed().contains(floor + " MRI's fiber switch is below that floor"), belowMri.ifMissed());
+        Target overJRuby = goal(targets, "JRuby with Weft fibers at least 7×");
+        assertTrue(overJRuby.ifMissed().contains(floor + " On top of that floor"), overJRuby.ifMissed());
+    }
+
+    @Test
     void theJRubyGoalIsNotMeasuredWithoutJRubyWithWeftFibers() {
         List<Target> targets = measured(100).targets(peer(150, 300));
         Target t = goal(targets, "JRuby with Weft fibers faster per hop than MRI");

@@ -38,6 +38,7 @@ class MemorySectionTest {
                 "kotlin-coroutines\tmemory\t1000\trss-bytes-per-coroutine\t1647\tB\t"));
         assertEquals(Target.Status.MISSED, t.status(), t.measured());
         assertTrue(t.measured().contains("kotlin-coroutines at 1,000 (300 B vs Weft 318)"), t.measured());
+        assertTrue(t.ifMissed().startsWith("a suspended coroutine's own cost is its live heap"), t.ifMissed());
     }
 
     @Test

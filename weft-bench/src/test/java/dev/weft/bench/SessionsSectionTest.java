@@ -49,6 +49,18 @@ class SessionsSectionTest {
     }
 
     @Test
+    void aMissedStoredStepIsExplainedByWhatReadingAndRestoringAddToTheResidentStep() {
+        SessionsSection section = measured(450, 300);
+        section.addResident("postgres", 10, Engine.NATIVE, run(320, 300));
+        section.addDbos(dbos(5_000));
+        Target stored = section.targets(PeerResults.notRun("none")).get(0);
+        assertEquals(Target.Status.MISSED, stored.status(), stored.measured());
+        assertTrue(stored.ifMissed().endsWith("The median stored step less the median resident one: postgres 10 frames, "
+                + "native engine: " + Format.number(130) + " µs (" + Format.number(130 / 300.0) + "x the floor)."),
+                stored.ifMissed());
+    }
+
+    @Test
     void aStepWithinOnePointThreeTimesItsFloorMeetsTheGoal() {
         SessionsSection section = measured(380, 300);
         section.addDbos(dbos(5_000));
