@@ -245,7 +245,7 @@ public final class Plan {
      */
     public static void awaitCompilerIdle(long limitMillis) {
         long deadline = System.nanoTime() + limitMillis * 1_000_000L;
-        while (!compilerIdle(diagnosticCommand("compilerQueue")) && System.nanoTime() < deadline) {
+        while (!compilerIdle(compilerQueue()) && System.nanoTime() < deadline) {
             if (!pause()) {
                 return;
             }
@@ -264,6 +264,11 @@ public final class Plan {
             }
         }
         return true;
+    }
+
+    /** What {@code jcmd PID Compiler.queue} would print for this JVM. */
+    private static String compilerQueue() {
+        return diagnosticCommand("compilerQueue");
     }
 
     /** Returns the C library's free memory to the system ({@code jcmd PID System.trim_native_heap}). */
@@ -318,7 +323,7 @@ public final class Plan {
         public static void warmUp() {
             settled();
             for (int i = 0; i < JIT_QUIET_WARM_UP_READS; i++) {
-                compilerIdle(diagnosticCommand("compilerQueue"));
+                compilerIdle(compilerQueue());
             }
             pause();
         }

@@ -590,14 +590,16 @@ public class Fiber {
     }
 
     /**
-     * What a saved frame is a frame of: its class, the handle of its twin, and the handle by which
-     * the engine resumes it, made when first needed; and its number, by which frames name it.
-     * Immutable but for its resumer, made when first needed, which any thread may make (an equal one). Shared by every
-     * fiber: one per twin handle constant of woven code, and one per method whose frames were
-     * written from {@code CoroutineFrame}s, so that their count is bounded by the woven methods.
+     * What a saved frame is a frame of: its class, the handle of its twin, and the {@link Resumer}
+     * by which the engine resumes it, made when first needed; and its number, by which frames name
+     * it. Immutable but for that resumer, which any thread may make (an equivalent one). Shared
+     * by every fiber: one per twin handle constant of woven code, and one per method whose frames
+     * were written from {@code CoroutineFrame}s, so that their count is bounded by the woven
+     * methods.
      * A kind lives as long as its class: its class holds it (a class value), and the table of
-     * numbers holds it weakly, so that saved frames never keep a class loader alive; a saved
-     * frame's class is reachable from the frame under it (which called it), down to the body.
+     * numbers holds it weakly, so that saved frames never keep a class loader alive (the JDK's
+     * caches of adapted handles hold some softly); a saved frame's class is reachable from the
+     * frame under it (which called it), down to the body.
      * Numbers are given under the class's lock and published by a volatile write of the table;
      * a thread that reads a frame's number got it, through the coroutine's hand-over, after the
      * write of the kind.

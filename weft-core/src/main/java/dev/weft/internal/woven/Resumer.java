@@ -33,30 +33,6 @@ import java.lang.invoke.MethodType;
  */
 abstract class Resumer {
 
-    /** The class file of every resumer's hidden class (version 61, Java 17: the oldest JDK the woven engine runs on). */
-    private static final byte[] TEMPLATE = template();
-
-    Resumer() {
-    }
-
-    /** Calls the kind's twin on {@code receiver} (null for a static method), resuming from {@code fiber}'s saved values. */
-    abstract Object resume(Object receiver, Fiber fiber) throws Throwable;
-
-    /** A resumer that calls {@code handle}, of type {@code (Object, Fiber) Object}. */
-    static Resumer of(MethodHandle handle) {
-        if (!handle.type().equals(Twins.RESUMER_TYPE)) {
-            throw new IllegalArgumentException("a resumer's handle must be of type " + Twins.RESUMER_TYPE + ": " + handle);
-        }
-        try {
-            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(TEMPLATE, handle, true);
-            return (Resumer) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
-        } catch (Error | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("cannot make the resumer of " + handle + ": " + t, t);
-        }
-    }
-
     /*
      * The template's constant pool, in order from 1; BootstrapMethods holds one entry, the
      * classData bootstrap without arguments.
@@ -80,6 +56,30 @@ abstract class Resumer {
 
     private static final int ACC_FINAL_SUPER = 0x0030;
     private static final int ACC_NONE = 0;
+
+    /** The class file of every resumer's hidden class (version 61, Java 17: the oldest JDK the woven engine runs on). */
+    private static final byte[] TEMPLATE = template();
+
+    Resumer() {
+    }
+
+    /** Calls the kind's twin on {@code receiver} (null for a static method), resuming from {@code fiber}'s saved values. */
+    abstract Object resume(Object receiver, Fiber fiber) throws Throwable;
+
+    /** A resumer that calls {@code handle}, of type {@code (Object, Fiber) Object}. */
+    static Resumer of(MethodHandle handle) {
+        if (!handle.type().equals(Twins.RESUMER_TYPE)) {
+            throw new IllegalArgumentException("a resumer's handle must be of type " + Twins.RESUMER_TYPE + ": " + handle);
+        }
+        try {
+            MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClassWithClassData(TEMPLATE, handle, true);
+            return (Resumer) hidden.findConstructor(hidden.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (Error | RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot make the resumer of " + handle + ": " + t, t);
+        }
+    }
 
     private static byte[] template() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
