@@ -30,8 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * result the engine passed in ({@code resumed<Kind>()}), or throwing there the exception the
  * engine passed in. When that frame returns, or throws, the engine resumes the next saved frames
  * with its result: a trampoline over the saved frames, as Kotlin resumes a chain of
- * continuations. Once a frame has returned, the next ones are rebuilt a few at a time
- * ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes its saved
+ * continuations. Once several frames have returned in a row, the next ones are rebuilt a few
+ * at a time ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes its saved
  * callee, whose prologue rebuilds it in turn, and the innermost takes the result. A switch thus
  * costs the same at any depth, and a return costs the frames it returns through.
  *
@@ -143,7 +143,10 @@ public class Fiber {
     /** Null, or how many segments are under the top one, their (start, next) pairs bottom first, and the top one's start. */
     private int[] segments;
 
-    /** The kind of the last frame saved: the kind of the next one, or the one it names as its successor, more often than not. */
+    /**
+     * The kind of the last frame saved or resumed: the kind of the next one, or the one it names
+     * as its successor, more often than not.
+     */
     private Kind lastKind;
 
     /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
@@ -485,11 +488,20 @@ public class Fiber {
     /**
      * Calls the frame {@link #take} took through its kind's resumer, on its receiver: its last
      * reference and its record, right under the read positions, which its prologue pops first.
+     * Its kind is looked up in the table of numbers only if it is not the last one saved or
+     * resumed (JMH, idle: a round trip at depth 50 rebuilding its frames one at a time, 977 ->
+     * 869 ns: the table is a chain of five dependent loads, a weak reference among them).
      */
     private Object resumeTaken() throws Throwable {
         long record = primitives[primitiveCount - 1];
         Object receiver = (record & HAS_RECEIVER) != 0 ? references[referenceCount - 1] : null;
-        return Kind.numbered((int) (record >>> KIND_SHIFT)).resumer().resume(receiver, this);
+        int number = (int) (record >>> KIND_SHIFT);
+        Kind kind = lastKind;
+        if (kind == null || kind.number != number) {
+            kind = Kind.numbered(number);
+            lastKind = kind;
+        }
+        return kind.resumer().resume(receiver, this);
     }
 
     /** Called by the engine after the frame it resumed returned or threw: whether it took its result, and if not, drops it. */

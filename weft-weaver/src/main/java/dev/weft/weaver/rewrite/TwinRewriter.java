@@ -65,8 +65,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * start:
  * </pre>
  * Only the frames the engine resumes are rebuilt: the innermost saved frame alone when the
- * coroutine is resumed, so that a switch costs the same at any depth; once a frame has returned,
- * a few frames at a time (the outermost of them called by the engine, each re-invoking its
+ * coroutine is resumed, so that a switch costs the same at any depth; each next frame alone as
+ * the one before it returns, and once several have returned in a row, a few frames at a time (the outermost of them called by the engine, each re-invoking its
  * saved callee, the innermost taking the result), as a stack unwinding itself by returns is
  * likely to go on returning. The others stay saved, and the suspension point is never called
  * again.
