@@ -21,12 +21,15 @@ import java.util.Locale;
  *   <caption>Choosing an engine (measured with weft-bench's DepthSwitchBenchmark)</caption>
  *   <tr><th>the code</th><th>engine</th><th>why</th></tr>
  *   <tr><td>generators, rings and chains of coroutines that switch often, suspended at any depth
- *       below their body</td><td>{@link #WOVEN}</td><td>a call and ret cost about a third of
- *       the native engine's (some 33 ns against 110), the same at every depth</td></tr>
- *   <tr><td>code that goes down many frames and back up between two switches (a recursive walk
- *       that yields at its leaves)</td><td>{@link #NATIVE}</td><td>the woven engine saves and
- *       rebuilds each frame that ran, some 19 ns a frame; HotSpot copies frames in bulk (some
- *       3 ns a frame)</td></tr>
+ *       below their body, and recursive generators that return a frame or two between two
+ *       switches</td><td>{@link #WOVEN}</td><td>a call and ret cost about a third of the native
+ *       engine's (some 33 ns against 100), the same at every depth; a recursive walk that rets
+ *       each leaf of a tree, some 165 ns a leaf against 255 (same-fringe)</td></tr>
+ *   <tr><td>code that goes down many frames and back up between two switches (ten frames and
+ *       more)</td><td>{@link #NATIVE}</td><td>the woven engine saves and rebuilds each frame
+ *       that ran, some 12 ns a frame, where HotSpot copies frames in bulk (some 2.5 ns a
+ *       frame): down and back up through 10 frames, some 250 ns against 140; through 50, 700
+ *       against 190</td></tr>
  *   <tr><td>suspensions inside JDK callbacks ({@code List.forEach}), reflection, classes that
  *       are not woven, or {@code synchronized}</td><td>{@link #NATIVE}</td><td>the woven engine
  *       refuses them: it can unwind woven frames only</td></tr>

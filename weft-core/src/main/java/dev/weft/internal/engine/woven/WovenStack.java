@@ -37,9 +37,11 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * with the one above it costs only a call of its callee, but if the frame above calls down
      * again and suspends, the frame under it is saved again without having run. A recursive
      * walk returns a frame or two and goes down again; a stack returning all the way up goes on
-     * returning. JMH, idle, against batches from the second frame on: same-fringe 199 -> 161 ns
-     * per 1,000-leaf comparison step (-19%, 215 -> 175 at 100,000 leaves), and a round trip
-     * down and back up 8% slower at depths 10 and 200, 24% at depth 50.
+     * returning. JMH, idle, against batches from the second frame on (3 forks each):
+     * same-fringe 199 -> 161 ns per leaf at 1,000 leaves, 215 -> 175 at 100,000 (-19%), and a
+     * round trip down and back up 8% slower at depths 10 and 200, 24% at depth 50; between the
+     * full runs of BENCHMARKS.md, same-fringe 203 -> 164 and 218 -> 174, the round trip 228 ->
+     * 248, 668 -> 704 and 2,377 -> 2,539 ns at depths 10, 50 and 200.
      */
     private static final int SINGLE_TAKES = 8;
 
@@ -89,7 +91,8 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * frames rebuilt 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling
      * its saved callee again, the innermost taking the result), until a frame suspends again
      * (the fiber unwinds: only the frames that ran are saved anew, above the ones still saved)
-     * or the outermost returns or throws (the coroutine ends). A resume thus costs the frames that run, not the depth of the stack.
+     * or the outermost returns or throws (the coroutine ends). A resume thus costs the frames
+     * that run, not the depth of the stack.
      */
 
     @Override
