@@ -18,7 +18,8 @@ import java.util.Locale;
  *
  * <h2>Which engine for which code</h2>
  * <table>
- *   <caption>Choosing an engine (measured with weft-bench's DepthSwitchBenchmark)</caption>
+ *   <caption>Choosing an engine (measured with weft-bench's DepthSwitchBenchmark and
+ *   SameFringeBenchmark: sections 1b and 7 of BENCHMARKS.md)</caption>
  *   <tr><th>the code</th><th>engine</th><th>why</th></tr>
  *   <tr><td>generators, rings and chains of coroutines that switch often, suspended at any depth
  *       below their body, and recursive generators that return a frame or two between two
