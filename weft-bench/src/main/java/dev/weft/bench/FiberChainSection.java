@@ -179,7 +179,53 @@ final class FiberChainSection extends Section {
     List<Target> targets(PeerResults peers) {
         List<Target> targets = new ArrayList<>(List.of(fasterThanEveryPeer(peers)));
         targets.addAll(JRubyFiberGoal.targets(peers, rawFloor()));
+        targets.add(wovenAsymmetricNearSymmetric());
         return targets;
+    }
+
+    /** How much slower per hop the woven asymmetric chain may be than the woven symmetric one (issue 12, point 5). */
+    static final double ASYMMETRIC_MARGIN = 1.2;
+
+    /**
+     * Issue 12's point 5: the woven asymmetric chain within {@link #ASYMMETRIC_MARGIN} of the
+     * woven symmetric one per hop; when missed, what a hop of each is made of, from the run.
+     */
+    private Target wovenAsymmetricNearSymmetric() {
+        String goal = "fiber chain on the woven engine: `AsymCoroutine` call and ret within " + Format.ratio(ASYMMETRIC_MARGIN)
+                + " of `Coroutine` yieldTo per hop, at 5 and 5,000";
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (int length : GOAL_LENGTHS) {
+            Outcome asymmetric = results.has(length) ? results.get(length, "wovenAsymmetric") : null;
+            Outcome symmetric = results.has(length) ? results.get(length, "wovenSymmetric") : null;
+            if (asymmetric == null || symmetric == null || !asymmetric.ok() || !symmetric.ok()) {
+                return Target.notMeasured(goal, "the woven chains have no time at length " + Format.count(length));
+            }
+            double ratio = asymmetric.value() / symmetric.value();
+            met &= ratio <= ASYMMETRIC_MARGIN;
+            measured.add(Format.count(length) + ": " + Format.number(asymmetric.value()) + " ns vs "
+                    + Format.number(symmetric.value()) + " ns (" + Format.ratio(ratio) + ")");
+        }
+        return Target.of(goal, String.join("; ", measured), met).explainedIfMissed(asymmetricHop());
+    }
+
+    /** A woven asymmetric hop against a symmetric one: the long chain's cost per switch, and the profile. */
+    private String asymmetricHop() {
+        int longest = GOAL_LENGTHS.get(GOAL_LENGTHS.size() - 1);
+        double asymmetric = results.get(longest, "wovenAsymmetric").value();
+        double symmetric = results.get(longest, "wovenSymmetric").value();
+        return "a symmetric hop is one switch (the member's frame saved, the next one's rebuilt). An asymmetric hop "
+                + "is a call or a ret: calls nest on the driver's stack up to 256 runs, and past that the caller "
+                + "unwinds to call (CoroutineSupport.NESTED_BEFORE_UNWINDING), so that at " + Format.count(longest)
+                + " nearly every message goes down the chain by switches and comes back up by switches, two per hop "
+                + "where the symmetric chain makes one: per switch, " + Format.number(asymmetric / 2) + " ns against "
+                + Format.number(symmetric) + " (" + Format.ratio(asymmetric / 2 / symmetric) + "), the rest being the "
+                + "call's bookkeeping (taking the callee, its state word, the caller waiting). perf at 5,000 (JIT code "
+                + "named by -XX:+DumpPerfMapAtExit; session 11): the members' twins 43%, WovenStack.resume 26%, the "
+                + "chain's loop 20%, resumeInChain 7%, no java.lang.invoke frame. Nesting every call does not help: "
+                + "its 5,000 runs' frames, some 5 MB of thread stack, miss the caches (72 ns a hop against 61-64 "
+                + "unwinding, session 11's sweep of the limit). Closing the gap needs a call that is one switch, "
+                + "not two.";
     }
 
     /** The bare continuations' time per hop at each goal length they were measured at: the native engine's floor. */

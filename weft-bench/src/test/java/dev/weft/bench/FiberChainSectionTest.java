@@ -116,6 +116,41 @@ class FiberChainSectionTest {
         assertEquals("jruby-weft has no time at length 5", t.measured());
     }
 
+    /** The chains of {@link #measured}, the woven asymmetric one at {@code asymmetric} ns per hop at both lengths. */
+    private static FiberChainSection wovenChains(double asymmetric) {
+        FiberChainSection section = measured(20);
+        for (int length : List.of(5, 5_000)) {
+            section.add(length, "wovenAsymmetric", Outcome.measured(asymmetric, "ns/op", 10));
+        }
+        return section;
+    }
+
+    @Test
+    void theWovenAsymmetricChainWithinItsMarginOfTheSymmetricOneMeetsPointFive() {
+        Target t = goal(wovenChains(24).targets(peer(150, 300)), "fiber chain on the woven engine");
+        assertEquals(Target.Status.MET, t.status(), t.measured());
+        assertEquals("5: 24.0 ns vs 20.0 ns (1.20×); 5,000: 24.0 ns vs 20.0 ns (1.20×)", t.measured());
+    }
+
+    @Test
+    void aMissedPointFiveSaysWhatAnAsymmetricSwitchCostsFromTheRun() {
+        Target t = goal(wovenChains(50).targets(peer(150, 300)), "fiber chain on the woven engine");
+        assertEquals(Target.Status.MISSED, t.status(), t.measured());
+        assertTrue(t.ifMissed().contains("per switch, 25.0 ns against 20.0 (1.25×)"), t.ifMissed());
+    }
+
+    @Test
+    void pointFiveIsNotMeasuredWithoutBothWovenChains() {
+        FiberChainSection section = new FiberChainSection();
+        METHODS.stream().filter(m -> !m.equals("wovenAsymmetric")).forEach(m -> {
+            section.add(5, m, Outcome.measured(100, "ns/op", 1));
+            section.add(5_000, m, Outcome.measured(100, "ns/op", 1));
+        });
+        Target t = goal(section.targets(peer(150, 300)), "fiber chain on the woven engine");
+        assertEquals(Target.Status.NOT_MEASURED, t.status());
+        assertEquals("the woven chains have no time at length 5", t.measured());
+    }
+
     @Test
     void theTablesNameJRubyWithWeftFibersForWhatItIs(@TempDir Path dir) {
         PeerResults peers = ruby(40, 45, 350, 50);
