@@ -31,9 +31,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * engine passed in. When that frame returns, or throws, the engine resumes the next saved frames
  * with its result: a trampoline over the saved frames, as Kotlin resumes a chain of
  * continuations. Once several frames have returned in a row, the next ones are rebuilt a few
- * at a time ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes its saved
- * callee, whose prologue rebuilds it in turn, and the innermost takes the result. A switch thus
- * costs the same at any depth, and a return costs the frames it returns through.
+ * at a time ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes
+ * its saved callee, whose prologue rebuilds it in turn, and the innermost takes the result. A
+ * switch thus costs the same at any depth, and a return costs the frames it returns through.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
  * bits, allocated at the first suspension, grown as needed, reused from one suspension to the

@@ -130,7 +130,8 @@ final class WovenStack extends Fiber implements ExecutionStack {
                     FIBERS.finishUnwinding(fiber);
                     return;
                 }
-                count = ++returned < SINGLE_TAKES ? 1 : Math.min(2 * count, MAX_REWIND); // still returning: rebuild more frames together
+                // the taken frames returned: the next one alone, until SINGLE_TAKES have, then growing batches
+                count = ++returned < SINGLE_TAKES ? 1 : Math.min(2 * count, MAX_REWIND);
             }
         } else {
             FIBERS.enter(fiber);
