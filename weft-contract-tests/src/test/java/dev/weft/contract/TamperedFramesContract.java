@@ -157,6 +157,23 @@ abstract class TamperedFramesContract extends EngineContract {
                 "frame " + (run + 1) + " is " + Up.class.getName() + ".apply", "do not chain");
     }
 
+    /**
+     * The local a call's receiver was loaded from, and which still holds it, given another object
+     * than the receiver: the code could never have that, and the woven engine saves the receiver
+     * once, as the local.
+     */
+    @Test
+    void aLocalThatNoLongerHoldsItsCallsReceiverIsRefused() {
+        Stepper original = stepperAfterOneCall(new Up());
+        Stepper copy = new Stepper(new Up(), engine());
+        CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
+        int run = innermostOf(frames, "run");
+        int local = slotOf(frames[run], Up.class);
+        frames[run].objectValues[local] = new Up(); // the receiver and the callee's this stay the old Up
+        assertRefused(copy, frames, "frame " + run + " of", "has a receiver (slot " + (frames[run].objectValues.length - 1)
+                + ") for its call of", "that is not the object in local " + local + ", from which its code loaded it");
+    }
+
     /** Cause a: the innermost frame relabelled as another class's method of the same name and descriptor. */
     @Test
     void aFrameRelabelledAsAnotherClassesMethodIsRefused() throws NoSuchMethodException {

@@ -55,7 +55,7 @@ class WovenEngineSerializationTest extends WovenFixtureTest {
     @ParameterizedTest
     @ValueSource(strings = {"Accumulator", "Concat", "Guarded", "Loops", "Nested", "NewArguments", "Recursion",
             "Series", "Switches", "Varargs", "Walker", "Wide", "RecordPatterns", "SubStep", "DeepStack", "DeepThrow",
-            "Chained"})
+            "Chained", "ReceiverInLocal"})
     void framesMoveBetweenTheEnginesAtEverySuspension(String fixture) {
         IntFunction<Object> inputs = inputsOf(fixture);
         List<String> expected = reference(fixture);

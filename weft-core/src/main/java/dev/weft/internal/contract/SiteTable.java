@@ -29,7 +29,9 @@ import java.util.Set;
  * with the narrowest of {@code Z}, {@code B}, {@code C}, {@code S} and {@code I} that holds every
  * value it can have there, and a reference that is never null there marked with a leading
  * {@link #NON_NULL}); how many monitors the method holds there; and the call's opcode (JVM
- * specification 6.5).
+ * specification 6.5). The receiver's code, the last of the stack, may end in
+ * {@link #RECEIVER_IN} and a local's index: the receiver was loaded from that local, which
+ * still holds it and is saved, so that twins save it once ({@link Site#receiverLocal}).
  *
  * <p><b>The landing table</b> ({@link #writeLandings(Map)}, {@link #readLandings(String)}): one
  * line per method, {@code name+descriptor TAB wovenBci:bci,...}, where each call of the woven
@@ -48,6 +50,9 @@ public final class SiteTable {
     /** The mark before the code of a reference slot that is never null at its site. */
     public static final String NON_NULL = "!";
 
+    /** The mark after the receiver's code that names the local it was loaded from. */
+    public static final String RECEIVER_IN = "=";
+
     /** The mark that starts a passed-through bridge's target where another method lists its sites. */
     public static final String BRIDGES_TO = ">";
 
@@ -59,9 +64,12 @@ public final class SiteTable {
      *
      * @param locals and {@code stack}: the slots' codes, without the {@link #NON_NULL} mark
      * @param nonNull which slots, locals then stack, hold a reference that is never null there
+     * @param receiverLocal the local the call's receiver was loaded from and which still holds
+     *        it, live at the site, or -1: the woven engine saves only the local, and a frame whose
+     *        receiver is another object than that local's is refused
      */
     public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
-            Set<Integer> nonNull) {
+            Set<Integer> nonNull, int receiverLocal) {
 
         /** The JVM's {@code invokestatic} opcode. */
         public static final int INVOKESTATIC = 184;
@@ -72,6 +80,17 @@ public final class SiteTable {
             locals = List.copyOf(locals);
             stack = List.copyOf(stack);
             nonNull = Set.copyOf(nonNull);
+            if (receiverLocal < -1 || receiverLocal >= 0 && (opcode == INVOKESTATIC || stack.isEmpty() || receiverLocal >= locals.size()
+                    || !locals.get(receiverLocal).equals(stack.get(stack.size() - 1)))) {
+                throw new IllegalArgumentException("malformed site table entry: site " + bci + " names local "
+                        + receiverLocal + " as its receiver's, which is no live local of the receiver's type");
+            }
+        }
+
+        /** A site whose receiver, if any, is saved as a value of its own. */
+        public Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
+                Set<Integer> nonNull) {
+            this(bci, target, locals, stack, monitors, opcode, nonNull, -1);
         }
 
         /** Whether the call selects its method by its receiver's class ({@code invokevirtual}, {@code invokeinterface}). */
@@ -138,9 +157,10 @@ public final class SiteTable {
     }
 
     private static String write(Site site) {
+        String receiverIn = site.receiverLocal() < 0 ? "" : RECEIVER_IN + site.receiverLocal();
         return site.bci() + "|" + site.target() + "|" + String.join(",", marked(site, site.locals(), 0)) + "|"
-                + String.join(",", marked(site, site.stack(), site.locals().size())) + "|" + site.monitors() + "|"
-                + site.opcode();
+                + String.join(",", marked(site, site.stack(), site.locals().size())) + receiverIn + "|"
+                + site.monitors() + "|" + site.opcode();
     }
 
     /** {@code codes}, the slots from {@code first} on, with the never-null ones marked. */
@@ -199,7 +219,9 @@ public final class SiteTable {
     private static Site readSite(String site) {
         String[] f = fields(site, "\\|", 6, 6);
         List<String> locals = codes(f[2]);
-        List<String> stack = codes(f[3]);
+        int mark = f[3].indexOf(RECEIVER_IN);
+        List<String> stack = codes(mark < 0 ? f[3] : f[3].substring(0, mark));
+        int receiverLocal = mark < 0 ? -1 : Integer.parseInt(f[3].substring(mark + RECEIVER_IN.length()));
         Set<Integer> nonNull = new HashSet<>();
         List<String> all = new ArrayList<>(locals);
         all.addAll(stack);
@@ -209,7 +231,7 @@ public final class SiteTable {
             }
         }
         return new Site(Integer.parseInt(f[0]), f[1], unmarked(locals), unmarked(stack), Integer.parseInt(f[4]),
-                Integer.parseInt(f[5]), nonNull);
+                Integer.parseInt(f[5]), nonNull, receiverLocal);
     }
 
     private static List<String> unmarked(List<String> codes) {

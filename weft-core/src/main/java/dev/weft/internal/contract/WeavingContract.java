@@ -27,9 +27,12 @@ public final class WeavingContract {
      * ({@link #BRIDGE_ACCESS}; see {@link SiteTable.Method#bridgeTo}) is passed through rather
      * than woven: it is left as compiled, its twin calls the twin of the method it bridges to and
      * never saves a frame, and its site-table line names that method instead of sites, so that
-     * no frame list of either engine holds a frame of it.
+     * no frame list of either engine holds a frame of it. 6: a call whose receiver was loaded
+     * from a live local that still holds it names that local after the receiver's code
+     * ({@link SiteTable#RECEIVER_IN}), and its twin saves the local only, loading the receiver
+     * from it again when it rebuilds its callee.
      */
-    public static final int FORMAT_VERSION = 5;
+    public static final int FORMAT_VERSION = 6;
 
     /**
      * The access flags a bridge method has, both of them ({@code ACC_BRIDGE | ACC_SYNTHETIC}, JVM

@@ -22,7 +22,8 @@ import java.util.List;
  * <p>What it guarantees of frames it accepts: each method is woven code of this build; each
  * {@code bci} is one of its suspension sites; each slot holds what the weaver recorded there
  * (dead slots empty, ints within the width the code gives them, references of the recorded
- * class); every {@code this} and every call's receiver is non-null; each frame is suspended in
+ * class); every {@code this} and every call's receiver is non-null, and a receiver that the code
+ * loaded from a local still in it is that local's object; each frame is suspended in
  * a call that, as the JVM would select it for the saved receiver, reaches exactly the next
  * frame's method, on that frame's own {@code this}; a call through a lambda's proxy reaches its
  * implementation method, and only on an engine that can run it; the innermost frame is in the
@@ -78,6 +79,11 @@ public final class FrameValidator {
         if (site.hasReceiver && receiver(frame) == null) {
             throw refuse(i, "has a null receiver (slot " + (frame.objectValues.length - 1) + ") for its call of "
                     + site.target);
+        }
+        if (site.receiverLocal >= 0 && receiver(frame) != frame.objectValues[site.receiverLocal]) {
+            throw refuse(i, "has a receiver (slot " + (frame.objectValues.length - 1) + ") for its call of "
+                    + site.target + " that is not the object in local " + site.receiverLocal
+                    + ", from which its code loaded it");
         }
     }
 

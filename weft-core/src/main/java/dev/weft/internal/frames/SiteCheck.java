@@ -23,6 +23,8 @@ final class SiteCheck {
     final boolean virtual;
     /** Whether the call has a receiver: the last stack slot. */
     final boolean hasReceiver;
+    /** The local the receiver was loaded from and which still holds it, or -1 ({@link SiteTable.Site#receiverLocal}). */
+    final int receiverLocal;
     /** The binary name of the class the call names. */
     final String targetOwner;
     private final Class<?>[] types;
@@ -45,6 +47,7 @@ final class SiteCheck {
         this.types = new Class<?>[codes.length];
         this.virtual = site.isVirtual();
         this.hasReceiver = site.opcode() != SiteTable.Site.INVOKESTATIC;
+        this.receiverLocal = site.receiverLocal();
         this.targetOwner = site.targetOwner().replace('/', '.');
         this.nonNull = site.nonNull();
     }

@@ -46,6 +46,38 @@ class SiteTableTest {
     }
 
     @Test
+    void aReceiverSavedAsALocalIsNamedAfterItsCode() {
+        SiteTable.Site walk = new SiteTable.Site(3, "com/example/Walk.walk(I)I", List.of("Lcom/example/Walk;", "I"),
+                List.of("J", SiteTable.SECOND_HALF, "Lcom/example/Walk;"), 0, 182, Set.of(0, 4), 0);
+        String table = SiteTable.write(List.of(new SiteTable.Method("walk(I)I", "h", List.of(walk), null)));
+        assertTrue(table.contains("|!Lcom/example/Walk;,I|J,-,!Lcom/example/Walk;=0|0|182"), table);
+        SiteTable.Site read = SiteTable.read(table).get(0).sites().get(0);
+        assertEquals(walk, read);
+        assertEquals(0, read.receiverLocal());
+        assertEquals(-1, CALL.receiverLocal());
+    }
+
+    @Test
+    void aReceiverLocalThatCannotHoldTheReceiverIsRefused() {
+        String header = WeavingContract.tableHeader() + "\n";
+        String[] refused = {
+            "run()V\th\t7|A.b()V|LA;,I|LA;=1|0|182", // an int local
+            "run()V\th\t7|A.b()V|LA;,_|LA;=1|0|182", // a dead local
+            "run()V\th\t7|A.b()V|LA;|LA;=1|0|182", // past the locals
+            "run()V\th\t7|A.b()V|LA;|LA;=-2|0|182",
+            "run()V\th\t7|A.b()V|LA;|I=0|0|182", // the receiver's code is no reference of its type
+            "run()V\th\t7|A.b()V|LA;|LA;=0|0|184", // a static call has no receiver
+            "run()V\th\t7|A.b()V|LA;||0|182=0",
+            "run()V\th\t7|A.b()V|LA;|LA;=x|0|182",
+        };
+        for (String line : refused) {
+            assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + line + "\n"), line);
+        }
+        assertEquals(0, SiteTable.read(header + "run()V\th\t7|A.b()V|LA;|LA;=0|0|182\n").get(0).sites().get(0)
+                .receiverLocal());
+    }
+
+    @Test
     void anUnsupportedReasonLosesItsTabsAndNewlines() {
         String table = SiteTable.write(List.of(new SiteTable.Method("m()V", "h", List.of(), "one\ttwo\nthree")));
         assertEquals("one two three", SiteTable.read(table).get(0).unsupported());

@@ -22,9 +22,17 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * @param monitors how many monitors the method holds at the call
  * @param nonNull which slots of the table entry, locals then stack, hold a reference that is
  *        never null there ({@link NonNullValues}; the receiver always is)
+ * @param receiverLocal the live local the receiver was loaded from and which still holds it at
+ *        the call ({@link NonNullValues#receiverLocal}), of the receiver's own type, or -1: a
+ *        twin saves that local and not the receiver again
  */
 public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals, BitSet live,
-        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull) {
+        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull, int receiverLocal) {
+
+    /** Whether the receiver is saved as the local it was loaded from, not as a value of its own. */
+    public boolean receiverIsLocal() {
+        return receiverLocal >= 0;
+    }
 
     /** How many slots the saved operand stack takes: the stack below, then the receiver. */
     public int expressionSlots() {
@@ -38,7 +46,7 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
     /** This site's entry in its class's site table: the call, the type codes of the frame's slots, and the call's opcode. */
     public SiteTable.Site tableEntry() {
         return new SiteTable.Site(bci, call.owner + "." + call.name + call.desc, localCodes(), stackCodes(), monitors,
-                call.getOpcode(), nonNullSlots());
+                call.getOpcode(), nonNullSlots(), receiverLocal);
     }
 
     private List<String> localCodes() {

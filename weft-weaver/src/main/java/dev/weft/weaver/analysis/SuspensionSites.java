@@ -156,7 +156,9 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
                 nonNull.set(slot);
             }
         }
-        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors, nonNull);
+        boolean savedAsLocal = receiverLocal >= 0 && live.get(receiverLocal) && locals.get(receiverLocal).equals(receiver);
+        return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors, nonNull,
+                savedAsLocal ? receiverLocal : -1);
     }
 
     /** This method's entry in its class's site table. */

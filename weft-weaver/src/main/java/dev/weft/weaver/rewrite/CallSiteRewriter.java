@@ -76,9 +76,14 @@ abstract class CallSiteRewriter implements Opcodes {
             insns.insert(previous, entry);
         }
         callLabels.put(site, callLabel);
-        if (site.receiver() != null) {
+        if (keepsReceiver(site)) {
             insns.insertBefore(call, saveReceiver(call));
         }
+    }
+
+    /** Whether {@code site}'s receiver is copied into {@link #receiverTemp()} for the call: an instance call's is. */
+    boolean keepsReceiver(SuspensionSite site) {
+        return site.receiver() != null;
     }
 
     /** Adds a frame after {@code site}'s call (at {@code call}, its instruction now), where the code continues, if none stands there. */

@@ -35,12 +35,12 @@ import org.objectweb.asm.tree.VarInsnNode;
  * <p>At each linked site (below):
  * <pre>
  * call_k:                           // [below..., receiver, args...]
- *   (instance calls) args -> scratch; dup; astore receiverTemp; scratch -> args
+ *   (instance calls, unless the receiver is a saved local's) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   aload fiber; invokedynamic name(receiver?, args..., Fiber) TwinLinker.link(opcode, Owner)
  *                                   // [below..., result]
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
- *   fiber.push(receiverTemp); fiber.push(below), top first; fiber.push(live locals), last first
+ *   fiber.push(receiverTemp) (if kept); fiber.push(below), top first; fiber.push(live locals), last first
  *   fiber.endFrame(Owner.class, ldc MethodHandle(Owner.name$weft), this or null, siteId)
  *   return zero or null
  * resume_k:                         // [below...]: reached from the prologue only
@@ -57,7 +57,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   lookupswitch (fiber.popInt()) { siteId_k: restore_k; default: throw fiber.notASite(...) }
  * restore_k:
  *   every local of call_k's frame = fiber.pop() if live, else zero or null, first slot first
- *   push fiber.pop() for below..., bottom first, then the receiver (checkcast)
+ *   push fiber.pop() for below..., bottom first, then the receiver: fiber.pop() (checkcast), or,
+ *   for a receiver loaded from a local that still held it at the call, aload that local again
  *   aload fiber; invokevirtual Fiber.rewindsCallee(); ifne rewind_k
  *   pop the receiver; goto resume_k // the callee has returned or thrown: the engine says which
  * rewind_k:                         // [below..., receiver]: the callee was saved too, and is rebuilt with this frame
@@ -72,7 +73,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  * again.
  *
  * <p>The values saved per frame are exactly the slots the class's site table lists for the site
- * (null-typed ones included), so that {@code serialize()} can read a suspended fiber as
+ * (null-typed ones included), but for a receiver the table marks as a local's (a recursive
+ * {@code this.walk(...)} would otherwise save {@code this} twice: JMH put one value more per
+ * frame at 11% of a same-fringe leaf), so that {@code serialize()} can read a suspended fiber as
  * {@code CoroutineFrame}s and {@code deserialize} can write them back. A site is linked unless it is inside a monitor (a
  * twin cannot return out of a monitor it holds and take it again) or is a static or special call
  * of a JDK class (no twin there): those stay plain calls, which the woven engine cannot unwind
@@ -102,6 +105,12 @@ final class TwinRewriter extends CallSiteRewriter {
     @Override
     int receiverTemp() {
         return firstFree + 2;
+    }
+
+    /** A receiver loaded from a live local that still holds it is not kept: that local is saved, and loaded again on rebuild. */
+    @Override
+    boolean keepsReceiver(SuspensionSite site) {
+        return site.receiver() != null && !site.receiverIsLocal();
     }
 
     @Override
@@ -193,7 +202,7 @@ final class TwinRewriter extends CallSiteRewriter {
             code.add(new InsnNode(result.getSize() == 2 ? POP2 : POP));
         }
         int[] scratch = stackBelowToScratch(code, site);
-        if (site.receiver() != null) {
+        if (keepsReceiver(site)) {
             push(code, site.receiver(), receiverTemp());
         }
         List<SlotType> below = site.stackBelow();
@@ -343,7 +352,9 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private void rewind(InsnList code, SuspensionSite site) {
         restoreFrame(code, site, (c, slot, type) -> pop(c, type));
-        if (site.receiver() != null) {
+        if (site.receiverIsLocal()) {
+            code.add(new VarInsnNode(ALOAD, site.receiverLocal()));
+        } else if (site.receiver() != null) {
             pop(code, site.receiver());
         }
         LabelNode rewindCallee = new LabelNode();

@@ -20,8 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * writes frames into one: what {@code serialize} and {@code deserialize} are on the woven
  * engine. Nothing runs: the twins saved exactly the slots of their site's table entry (see the
  * weaver's {@code TwinRewriter}), per frame, in the order pushed: the receiver of the call in
- * progress, the operand stack's values below it from the top, the live locals from the last, and
- * the site id; the fiber keeps each frame's class beside.
+ * progress (unless the table names the local it is in, {@link SiteTable.Site#receiverLocal}),
+ * the operand stack's values below it from the top, the live locals from the last, and the site
+ * id; the fiber keeps each frame's class beside.
  * Confined to the coroutine's owner thread.
  */
 final class FiberFrames {
@@ -63,7 +64,9 @@ final class FiberFrames {
             Object[] objects = new Object[slots];
             for (int slot = 0; slot < slots; slot++) {
                 String code = code(site, slot);
-                if (isReference(code)) {
+                if (isReceiverInLocal(site, slot)) {
+                    objects[slot] = objects[site.receiverLocal()];
+                } else if (isReference(code)) {
                     objects[slot] = references[--r];
                 } else if (isPrimitive(code)) {
                     scalars[slot] = primitives[--p];
@@ -95,7 +98,9 @@ final class FiberFrames {
             int p = 0;
             for (int slot = slots - 1; slot >= 0; slot--) {
                 String code = code(site, slot);
-                if (isReference(code)) {
+                if (isReceiverInLocal(site, slot)) {
+                    continue; // the validator checked that it is the local's object
+                } else if (isReference(code)) {
                     references[r++] = frame.objectValues[slot];
                 } else if (isPrimitive(code)) {
                     primitives[p++] = frame.scalarValues[slot];
@@ -174,6 +179,11 @@ final class FiberFrames {
     private static String code(SiteTable.Site site, int slot) {
         int locals = site.locals().size();
         return slot < locals ? site.locals().get(slot) : site.stack().get(slot - locals);
+    }
+
+    /** Whether {@code slot} is the call's receiver and saved only as the local it was loaded from. */
+    private static boolean isReceiverInLocal(SiteTable.Site site, int slot) {
+        return site.receiverLocal() >= 0 && slot == site.locals().size() + site.stack().size() - 1;
     }
 
     private static boolean isReference(String code) {
