@@ -182,7 +182,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
      */
     @SuppressWarnings("unchecked")
     public O call(I input) {
-        CoroutineSupport support = CoroutineSupport.currentFor(this);
+        return (O) callOn(CoroutineSupport.currentFor(this), input);
+    }
+
+    /** {@link #call}, made on the thread whose scheduler is {@code support}. */
+    final Object callOn(CoroutineSupport support, Object input) {
         checkOwner(support, "call");
         int prior = support.take(this, "call");
         transfer = input;
@@ -190,7 +194,7 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
         if (isFinished()) {
             rethrowFailure();
         }
-        return (O) output;
+        return output;
     }
 
     /**

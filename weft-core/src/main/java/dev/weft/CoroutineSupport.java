@@ -734,6 +734,15 @@ final class CoroutineSupport {
         return true;
     }
 
+    /**
+     * A woven call of {@code callee} by {@code caller}, run nested: by this scheduler, without
+     * finding the thread's again, when the caller is the coroutine it runs; else as
+     * {@code call} is.
+     */
+    Object callNested(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
+        return callee.callOn(running == caller ? this : currentFor(callee), input);
+    }
+
     /** The result of the call that the coroutine resuming now made by unwinding: its callee's output, or its failure thrown. */
     Object takeCallReturn() {
         Object output = callReturn;

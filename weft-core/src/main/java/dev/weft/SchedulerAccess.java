@@ -64,6 +64,11 @@ final class SchedulerAccess implements CoroutineAccess {
     }
 
     @Override
+    public Object callNested(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
+        return caller.owner().callNested(caller, callee, input);
+    }
+
+    @Override
     public Object takeCallReturn(CoroutineBase caller) {
         return caller.owner().takeCallReturn();
     }

@@ -62,6 +62,12 @@ public interface CoroutineAccess {
      */
     boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);
 
+    /**
+     * A woven call of {@code callee} by {@code caller} that {@link #callByUnwinding} did not
+     * take, run nested on this thread's stack, as {@code callee.call(input)} runs it.
+     */
+    Object callNested(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);
+
     /** The second half, as {@code caller} resumes: the call's result, or the callee's failure thrown. */
     Object takeCallReturn(CoroutineBase caller);
 }

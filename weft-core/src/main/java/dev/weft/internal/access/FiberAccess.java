@@ -58,6 +58,9 @@ public interface FiberAccess {
     /** How many frames are saved. */
     int frameCount(Fiber fiber);
 
+    /** Whether exactly {@code count} frames are saved: cheaper than {@link #frameCount} when more are. */
+    boolean hasFrameCount(Fiber fiber, int count);
+
     /** The class of saved frame {@code frame} (0 the outermost). */
     Class<?> frameClass(Fiber fiber, int frame);
 

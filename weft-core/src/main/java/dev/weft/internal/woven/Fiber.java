@@ -528,6 +528,15 @@ public class Fiber {
         mode = RUNNING;
     }
 
+    /** Whether exactly {@code n} frames are saved and not resumed: the count stops once it passes n (a walk has many segments). */
+    private boolean hasSavedFrameCount(int n) {
+        int count = frameCount - nextFrame;
+        for (int s = 0, lower = lowerSegmentCount(); s < lower && count <= n; s++) {
+            count += segmentStart(s + 1) - lowerNext(s);
+        }
+        return count == n;
+    }
+
     /** How many frames are saved and not resumed. */
     private int savedFrameCount() {
         int count = frameCount - nextFrame;
@@ -783,6 +792,11 @@ public class Fiber {
         @Override
         public int frameCount(Fiber fiber) {
             return fiber.savedFrameCount();
+        }
+
+        @Override
+        public boolean hasFrameCount(Fiber fiber, int count) {
+            return fiber.hasSavedFrameCount(count);
         }
 
         @Override

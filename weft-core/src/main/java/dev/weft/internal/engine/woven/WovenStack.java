@@ -160,7 +160,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * outermost is the body's, through the entry.
      */
     private int firstTake(Fiber fiber) {
-        return !outermostByItsMethod && FIBERS.frameCount(fiber) == WHOLE_BELOW_BODY ? WHOLE_BELOW_BODY : 1;
+        return !outermostByItsMethod && FIBERS.hasFrameCount(fiber, WHOLE_BELOW_BODY) ? WHOLE_BELOW_BODY : 1;
     }
 
     /** Marks the coroutine, unwinding to call another, as resuming with the call's result. */

@@ -115,11 +115,10 @@ public final class WovenSwitches {
      * caller cannot wait so (a symmetric coroutine); a callee that cannot be called is refused
      * here, as by {@code call}.
      */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
         CoroutineBase caller = (CoroutineBase) FIBERS.coroutine(fiber);
         if (!(fiber instanceof WovenStack stack) || !COROUTINES.callByUnwinding(caller, callee, input)) {
-            return ((AsymCoroutine) callee).call(input);
+            return COROUTINES.callNested(caller, callee, input);
         }
         stack.awaitCallReturn();
         FIBERS.startUnwinding(fiber);
