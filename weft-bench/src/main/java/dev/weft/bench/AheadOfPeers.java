@@ -8,8 +8,9 @@ import java.util.Map;
  * A goal of the form "Weft's best engine ahead of every peer at every size": Weft's best value
  * at each parameter against each competing peer's value of the same workload and metric at that
  * parameter (JRuby with Weft fibers is Weft's, not a competitor). Parameters that a peer did not
- * measure are left out of the comparison with that peer; the goal is NOT MEASURED when Weft's
- * side is missing or no comparison could be made.
+ * measure, or where its repeats put its value within noise ({@link PeerResults.Row#withinNoise}),
+ * are left out of the comparison with that peer, the latter said; the goal is NOT MEASURED when
+ * Weft's side is missing or no comparison could be made.
  *
  * @param goal the line's text
  * @param workload and {@code metrics}: the peers' rows compared; of a peer that printed several of
@@ -40,6 +41,7 @@ record AheadOfPeers(String goal, String workload, List<String> metrics, boolean 
             return Target.notMeasured(goal, "Weft's rows were not measured");
         }
         List<String> behind = new ArrayList<>();
+        List<String> noisy = new ArrayList<>();
         int compared = 0;
         for (String peer : peers.peersOf(workload)) {
             if (PeerResults.isWeft(peer)) {
@@ -50,6 +52,11 @@ record AheadOfPeers(String goal, String workload, List<String> metrics, boolean 
                 if (row == null) {
                     continue;
                 }
+                if (row.withinNoise()) {
+                    noisy.add(peer + " at " + Format.count(weft.getKey()) + " (" + Format.number(row.value()) + " " + unit
+                            + ")");
+                    continue;
+                }
                 compared++;
                 if (!ahead(weft.getValue(), row.value())) {
                     behind.add(peer + " at " + Format.count(weft.getKey()) + " (" + Format.number(row.value()) + " " + unit
@@ -57,12 +64,13 @@ record AheadOfPeers(String goal, String workload, List<String> metrics, boolean 
                 }
             }
         }
+        String notCompared = noisy.isEmpty() ? "" : "; within noise over their runs, not compared: " + String.join(", ", noisy);
         if (compared == 0) {
-            return Target.notMeasured(goal, "no peer measured " + workload + " at Weft's sizes");
+            return Target.notMeasured(goal, "no peer measured " + workload + " at Weft's sizes" + notCompared);
         }
         String measured = behind.isEmpty() ? "ahead in all " + compared + " comparisons"
                 : "behind " + String.join(", ", behind) + "; ahead in " + (compared - behind.size()) + " of " + compared;
-        return Target.of(goal, measured, behind.isEmpty());
+        return Target.of(goal, measured + notCompared, behind.isEmpty());
     }
 
     /** {@code peer}'s row of the first of {@link #metrics} it measured at {@code parameter}, or null. */

@@ -180,7 +180,8 @@ final class MemorySection extends Section {
             their figure. The plain resident-set growth is the last table. \
             **Noise.** A figure is *within noise* when it is under %s times the median absolute \
             deviation of the JVMs' figures (the repeats disagree by as much as the figure itself); \
-            such a cell shows the median all the same, and the target leaves it out. The wait for \
+            such a cell shows the median all the same, and the target leaves it out, a peer's as \
+            Weft's (a peer's by the spread of its runs, which `run-peers.sh` repeats as this does). The wait for \
             the compilers and the trim are there because, without them, the resident set moved by a \
             few to a hundred 4 KiB pages between the readings around a hundred coroutines that \
             allocate no native memory at all (Native Memory Tracking showed the compiler's arena, a \

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -35,8 +36,28 @@ final class PeerResults {
     /** How the report names {@link #JRUBY_WEFT}'s rows. */
     static final String JRUBY_WEFT_LABEL = "JRuby with Weft fibers";
 
-    /** One row of the file. {@code value} is NaN for an unavailable peer. */
-    record Row(String peer, String workload, String parameter, String metric, double value, String unit, String note) {
+    /**
+     * One row of the file, or the median of rows that repeat one measurement. {@code value} is
+     * NaN for an unavailable peer; {@code noise} is the repeats' median absolute deviation from
+     * their median, 0 for a row measured once.
+     */
+    record Row(String peer, String workload, String parameter, String metric, double value, String unit, String note,
+            double noise) {
+
+        /** A row measured once. */
+        Row(String peer, String workload, String parameter, String metric, double value, String unit, String note) {
+            this(peer, workload, parameter, metric, value, unit, note, 0);
+        }
+
+        /**
+         * Whether the repeats disagree by as much as the value, by the rule Weft's own memory
+         * figures are held to ({@link ResidentGrowth#NOISE_FACTOR}): such a value says nothing
+         * about the peer, and a target does not compare it.
+         */
+        boolean withinNoise() {
+            return Math.abs(value) < ResidentGrowth.NOISE_FACTOR * noise;
+        }
+
         boolean unavailable() {
             return UNAVAILABLE.equals(metric);
         }
@@ -119,7 +140,10 @@ final class PeerResults {
         Row first = repeats.get(0);
         String all = String.join(", ", repeats.stream().map(r -> Format.number(r.value())).toList());
         String note = (first.note().isEmpty() ? "" : first.note() + "; ") + "median of " + n + " runs: " + all;
-        return new Row(first.peer(), first.workload(), first.parameter(), first.metric(), median, first.unit(), note);
+        double[] deviations = Arrays.stream(values).map(v -> Math.abs(v - median)).sorted().toArray();
+        double noise = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
+        return new Row(first.peer(), first.workload(), first.parameter(), first.metric(), median, first.unit(), note,
+                noise);
     }
 
     /**
