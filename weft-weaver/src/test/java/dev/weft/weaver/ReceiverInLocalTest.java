@@ -12,9 +12,9 @@ import dev.weft.internal.woven.WovenMethods;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * A call's receiver loaded from a live local that still holds it is saved once, as that local:

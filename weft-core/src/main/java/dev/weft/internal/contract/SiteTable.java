@@ -80,11 +80,16 @@ public final class SiteTable {
             locals = List.copyOf(locals);
             stack = List.copyOf(stack);
             nonNull = Set.copyOf(nonNull);
-            if (receiverLocal < -1 || receiverLocal >= 0 && (opcode == INVOKESTATIC || stack.isEmpty() || receiverLocal >= locals.size()
-                    || !locals.get(receiverLocal).equals(stack.get(stack.size() - 1)))) {
+            if (receiverLocal != -1 && !holdsReceiver(receiverLocal, locals, stack, opcode)) {
                 throw new IllegalArgumentException("malformed site table entry: site " + bci + " names local "
                         + receiverLocal + " as its receiver's, which is no live local of the receiver's type");
             }
+        }
+
+        /** Whether {@code local} can hold the receiver, the last of {@code stack}: a live local of its type. */
+        private static boolean holdsReceiver(int local, List<String> locals, List<String> stack, int opcode) {
+            return opcode != INVOKESTATIC && !stack.isEmpty() && local >= 0 && local < locals.size()
+                    && locals.get(local).equals(stack.get(stack.size() - 1));
         }
 
         /** A site whose receiver, if any, is saved as a value of its own. */
