@@ -136,14 +136,19 @@ final class PeerResults {
     private static Row median(List<Row> repeats) {
         double[] values = repeats.stream().mapToDouble(Row::value).sorted().toArray();
         int n = values.length;
-        double median = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        double median = middle(values);
         Row first = repeats.get(0);
         String all = String.join(", ", repeats.stream().map(r -> Format.number(r.value())).toList());
         String note = (first.note().isEmpty() ? "" : first.note() + "; ") + "median of " + n + " runs: " + all;
         double[] deviations = Arrays.stream(values).map(v -> Math.abs(v - median)).sorted().toArray();
-        double noise = n % 2 == 1 ? deviations[n / 2] : (deviations[n / 2 - 1] + deviations[n / 2]) / 2;
         return new Row(first.peer(), first.workload(), first.parameter(), first.metric(), median, first.unit(), note,
-                noise);
+                middle(deviations));
+    }
+
+    /** The median of {@code sorted}, which is not empty. */
+    private static double middle(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     /**
