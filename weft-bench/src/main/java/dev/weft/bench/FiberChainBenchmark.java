@@ -144,7 +144,7 @@ public class FiberChainBenchmark {
                 next = new AsymCoroutine<>((self, in) -> {
                     Integer v = in;
                     while (true) {
-                        Integer out = to == null ? v + 1 : to.call(v + 1);
+                        Integer out = to == null ? Integer.valueOf(v + 1) : to.call(v + 1); // boxed once: `? v + 1 :` would unbox call's result and box it again
                         v = self.ret(out);
                     }
                 });
