@@ -59,13 +59,8 @@ final class SchedulerAccess implements CoroutineAccess {
     }
 
     @Override
-    public boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
-        return caller.owner().callByUnwinding(caller, callee, input);
-    }
-
-    @Override
-    public Object callNested(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input) {
-        return caller.owner().callNested(caller, callee, input);
+    public Object wovenCall(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input, boolean mayUnwind, Object unwound) {
+        return caller.owner().wovenCall(caller, callee, input, mayUnwind, unwound);
     }
 
     @Override

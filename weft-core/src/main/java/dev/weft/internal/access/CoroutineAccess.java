@@ -52,22 +52,17 @@ public interface CoroutineAccess {
     void afterSwitch(Coroutine resumed);
 
     /**
-     * The first half of a woven call of {@code callee} by {@code caller}, the coroutine whose
-     * woven code makes it: takes the callee to run once the caller has unwound.
+     * A woven call of {@code callee} by {@code caller}, the coroutine whose woven code makes it:
+     * run nested on this thread's stack, as {@code callee.call(input)} runs it, and its output
+     * returned; or, if {@code mayUnwind} (the caller's stack can wait unwound) and many runs
+     * are nested on the thread's stack already, the first half of a call by unwinding: the
+     * callee is taken to run once the caller has unwound, and {@code unwound} is returned, a
+     * marker of the engine's that no output is.
      *
-     * @return whether the caller is to unwind: false, taking nothing, if the call is to run
-     *         nested (not many runs are nested on the thread's stack yet, or the caller is not an
-     *         asymmetric coroutine running on this thread)
      * @throws IllegalStateException or {@code WrongThreadException} if the callee cannot be called
      */
-    boolean callByUnwinding(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);
+    Object wovenCall(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input, boolean mayUnwind, Object unwound);
 
-    /**
-     * A woven call of {@code callee} by {@code caller} that {@link #callByUnwinding} did not
-     * take, run nested on this thread's stack, as {@code callee.call(input)} runs it.
-     */
-    Object callNested(CoroutineBase caller, AsymCoroutine<?, ?> callee, Object input);
-
-    /** The second half, as {@code caller} resumes: the call's result, or the callee's failure thrown. */
+    /** The second half of a call by unwinding, as {@code caller} resumes: the call's result, or the callee's failure thrown. */
     Object takeCallReturn(CoroutineBase caller);
 }

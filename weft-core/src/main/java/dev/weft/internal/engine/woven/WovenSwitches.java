@@ -35,6 +35,9 @@ public final class WovenSwitches {
     /** Each suspension point of the library, and what a twin's call of it runs: its parameters with a fiber appended. */
     private static final Map<Method, MethodHandle> HANDLERS = handlers();
 
+    /** What the scheduler returns for a call it made the caller unwind for: no call's output is this object. */
+    private static final Object UNWOUND = new Object();
+
     private WovenSwitches() {
     }
 
@@ -117,10 +120,11 @@ public final class WovenSwitches {
      */
     private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
         CoroutineBase caller = (CoroutineBase) FIBERS.coroutine(fiber);
-        if (!(fiber instanceof WovenStack stack) || !COROUTINES.callByUnwinding(caller, callee, input)) {
-            return COROUTINES.callNested(caller, callee, input);
+        Object output = COROUTINES.wovenCall(caller, callee, input, fiber instanceof WovenStack, UNWOUND);
+        if (output != UNWOUND) {
+            return output;
         }
-        stack.awaitCallReturn();
+        ((WovenStack) fiber).awaitCallReturn();
         FIBERS.startUnwinding(fiber);
         return null;
     }
