@@ -40,7 +40,7 @@ import java.util.Map;
  * <tr><td>version</td><td>1 byte</td><td>{@link #VERSION}: the version of this layout</td></tr>
  * <tr><td>length</td><td>varint</td><td>the number of bytes that follow in the record, at
  *     most the reader's byte limit</td></tr>
- * <tr><td>woven format</td><td>varint</td><td>{@link WeavingContract#FORMAT_VERSION} of the
+ * <tr><td>woven format</td><td>varint</td><td>{@link WeavingContract#FRAMES_FORMAT_VERSION} of the
  *     writer: the frames' bcis and slots are in the terms of that weaving</td></tr>
  * <tr><td>build</td><td>8 bytes</td><td>the build fingerprint: a 64-bit hash over the method
  *     table below (each entry's class, name, descriptor and code fingerprint, in order) and
@@ -158,8 +158,8 @@ final class FrameCodec {
                 table.add(MethodReference.of(frame.method));
             }
         }
-        body.varint(WeavingContract.FORMAT_VERSION);
-        body.fixed64(build(table, WeavingContract.FORMAT_VERSION));
+        body.varint(WeavingContract.FRAMES_FORMAT_VERSION);
+        body.fixed64(build(table, WeavingContract.FRAMES_FORMAT_VERSION));
         body.varint(table.size());
         for (MethodReference method : table) {
             body.utf(method.className());
@@ -415,10 +415,11 @@ final class FrameCodec {
         CoroutineFrame[] frames() throws IOException {
             int wovenFormat = in.varint("the woven format");
             long build = in.fixed64("the build fingerprint");
-            if (wovenFormat != WeavingContract.FORMAT_VERSION) {
+            if (wovenFormat != WeavingContract.FRAMES_FORMAT_VERSION) {
                 throw new InvalidObjectException("cannot read a coroutine: its frames are of build "
-                        + Long.toHexString(build) + ", woven in format " + wovenFormat + ", and this Weft weaves format "
-                        + WeavingContract.FORMAT_VERSION + ": its sites and slots mean other things here");
+                        + Long.toHexString(build) + ", in the frames of woven format " + wovenFormat
+                        + ", and this Weft's frames are those of format " + WeavingContract.FRAMES_FORMAT_VERSION
+                        + ": its sites and slots mean other things here");
             }
             List<MethodReference> table = methodTable();
             if (build(table, wovenFormat) != build) {

@@ -253,7 +253,8 @@ class StreamFormatTest {
         int other = bytes[woven] + 1;
         bytes[woven] = (byte) other;
         InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> read(bytes, engine));
-        assertTrue(e.getMessage().contains("woven in format " + other + ", and this Weft weaves format " + (other - 1)),
+        assertTrue(e.getMessage().contains("in the frames of woven format " + other
+                + ", and this Weft's frames are those of format " + (other - 1)),
                 e.getMessage());
     }
 

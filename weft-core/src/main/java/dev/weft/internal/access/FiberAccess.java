@@ -46,6 +46,13 @@ public interface FiberAccess {
      */
     boolean take(Fiber fiber, int count, Object value, Throwable exception);
 
+    /**
+     * Drops the next saved frame to resume if it is suspended in a tail call, and is not the
+     * outermost of all: the engine then passes the value or exception it was to resume it with
+     * on to the next one. Returns whether it did.
+     */
+    boolean dropTailCall(Fiber fiber);
+
     /** Calls the frame {@link #take} took through its twin's handle: what it returns (anything while it unwinds again), or throws. */
     Object resumeTaken(Fiber fiber) throws Throwable;
 

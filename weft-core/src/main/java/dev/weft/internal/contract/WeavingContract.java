@@ -30,9 +30,30 @@ public final class WeavingContract {
      * no frame list of either engine holds a frame of it. 6: a call whose receiver was loaded
      * from a live local that still holds it names that local after the receiver's code
      * ({@link SiteTable#RECEIVER_IN}), and its twin saves the local only, loading the receiver
-     * from it again when it rebuilds its callee.
+     * from it again when it rebuilds its callee. 7: a frame suspended in its last call, which
+     * has nothing left to do but return that call's result, ends with its site id marked
+     * {@link #TAIL_SITE}; its sites and slots are those of format 6 ({@link #FRAMES_FORMAT_VERSION}).
      */
-    public static final int FORMAT_VERSION = 6;
+    public static final int FORMAT_VERSION = 7;
+
+    /**
+     * The format whose terms saved frames are in: what their bcis and slots mean, which
+     * serialized frames record and a reader checks. Format 7 changed how twins end a frame,
+     * not what a frame holds, so frames written by format 6 code read the same.
+     */
+    public static final int FRAMES_FORMAT_VERSION = 6;
+
+    /**
+     * Marks the site id a twin passes to {@link #END_FRAME_METHOD} when the call is a tail
+     * call: outside every try block of the method, followed only by a
+     * return of its result, of the method's own return type, or, in a void method, by
+     * dropping its result and returning (unconditional jumps between them followed). The
+     * engine then passes what the call gives, its result or its exception, straight on to the
+     * frame's caller when it resumes the frame, rather than rebuilding it to do that. The
+     * frame is saved as any other, and its record names the site without the mark. Site ids
+     * are bcis, below this bit.
+     */
+    public static final int TAIL_SITE = 1 << 30;
 
     /**
      * The access flags a bridge method has, both of them ({@code ACC_BRIDGE | ACC_SYNTHETIC}, JVM

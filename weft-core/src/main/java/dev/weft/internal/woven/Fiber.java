@@ -2,6 +2,7 @@ package dev.weft.internal.woven;
 
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.contract.WeavingContract;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.WeakReference;
@@ -33,7 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * continuations. Once several frames have returned in a row, the next ones are rebuilt a few
  * at a time ({@link #rewindsCallee}): the engine calls the outermost of them, each re-invokes
  * its saved callee, whose prologue rebuilds it in turn, and the innermost takes the result. A
- * switch thus costs the same at any depth, and a return costs the frames it returns through.
+ * frame suspended in a tail call ({@link WeavingContract#TAIL_SITE}: it would only return what
+ * its call gives) is not rebuilt at all when it is next: the engine drops it and passes the
+ * result, or the exception, on to the frame under it ({@link #dropTailCall}). A switch thus
+ * costs the same at any depth, and a return costs the frames it returns through that have
+ * something left to do.
  *
  * <p>Values are kept in two stacks, one for references and one for primitives as {@code long}
  * bits, allocated at the first suspension, grown as needed, reused from one suspension to the
@@ -112,9 +117,13 @@ public class Fiber {
     private static final int TRIM_SLACK = 4;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
-    /** In a frame's record, above its site id: whether its last reference is its receiver; above that, its kind's number. */
+    /**
+     * In a frame's record, above its site id: whether its last reference is its receiver; whether
+     * it is suspended in a tail call ({@link WeavingContract#TAIL_SITE}); above that, its kind's number.
+     */
     private static final long HAS_RECEIVER = 1L << 32;
-    private static final int KIND_SHIFT = 33;
+    private static final long TAIL_CALL = 1L << 33;
+    private static final int KIND_SHIFT = 34;
 
     /** The engine's control, which a subclass's constructor must pass: only the engine makes fibers. */
     private static final FiberAccess CONTROL = new Control();
@@ -230,7 +239,8 @@ public class Fiber {
     /**
      * Ends the frame whose values were just pushed: a frame of {@code owner}'s method whose twin
      * is {@code twin}, run on {@code self} (null for a static method), suspended in its call at
-     * site {@code site}. It is the caller of the frame ended before it, if that one is new too.
+     * site {@code site}, marked {@link WeavingContract#TAIL_SITE} if that is a tail call. It is
+     * the caller of the frame ended before it, if that one is new too.
      */
     public final void endFrame(Class<?> owner, MethodHandle twin, Object self, int site) {
         addFrame(kindOf(owner, twin), self, site); // a few bytecodes: C2 inlines it at every unwinding site, however cold
@@ -265,7 +275,9 @@ public class Fiber {
     private void addFrame(Kind kind, Object self, int site) {
         assert self == null || referenceCount > 0 && references[referenceCount - 1] == self
                 : "the receiver of a frame of " + kind.owner.getName() + " is not its last value, in " + this;
-        pushLong((long) kind.number << KIND_SHIFT | (self != null ? HAS_RECEIVER : 0) | site & 0xFFFF_FFFFL);
+        long tail = (site & WeavingContract.TAIL_SITE) != 0 ? TAIL_CALL : 0;
+        pushLong((long) kind.number << KIND_SHIFT | tail | (self != null ? HAS_RECEIVER : 0)
+                | site & ~WeavingContract.TAIL_SITE & 0xFFFF_FFFFL);
         int f = frameCount;
         if (segmentPending) {
             segmentPending = false;
@@ -459,6 +471,25 @@ public class Fiber {
         resumeValue = resumeThrows ? exception : value;
         mode = (byte) (RESUMING + outermost - innermost);
         return frameCount == 0;
+    }
+
+    /**
+     * Drops the innermost saved frame of the top segment if it is suspended in a tail call and
+     * is not the outermost frame of all: resumed, it would only return what its call gives,
+     * which the engine passes on to the next frame instead. Returns whether it did.
+     */
+    private boolean dropTailCall() {
+        int f = nextFrame;
+        if (f == frameCount - 1 && lowerSegmentCount() == 0
+                || (primitives[primitiveEnd(f) - 1] & TAIL_CALL) == 0) {
+            return false;
+        }
+        Arrays.fill(references, f == 0 ? 0 : referenceEnd(f - 1), referenceEnd(f), null);
+        nextFrame = f + 1;
+        if (nextFrame == frameCount) {
+            dropTopSegment();
+        }
+        return true;
     }
 
     /** Leaves the resuming mode: the frames saved end where the last one with a place ends, where pushes go again. */
@@ -768,6 +799,11 @@ public class Fiber {
         @Override
         public boolean take(Fiber fiber, int count, Object value, Throwable exception) {
             return fiber.take(count, value, exception);
+        }
+
+        @Override
+        public boolean dropTailCall(Fiber fiber) {
+            return fiber.dropTailCall();
         }
 
         @Override

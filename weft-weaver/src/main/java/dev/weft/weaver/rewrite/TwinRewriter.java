@@ -8,8 +8,10 @@ import dev.weft.weaver.analysis.SuspensionSite;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -22,6 +24,7 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -42,6 +45,7 @@ import org.objectweb.asm.tree.VarInsnNode;
  *   pop result; below -> scratch
  *   fiber.push(receiverTemp) (if kept); fiber.push(below), top first; fiber.push(live locals), last first
  *   fiber.endFrame(Owner.class, ldc MethodHandle(Owner.name$weft), this or null, siteId)
+ *                                   // siteId | TAIL_SITE if the call is a tail call (isTailCall)
  *   return zero or null
  * resume_k:                         // [below...]: reached from the prologue only
  *   fiber.resumed&lt;Kind&gt;() (checkcast)   // the call's result, or its exception thrown here,
@@ -93,6 +97,7 @@ final class TwinRewriter extends CallSiteRewriter {
     private final int fiber;
     private final int siteId;
     private final Map<SuspensionSite, LabelNode> resumeLabels = new HashMap<>();
+    private final Set<SuspensionSite> tailCalls = new HashSet<>();
 
     private TwinRewriter(String owner, boolean ownerIsInterface, SuspensionSites twin) {
         super(owner, twin, true, twin.method().maxLocals);
@@ -131,6 +136,7 @@ final class TwinRewriter extends CallSiteRewriter {
         TwinRewriter rewriter = new TwinRewriter(owner, ownerIsInterface, twin);
         rewriter.declareFiberInFrames();
         List<SuspensionSite> linked = twin.sites().stream().filter(TwinRewriter::isLinked).toList();
+        linked.stream().filter(rewriter::isTailCall).forEach(rewriter.tailCalls::add); // before any code moves
         linked.forEach(rewriter::weaveCall);
         rewriter.weavePrologue(linked);
     }
@@ -144,6 +150,51 @@ final class TwinRewriter extends CallSiteRewriter {
     private static boolean isJdk(String internalName) {
         return internalName.startsWith("java/") || internalName.startsWith("javax/") || internalName.startsWith("jdk/")
                 || internalName.startsWith("sun/") || internalName.startsWith("com/sun/");
+    }
+
+    /**
+     * Whether the frame has nothing left to do after the call at {@code site} but return what
+     * it gives ({@link WeavingContract#TAIL_SITE}): no handler of the method covers the call, so
+     * that an exception thrown there leaves the frame at once, and the call's result is returned
+     * as it is, or dropped by a void method, with at most unconditional jumps in between.
+     */
+    private boolean isTailCall(SuspensionSite site) {
+        MethodInsnNode call = site.call();
+        if (isHandled(call)) { // a linked call holds no monitor, the method's own included
+            return false;
+        }
+        Type result = Type.getReturnType(call.desc);
+        Type own = Type.getReturnType(method.desc);
+        AbstractInsnNode next = nextExecuted(call);
+        if (own.getSort() != Type.VOID) {
+            return result.equals(own) && next != null && next.getOpcode() == own.getOpcode(IRETURN);
+        }
+        if (result.getSort() != Type.VOID) {
+            if (next == null || next.getOpcode() != (result.getSize() == 2 ? POP2 : POP)) {
+                return false;
+            }
+            next = nextExecuted(next);
+        }
+        return next != null && next.getOpcode() == RETURN;
+    }
+
+    private boolean isHandled(AbstractInsnNode insn) {
+        int at = method.instructions.indexOf(insn);
+        for (TryCatchBlockNode block : method.tryCatchBlocks) {
+            if (method.instructions.indexOf(block.start) <= at && at < method.instructions.indexOf(block.end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The instruction executed after {@code insn}, which falls through: unconditional jumps followed, at most a few. */
+    private static AbstractInsnNode nextExecuted(AbstractInsnNode insn) {
+        AbstractInsnNode next = Instructions.next(insn);
+        for (int jumps = 0; next != null && next.getOpcode() == GOTO && jumps < 8; jumps++) {
+            next = Instructions.atOrAfter(((JumpInsnNode) next).label);
+        }
+        return next == null || next.getOpcode() == GOTO ? null : next;
     }
 
     /** Adds the fiber's local to each of the method's own frames: it lives from the start to the end. */
@@ -218,7 +269,7 @@ final class TwinRewriter extends CallSiteRewriter {
         code.add(new LdcInsnNode(Type.getObjectType(owner)));
         code.add(new LdcInsnNode(ownHandle()));
         code.add(hasSelf(site) ? new VarInsnNode(ALOAD, 0) : new InsnNode(ACONST_NULL));
-        code.add(SlotCode.push(site.bci()));
+        code.add(SlotCode.push(tailCalls.contains(site) ? site.bci() | WeavingContract.TAIL_SITE : site.bci()));
         code.add(fiberCall(WeavingContract.END_FRAME_METHOD, WeavingContract.END_FRAME_DESCRIPTOR));
         SlotCode.returnDefault(code, Type.getReturnType(method.desc));
         LabelNode resume = new LabelNode();

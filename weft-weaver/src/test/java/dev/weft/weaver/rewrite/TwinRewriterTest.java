@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.objectweb.asm.ClassReader;
@@ -19,6 +20,7 @@ import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
@@ -91,6 +93,47 @@ class TwinRewriterTest implements Opcodes {
             }
             assertEquals(!calls.isEmpty(), testsResuming, twin.name + ": its prologue tests whether it is resumed");
         }
+    }
+
+    /**
+     * A site whose frame has nothing left to do but return the call's result, outside every
+     * handler and in a method that is not synchronized, ends its frame with its site id marked
+     * {@code TAIL_SITE}; every other site with its bare site id.
+     */
+    @Test
+    void onlyTailCallsEndTheirFramesWithTheTailMark() throws Exception {
+        ClassNode type = woven("TailCalls");
+        int tails = 0;
+        for (MethodNode twin : twins(type)) {
+            boolean expected = twin.name.startsWith("tail");
+            List<Integer> siteIds = new ArrayList<>();
+            for (AbstractInsnNode insn : twin.instructions) {
+                if (isFiberCall(insn, WeavingContract.END_FRAME_METHOD)) {
+                    siteIds.add(intBefore(insn));
+                }
+            }
+            for (int id : siteIds) {
+                boolean marked = (id & WeavingContract.TAIL_SITE) != 0;
+                assertEquals(expected, marked, twin.name + ": site " + (id & ~WeavingContract.TAIL_SITE));
+                tails += marked ? 1 : 0;
+            }
+            assertFalse(siteIds.isEmpty(), twin.name + " has sites");
+        }
+        assertEquals(6, tails, "the tail calls of " + type.name + " (both of tailRecursesWithALong's, one jumping to the return)");
+    }
+
+    private static int intBefore(AbstractInsnNode endFrame) {
+        AbstractInsnNode insn = endFrame.getPrevious();
+        if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof Integer value) {
+            return value;
+        }
+        if (insn instanceof IntInsnNode push) {
+            return push.operand;
+        }
+        if (insn.getOpcode() >= ICONST_0 && insn.getOpcode() <= ICONST_5) {
+            return insn.getOpcode() - ICONST_0;
+        }
+        throw new AssertionError("no site id right before endFrame");
     }
 
     /** Whether {@code twin} is the twin of a bridge method of {@code type}, which the weaver passes through. */

@@ -91,8 +91,14 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * frames rebuilt 2, 4 ... MAX_REWIND at a time (the outermost called from here, each calling
      * its saved callee again, the innermost taking the result), until a frame suspends again
      * (the fiber unwinds: only the frames that ran are saved anew, above the ones still saved)
-     * or the outermost returns or throws (the coroutine ends). A resume thus costs the frames
-     * that run, not the depth of the stack.
+     * or the outermost returns or throws (the coroutine ends). A frame suspended in a tail call,
+     * next to take the result, is dropped instead, the result going on to the frame under it: a
+     * recursive walk's frames that have only to return, and a chain of tail calls back up, cost
+     * no rebuild (JMH, idle, against the same code without it, 3 forks: same-fringe 161 -> 128
+     * ns per leaf at 1,000 leaves, 156 -> 132 at 100,000; 2 forks, the round trip down and back
+     * up by tail calls 55.6 -> 43.2 ns at depth 1, 209 -> 144 at 10, 657 -> 585 at 50, and
+     * 2,051 -> 2,079 at 200, where saving the frames on the way down is most of it). A resume
+     * thus costs the frames that run, not the depth of the stack.
      */
 
     @Override
@@ -110,6 +116,9 @@ final class WovenStack extends Fiber implements ExecutionStack {
             int count = firstTake(fiber);
             int returned = 0;
             while (FIBERS.hasSavedFrames(fiber)) {
+                if (FIBERS.dropTailCall(fiber)) { // it would return what its call gives: the next frame takes it
+                    continue;
+                }
                 try {
                     boolean outermostOfAll = FIBERS.take(fiber, count, value, thrown);
                     if (outermostOfAll && !outermostByItsMethod) { // the body's own frame: through the entry, no handle
