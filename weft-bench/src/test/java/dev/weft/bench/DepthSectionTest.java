@@ -37,7 +37,7 @@ class DepthSectionTest {
         assertEquals(Target.Status.MISSED, t.status(), t.measured());
         assertTrue(t.ifMissed().contains(Format.number(12) + " ns per frame from depth 0 to 200"), t.ifMissed());
         assertTrue(t.ifMissed().contains("pays " + Format.number(2.5) + " ns per frame"), t.ifMissed());
-        assertTrue(t.ifMissed().contains("perf at depth 50"), t.ifMissed());
+        assertTrue(t.ifMissed().contains("perfasm at depth 50"), t.ifMissed());
     }
 
     @Test

@@ -192,23 +192,21 @@ abstract class TailCallContract extends EngineContract {
 
     @Test
     void anExceptionGoesUpThroughTailCallsToTheFirstHandler() {
-        AsymCoroutine<String, String> co = new Catching(engine());
-        assertEquals("took a", co.call("a"));
-        assertEquals("caught one", co.call("throw one"));
-        assertEquals("took b", co.call("b"));
-        assertEquals("caught two", co.call("throw two"));
-        assertEquals("caught [one, two]", co.call("stop"));
-        assertTrue(co.isFinished());
+        assertRepliesThenFinishes(new Catching(engine()), "a", "took a", "throw one", "caught one", "b", "took b",
+                "throw two", "caught two", "stop", "caught [one, two]");
     }
 
     @Test
     void aCallInsideATryKeepsItsHandler() {
-        AsymCoroutine<String, String> co = new Catching(engine());
-        assertEquals("took guarded", co.call("guarded"));
-        assertEquals("handled three", co.call("throw three"));
-        assertEquals("took c", co.call("c"));
-        assertEquals("caught four", co.call("throw four"));
-        assertEquals("caught [four]", co.call("stop"));
+        assertRepliesThenFinishes(new Catching(engine()), "guarded", "took guarded", "throw three", "handled three",
+                "c", "took c", "throw four", "caught four", "stop", "caught [four]");
+    }
+
+    /** Calls {@code co} with each input of {@code inputsAndReplies} in turn, each followed by what the call must return; then it has finished. */
+    private static void assertRepliesThenFinishes(AsymCoroutine<String, String> co, String... inputsAndReplies) {
+        for (int i = 0; i < inputsAndReplies.length; i += 2) {
+            assertEquals(inputsAndReplies[i + 1], co.call(inputsAndReplies[i]), "the reply to " + inputsAndReplies[i]);
+        }
         assertTrue(co.isFinished());
     }
 

@@ -47,11 +47,11 @@ public interface FiberAccess {
     boolean take(Fiber fiber, int count, Object value, Throwable exception);
 
     /**
-     * Drops the next saved frame to resume if it is suspended in a tail call, and is not the
-     * outermost of all: the engine then passes the value or exception it was to resume it with
-     * on to the next one. Returns whether it did.
+     * Drops the next saved frames to resume that are suspended in tail calls, up to the first
+     * that is not, and never the outermost of all: the engine then passes the value or exception
+     * it was to resume the first with on to the next frame left. Returns whether it dropped any.
      */
-    boolean dropTailCall(Fiber fiber);
+    boolean dropTailCalls(Fiber fiber);
 
     /** Calls the frame {@link #take} took through its twin's handle: what it returns (anything while it unwinds again), or throws. */
     Object resumeTaken(Fiber fiber) throws Throwable;

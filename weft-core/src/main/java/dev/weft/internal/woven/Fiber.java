@@ -36,7 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * its saved callee, whose prologue rebuilds it in turn, and the innermost takes the result. A
  * frame suspended in a tail call ({@link WeavingContract#TAIL_SITE}: it would only return what
  * its call gives) is not rebuilt at all when it is next: the engine drops it and passes the
- * result, or the exception, on to the frame under it ({@link #dropTailCall}). A switch thus
+ * result, or the exception, on to the frame under it ({@link #dropTailCalls}). A switch thus
  * costs the same at any depth, and a return costs the frames it returns through that have
  * something left to do.
  *
@@ -474,22 +474,32 @@ public class Fiber {
     }
 
     /**
-     * Drops the innermost saved frame of the top segment if it is suspended in a tail call and
-     * is not the outermost frame of all: resumed, it would only return what its call gives,
-     * which the engine passes on to the next frame instead. Returns whether it did.
+     * Drops the innermost saved frames of the top segment that are suspended in tail calls, up
+     * to the first that is not, and never the outermost frame of all: resumed, each would only
+     * return what its call gives, which the engine passes on to the next frame instead. Returns
+     * whether it dropped any.
      */
-    private boolean dropTailCall() {
-        int f = nextFrame;
-        if (f == frameCount - 1 && lowerSegmentCount() == 0
-                || (primitives[primitiveEnd(f) - 1] & TAIL_CALL) == 0) {
+    private boolean dropTailCalls() {
+        int first = nextFrame;
+        if (!isDroppable(first)) {
             return false;
         }
-        Arrays.fill(references, f == 0 ? 0 : referenceEnd(f - 1), referenceEnd(f), null);
-        nextFrame = f + 1;
-        if (nextFrame == frameCount) {
+        int f = first + 1;
+        while (isDroppable(f)) {
+            f++;
+        }
+        Arrays.fill(references, first == 0 ? 0 : referenceEnd(first - 1), referenceEnd(f - 1), null);
+        nextFrame = f;
+        if (f == frameCount) {
             dropTopSegment();
         }
         return true;
+    }
+
+    /** Whether saved frame {@code f} is suspended in a tail call and is not the outermost frame of all. */
+    private boolean isDroppable(int f) {
+        int n = frameCount;
+        return (f < n - 1 || f == n - 1 && lowerSegmentCount() > 0) && (primitives[primitiveEnd(f) - 1] & TAIL_CALL) != 0;
     }
 
     /** Leaves the resuming mode: the frames saved end where the last one with a place ends, where pushes go again. */
@@ -802,8 +812,8 @@ public class Fiber {
         }
 
         @Override
-        public boolean dropTailCall(Fiber fiber) {
-            return fiber.dropTailCall();
+        public boolean dropTailCalls(Fiber fiber) {
+            return fiber.dropTailCalls();
         }
 
         @Override
