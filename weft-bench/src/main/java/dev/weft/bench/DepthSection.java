@@ -63,9 +63,10 @@ final class DepthSection extends Section {
             switch whose cost does not grow with the depth costs the same at every depth here. **Round \
             trip**: for each call the body calls down `depth` frames, `ret`s there and returns back up \
             to the body, so every frame runs on every round trip. The woven engine resumes only the \
-            innermost saved frame and rebuilds an outer one when the frame above it returns; the woven \
-            coroutines are `dev.weft.bench.woven.DepthMembers`, the native ones run the same code \
-            unwoven.""";
+            innermost saved frame and rebuilds an outer one when the frame above it returns, unless \
+            that frame is suspended in a tail call, as each `down` frame here is (`return down(...)`): \
+            it is dropped, and the result goes on to the frame under it. The woven coroutines are \
+            `dev.weft.bench.woven.DepthMembers`, the native ones run the same code unwoven.""";
 
     @Override
     void write(Page page) {
