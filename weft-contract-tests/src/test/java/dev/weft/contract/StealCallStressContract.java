@@ -32,9 +32,39 @@ abstract class StealCallStressContract extends EngineContract {
         }
     }
 
+    /** Nested frames between the body and its {@code ret}. */
+    private static final int TAIL_DEPTH = 8;
+
+    /**
+     * The same as {@link Negates}, {@value #TAIL_DEPTH} tail calls below its body: on the woven
+     * engine each input goes back up through frames that are dropped, not rebuilt.
+     */
+    static final class NegatesBelowTailCalls implements AsymRunnable<Long, Long> {
+        @Override
+        public Long run(AsymCoroutine<? extends Long, ? super Long> self, Long first) {
+            long in = first;
+            while (true) {
+                in = (Long) down(self, TAIL_DEPTH, in);
+            }
+        }
+
+        private static Object down(AsymCoroutine<? extends Long, ? super Long> self, int remaining, long in) {
+            return remaining == 0 ? self.ret(-in) : down(self, remaining - 1, in);
+        }
+    }
+
     @Test
     void everyCallReturnsItsOwnResultWhileAnotherThreadStealsAndCalls() throws Throwable {
-        AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(new Negates(), engine());
+        stealAndCallFromEveryThread(new Negates());
+    }
+
+    @Test
+    void everyCallThroughTailCallsReturnsItsOwnResultWhileAnotherThreadStealsAndCalls() throws Throwable {
+        stealAndCallFromEveryThread(new NegatesBelowTailCalls());
+    }
+
+    private void stealAndCallFromEveryThread(AsymRunnable<Long, Long> body) throws Throwable {
+        AsymCoroutine<Long, Long> shared = new AsymCoroutine<>(body, engine());
         assertEquals(-1L, shared.call(1L));
         long[] calls = new long[THREADS];
         ConcurrentRuns.run(THREADS, "stealer", (id, start) -> {
