@@ -71,10 +71,12 @@ import org.objectweb.asm.tree.VarInsnNode;
  * </pre>
  * Only the frames the engine resumes are rebuilt: the innermost saved frame alone when the
  * coroutine is resumed, so that a switch costs the same at any depth; each next frame alone as
- * the one before it returns, and once several have returned in a row, a few frames at a time (the outermost of them called by the engine, each re-invoking its
- * saved callee, the innermost taking the result), as a stack unwinding itself by returns is
- * likely to go on returning. The others stay saved, and the suspension point is never called
- * again.
+ * the one before it returns, and once several have returned in a row, a few frames at a time
+ * (the outermost of them called by the engine, each re-invoking its saved callee, the
+ * innermost taking the result), as a stack unwinding itself by returns is likely to go on
+ * returning. A frame saved at a tail call ({@code isTailCall}) is never rebuilt to take a
+ * result: the engine passes the result on to the frame under it. The others stay saved, and
+ * the suspension point is never called again.
  *
  * <p>The values saved per frame are exactly the slots the class's site table lists for the site
  * (null-typed ones included), but for a receiver the table marks as a local's (a recursive
