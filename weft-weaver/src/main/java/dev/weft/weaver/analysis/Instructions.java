@@ -1,6 +1,8 @@
 package dev.weft.weaver.analysis;
 
 import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 
 /** Navigation among real instructions, past the labels, line numbers and frames between them. */
 public final class Instructions {
@@ -29,5 +31,10 @@ public final class Instructions {
             n = n.getPrevious();
         }
         return n;
+    }
+
+    /** Whether {@code block} of the method whose code is {@code insns} covers the instruction at {@code index}. */
+    public static boolean covers(TryCatchBlockNode block, InsnList insns, int index) {
+        return insns.indexOf(block.start) <= index && index < insns.indexOf(block.end);
     }
 }

@@ -45,7 +45,7 @@ public final class MonitorDepth implements Opcodes {
                 reach(depth, work, next, after);
             }
             for (TryCatchBlockNode handler : method.tryCatchBlocks) {
-                if (insns.indexOf(handler.start) <= i && i < insns.indexOf(handler.end)) {
+                if (Instructions.covers(handler, insns, i)) {
                     reach(depth, work, insns.indexOf(handler.handler), depth[i]);
                     if (handler.type == null) {
                         break; // catches everything thrown here: the handlers after it never see it

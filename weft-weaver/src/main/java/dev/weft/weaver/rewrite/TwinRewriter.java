@@ -24,7 +24,6 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
-import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -182,12 +181,7 @@ final class TwinRewriter extends CallSiteRewriter {
 
     private boolean isHandled(AbstractInsnNode insn) {
         int at = method.instructions.indexOf(insn);
-        for (TryCatchBlockNode block : method.tryCatchBlocks) {
-            if (method.instructions.indexOf(block.start) <= at && at < method.instructions.indexOf(block.end)) {
-                return true;
-            }
-        }
-        return false;
+        return method.tryCatchBlocks.stream().anyMatch(block -> Instructions.covers(block, method.instructions, at));
     }
 
     /** The instruction executed after {@code insn}, which falls through: unconditional jumps followed, at most a few. */
