@@ -7,7 +7,6 @@ import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
 
 import dev.weft.internal.engine.Engines;
-import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.FrameValidator;
 
 import java.lang.invoke.MethodHandles;
@@ -900,8 +899,7 @@ final class CoroutineSupport {
     /** Rebuilds {@code c}'s stack from {@code frames}, once they are validated; it resumes there when next run. */
     void deserialize(CoroutineBase c, CoroutineFrame[] frames) {
         checkSerializable(c, "deserialize into");
-        CoroutineFrame[] restored = FrameTransfer.copy(frames); // checked as copied: later changes to frames cannot slip in
-        FrameValidator.validate(c, restored);
+        CoroutineFrame[] restored = FrameValidator.validatedCopy(c, frames);
         int prior = take(c, "deserialize into");
         try {
             c.stack.restore(restored);

@@ -91,9 +91,11 @@ public interface FiberAccess {
     /**
      * Saves a frame of woven {@code method}, run by an exact call of its twin, as the caller of the frame saved before
      * it (frames are added innermost first, as unwinding saves them), on {@code receiver}, its own (null if static),
-     * with these values in the order its twin pushes them, its site id last.
+     * suspended at site {@code site}: the references {@code objects[referenceSlots[0]], objects[referenceSlots[1]], ...}
+     * and the primitives {@code scalars[primitiveSlots[0]], ...}, in the order its twin pushes them.
      *
      * @throws IllegalArgumentException if {@code method} has no twin
      */
-    void addSavedFrame(Fiber fiber, Method method, Object receiver, Object[] references, long[] primitives);
+    void addSavedFrame(Fiber fiber, Method method, Object receiver, Object[] objects, int[] referenceSlots,
+            long[] scalars, int[] primitiveSlots, int site);
 }

@@ -116,12 +116,16 @@ public final class FrameTransfer {
     public static CoroutineFrame[] copy(CoroutineFrame[] frames) {
         CoroutineFrame[] out = new CoroutineFrame[Objects.requireNonNull(frames, "frames").length];
         for (int i = 0; i < frames.length; i++) {
-            CoroutineFrame f = frames[i];
-            out[i] = f == null ? null : new CoroutineFrame(f.method, f.bci, f.localCount, f.expressionCount,
-                    f.scalarValues == null ? null : f.scalarValues.clone(),
-                    f.objectValues == null ? null : f.objectValues.clone());
+            out[i] = copy(frames[i]);
         }
         return out;
+    }
+
+    /** A copy of {@code frame} with copies of its value arrays, sharing the values themselves; null if it is null. */
+    public static CoroutineFrame copy(CoroutineFrame frame) {
+        return frame == null ? null : new CoroutineFrame(frame.method, frame.bci, frame.localCount,
+                frame.expressionCount, frame.scalarValues == null ? null : frame.scalarValues.clone(),
+                frame.objectValues == null ? null : frame.objectValues.clone());
     }
 
     /** The method {@code methodKey} of {@code owner}, as {@link dev.weft.internal.woven.WovenFrames#method} finds it. */

@@ -1,17 +1,16 @@
 package dev.weft.internal.frames;
 
-
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
-
 import dev.weft.internal.woven.WovenLambdas;
+
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Checks frames given to {@link CoroutineBase#deserialize} against the weaver's record of their
@@ -42,29 +41,37 @@ public final class FrameValidator {
         this.frames = frames;
     }
 
-    /** Throws {@link IllegalArgumentException} saying which frame, and which slot, does not fit. */
-    public static void validate(CoroutineBase coroutine, CoroutineFrame[] frames) {
-        new FrameValidator(coroutine, frames).validate();
+    /**
+     * A copy of {@code frames}, checked: later changes to {@code frames} or their value arrays
+     * cannot slip into what is restored. Throws {@link IllegalArgumentException} saying which
+     * frame, and which slot, does not fit, and {@link NullPointerException} if {@code frames} is
+     * null.
+     */
+    public static CoroutineFrame[] validatedCopy(CoroutineBase coroutine, CoroutineFrame[] frames) {
+        CoroutineFrame[] copy = new CoroutineFrame[Objects.requireNonNull(frames, "frames").length];
+        new FrameValidator(coroutine, copy).copyAndValidate(frames);
+        return copy;
     }
 
-    private void validate() {
-        MethodCheck[] methods = new MethodCheck[frames.length];
-        for (int i = 0; i < frames.length; i++) {
-            CoroutineFrame frame = frames[i];
+    /**
+     * Copies each frame and checks its copy at once, while its values are fresh in the cache;
+     * then checks that the copies chain.
+     */
+    private void copyAndValidate(CoroutineFrame[] given) {
+        MethodCheck[] methods = new MethodCheck[given.length];
+        SiteCheck[] sites = new SiteCheck[given.length];
+        for (int i = 0; i < given.length; i++) {
+            CoroutineFrame frame = FrameTransfer.copy(given[i]);
+            frames[i] = frame;
             if (frame == null || frame.method == null) {
                 throw refuse(i, "has no method");
             }
-            boolean sameAsAbove = i > 0 && frame.method == frames[i - 1].method; // recursion: common, and spares a lookup
+            boolean sameAsAbove = i > 0 && frame.method == frames[i - 1].method; // recursion: common, and spares lookups
             methods[i] = sameAsAbove ? methods[i - 1] : MethodCheck.of(frame.method);
-        }
-        SiteCheck[] sites = new SiteCheck[frames.length];
-        for (int i = 0; i < frames.length; i++) {
-            sites[i] = siteOf(i, frames[i], methods[i]);
-            checkShape(i, frames[i], sites[i]);
-            for (int slot = 0; slot < sites[i].codes.length; slot++) {
-                checkSlot(i, frames[i], slot, sites[i]);
-            }
-            checkReceivers(i, frames[i], sites[i]);
+            sites[i] = sameAsAbove && frame.bci == frames[i - 1].bci ? sites[i - 1] : siteOf(i, frame, methods[i]);
+            checkShape(i, frame, sites[i]);
+            checkSlots(i, frame, sites[i]);
+            checkReceivers(i, frame, sites[i]);
         }
         for (int i = 0; i < frames.length; i++) {
             checkChain(i, sites[i], i + 1 < frames.length ? methods[i + 1] : null);
@@ -117,9 +124,17 @@ public final class FrameValidator {
         }
     }
 
-    private void checkSlot(int i, CoroutineFrame frame, int slot, SiteCheck site) {
-        Object object = frame.objectValues[slot];
-        long scalar = frame.scalarValues[slot];
+    /** Checks each slot of {@code frame}, whose arrays {@link #checkShape} found of its site's size. */
+    private void checkSlots(int i, CoroutineFrame frame, SiteCheck site) {
+        Object[] objects = frame.objectValues;
+        long[] scalars = frame.scalarValues;
+        char[] kinds = site.kinds;
+        for (int slot = 0; slot < kinds.length; slot++) {
+            checkSlot(i, frame, slot, site, objects[slot], scalars[slot]);
+        }
+    }
+
+    private void checkSlot(int i, CoroutineFrame frame, int slot, SiteCheck site, Object object, long scalar) {
         switch (site.kinds[slot]) {
             case '_', '-' -> {
                 if (object != null || scalar != 0) {
@@ -214,7 +229,7 @@ public final class FrameValidator {
             return;
         }
         Method reached = reached(site, frame, receiver);
-        if (reached == null || !reached.equals(callee.method)) {
+        if (!isMethodOf(reached, callee)) {
             throw refuse(i, "is suspended in a call of " + site.target + ", which reaches "
                     + (reached == null ? "no method" : reached.getDeclaringClass().getName() + "." + reached.getName())
                     + (receiver == null ? "" : " on its receiver, a " + receiver.getClass().getName()) + ", but frame "
@@ -246,6 +261,25 @@ public final class FrameValidator {
     private SiteCheck lastSite;
     private Class<?> lastReceiverClass;
     private Method lastReached;
+
+    /** Whether {@code reached} is {@code callee}'s method; the last pair found so is not compared again. */
+    private boolean isMethodOf(Method reached, CoroutineFrame callee) {
+        if (reached == null) {
+            return false;
+        }
+        if (reached == lastMatched && callee.method == lastMatchedCallee) {
+            return true;
+        }
+        if (reached != callee.method && !reached.equals(callee.method)) {
+            return false;
+        }
+        lastMatched = reached;
+        lastMatchedCallee = callee.method;
+        return true;
+    }
+
+    private Method lastMatched;
+    private Method lastMatchedCallee;
 
     /**
      * A call through a lambda or method reference's proxy, which is not woven and holds no

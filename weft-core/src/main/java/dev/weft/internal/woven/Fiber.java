@@ -638,17 +638,18 @@ public class Fiber {
 
     /**
      * Saves a frame as unwinding does: the caller of the frame saved before it, if any since the
-     * saved frames were discarded; its values in the order they are pushed, its site id last;
-     * {@code receiver} its own.
+     * saved frames were discarded; the values of {@code objects} and {@code scalars} at the slots
+     * given, in the order they are pushed; {@code receiver} its own.
      */
-    private void addSavedFrame(java.lang.reflect.Method method, Object receiver, Object[] values, long[] scalars) {
-        for (Object v : values) {
-            pushObject(v);
+    private void addSavedFrame(java.lang.reflect.Method method, Object receiver, Object[] objects,
+            int[] referenceSlots, long[] scalars, int[] primitiveSlots, int site) {
+        for (int slot : referenceSlots) {
+            pushObject(objects[slot]);
         }
-        for (int k = 0; k < scalars.length - 1; k++) {
-            pushLong(scalars[k]);
+        for (int slot : primitiveSlots) {
+            pushLong(scalars[slot]);
         }
-        addFrame(Kind.ofWritten(method), receiver, (int) scalars[scalars.length - 1]);
+        addFrame(Kind.ofWritten(method), receiver, site);
     }
 
     /**
@@ -871,9 +872,9 @@ public class Fiber {
         }
 
         @Override
-        public void addSavedFrame(Fiber fiber, java.lang.reflect.Method method, Object receiver, Object[] references,
-                long[] primitives) {
-            fiber.addSavedFrame(method, receiver, references, primitives);
+        public void addSavedFrame(Fiber fiber, java.lang.reflect.Method method, Object receiver, Object[] objects,
+                int[] referenceSlots, long[] scalars, int[] primitiveSlots, int site) {
+            fiber.addSavedFrame(method, receiver, objects, referenceSlots, scalars, primitiveSlots, site);
         }
     }
 

@@ -195,7 +195,7 @@ class FiberSegmentsTest {
         FIBERS.discardSavedFrames(fiber);
         for (Saved s : levels(0, 3)) {
             FIBERS.addSavedFrame(fiber, Twins.methodOf(FiberSegmentsTest.class, s.twin()), null,
-                    new Object[] {s.reference()}, new long[] {s.primitive(), s.site()});
+                    new Object[] {s.reference()}, new int[] {0}, new long[] {s.primitive()}, new int[] {0}, s.site());
         }
         assertEquals(4, FIBERS.frameCount(fiber));
         assertArrayEquals(new Object[] {"level 3"}, FIBERS.frameReferences(fiber, 0), "the last added is the outermost");

@@ -12,6 +12,7 @@ import dev.weft.internal.woven.WovenMethods;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -48,31 +49,27 @@ final class FiberFrames {
         for (int f = 0; f < count; f++) {
             Object[] references = FIBERS.frameReferences(fiber, f);
             long[] primitives = FIBERS.framePrimitives(fiber, f);
-            int r = references.length;
-            int p = primitives.length;
-            int bci = (int) primitives[--p];
+            int bci = (int) primitives[primitives.length - 1];
             Class<?> owner = FIBERS.frameClass(fiber, f);
             Method method = FIBERS.frameMethod(fiber, f);
             if (last == null || last.owner != owner || lastMethod != method) {
                 last = Lookup.of(owner, method);
                 lastMethod = method;
             }
-            SiteTable.Site site = last.site(bci);
-            int localCount = site.locals().size();
-            int slots = localCount + site.stack().size();
-            long[] scalars = new long[slots];
-            Object[] objects = new Object[slots];
-            for (int slot = 0; slot < slots; slot++) {
-                String code = code(site, slot);
-                if (isReceiverInLocal(site, slot)) {
-                    objects[slot] = objects[site.receiverLocal()];
-                } else if (isReference(code)) {
-                    objects[slot] = references[--r];
-                } else if (isPrimitive(code)) {
-                    scalars[slot] = primitives[--p];
-                }
+            Layout layout = last.layout(bci);
+            long[] scalars = new long[layout.slots];
+            Object[] objects = new Object[layout.slots];
+            for (int k = 0; k < layout.referenceSlots.length; k++) {
+                objects[layout.referenceSlots[k]] = references[k];
             }
-            frames[f] = new CoroutineFrame(last.method, bci, localCount, slots - localCount, scalars, objects);
+            for (int k = 0; k < layout.primitiveSlots.length; k++) {
+                scalars[layout.primitiveSlots[k]] = primitives[k];
+            }
+            if (layout.receiverLocal >= 0) {
+                objects[layout.slots - 1] = objects[layout.receiverLocal];
+            }
+            frames[f] = new CoroutineFrame(last.method, bci, layout.localCount, layout.slots - layout.localCount,
+                    scalars, objects);
         }
         return frames;
     }
@@ -87,28 +84,13 @@ final class FiberFrames {
         Lookup last = null;
         for (int f = frames.length - 1; f >= 0; f--) { // innermost first, as unwinding saves them
             CoroutineFrame frame = frames[f];
-            if (last == null || !last.method.equals(frame.method)) {
+            if (last == null || last.method != frame.method && !last.method.equals(frame.method)) {
                 last = Lookup.of(frame.method.getDeclaringClass(), frame.method);
             }
-            SiteTable.Site site = last.site(frame.bci);
-            int slots = site.locals().size() + site.stack().size();
-            Object[] references = new Object[slots];
-            long[] primitives = new long[slots + 1];
-            int r = 0;
-            int p = 0;
-            for (int slot = slots - 1; slot >= 0; slot--) {
-                String code = code(site, slot);
-                if (isReceiverInLocal(site, slot)) {
-                    continue; // the validator checked that it is the local's object
-                } else if (isReference(code)) {
-                    references[r++] = frame.objectValues[slot];
-                } else if (isPrimitive(code)) {
-                    primitives[p++] = frame.scalarValues[slot];
-                }
-            }
-            primitives[p++] = frame.bci;
+            Layout layout = last.layout(frame.bci);
             Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
-            FIBERS.addSavedFrame(fiber, last.method, self, Arrays.copyOf(references, r), Arrays.copyOf(primitives, p));
+            FIBERS.addSavedFrame(fiber, last.method, self, frame.objectValues, layout.referenceSlots,
+                    frame.scalarValues, layout.primitiveSlots, frame.bci);
         }
     }
 
@@ -121,7 +103,8 @@ final class FiberFrames {
     static void checkTwins(CoroutineFrame[] frames) {
         for (int f = 0; f < frames.length; f++) {
             Method method = frames[f].method;
-            if ((f == 0 || !method.equals(frames[f - 1].method)) && Twins.twinOf(method) == null) {
+            boolean sameAsAbove = f > 0 && (method == frames[f - 1].method || method.equals(frames[f - 1].method));
+            if (!sameAsAbove && Twins.twinOf(method) == null) {
                 throw new IllegalArgumentException("frame " + f + " of " + frames.length + " (" + frames[f] + ") is in "
                         + method + ", which has no twin, so the woven engine cannot run it (the weaver gives twins to"
                         + " class files of Java 7 and later only): deserialize these frames into a coroutine of the"
@@ -150,14 +133,18 @@ final class FiberFrames {
         final Class<?> owner;
         final String key;
         final Method method;
-        private final WovenMethods.WovenMethod table;
+        /** The layout of each site of the method's table, by its bci. */
+        private final Map<Integer, Layout> layouts = new HashMap<>();
 
         private Lookup(Class<?> owner, String key) {
             this.owner = owner;
             this.key = key;
             this.method = WovenFrames.method(owner, key);
             WovenMethods methods = WovenMethods.of(owner);
-            this.table = methods == null ? null : methods.method(key);
+            WovenMethods.WovenMethod table = methods == null ? null : methods.method(key);
+            if (table != null) {
+                table.sites().forEach((bci, site) -> layouts.put(bci, new Layout(site)));
+            }
         }
 
         /** The lookup of {@code owner}'s woven method with {@code method}'s name and descriptor. */
@@ -165,13 +152,51 @@ final class FiberFrames {
             return OF_CLASS.get(owner).computeIfAbsent(method, m -> new Lookup(owner, key(m)));
         }
 
-        SiteTable.Site site(int bci) {
-            SiteTable.Site site = table == null ? null : table.sites().get(bci);
-            if (site == null) {
+        Layout layout(int bci) {
+            Layout layout = layouts.get(bci);
+            if (layout == null) {
                 throw new IllegalStateException("no suspension site " + bci + " of " + owner.getName() + "." + key
                         + " in its woven table: the saved frames do not match the class");
             }
-            return site;
+            return layout;
+        }
+    }
+
+    /**
+     * Where a frame suspended at one site keeps each slot among the values its twin saved:
+     * which slots went to the references and which to the primitives, in the order pushed
+     * (slots from the last down, the receiver left out when it is in a local still, dead slots
+     * and second halves left out). Immutable.
+     */
+    private static final class Layout {
+
+        final int localCount;
+        final int slots;
+        /** The local that holds the call's receiver, which is not saved again, or -1. */
+        final int receiverLocal;
+        final int[] referenceSlots;
+        final int[] primitiveSlots;
+
+        Layout(SiteTable.Site site) {
+            localCount = site.locals().size();
+            slots = localCount + site.stack().size();
+            receiverLocal = site.receiverLocal();
+            int[] references = new int[slots];
+            int[] primitives = new int[slots];
+            int r = 0;
+            int p = 0;
+            for (int slot = slots - 1; slot >= 0; slot--) {
+                String code = code(site, slot);
+                if (isReceiverInLocal(site, slot)) {
+                    continue;
+                } else if (isReference(code)) {
+                    references[r++] = slot;
+                } else if (isPrimitive(code)) {
+                    primitives[p++] = slot;
+                }
+            }
+            referenceSlots = Arrays.copyOf(references, r);
+            primitiveSlots = Arrays.copyOf(primitives, p);
         }
     }
 
