@@ -649,7 +649,12 @@ public class Fiber {
         for (int slot : primitiveSlots) {
             pushLong(scalars[slot]);
         }
-        addFrame(Kind.ofWritten(method), receiver, site);
+        Kind kind = lastKind;
+        if (kind == null || kind.method != method) { // frames are written in runs of one method, most often
+            kind = Kind.ofWritten(method);
+            lastKind = kind;
+        }
+        addFrame(kind, receiver, site);
     }
 
     /**

@@ -82,12 +82,16 @@ final class FiberFrames {
     static void write(Fiber fiber, CoroutineFrame[] frames) {
         FIBERS.discardSavedFrames(fiber);
         Lookup last = null;
+        Layout layout = null;
         for (int f = frames.length - 1; f >= 0; f--) { // innermost first, as unwinding saves them
             CoroutineFrame frame = frames[f];
             if (last == null || last.method != frame.method && !last.method.equals(frame.method)) {
                 last = Lookup.of(frame.method.getDeclaringClass(), frame.method);
+                layout = null;
             }
-            Layout layout = last.layout(frame.bci);
+            if (layout == null || layout.bci != frame.bci) {
+                layout = last.layout(frame.bci);
+            }
             Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
             FIBERS.addSavedFrame(fiber, last.method, self, frame.objectValues, layout.referenceSlots,
                     frame.scalarValues, layout.primitiveSlots, frame.bci);
@@ -104,7 +108,7 @@ final class FiberFrames {
         for (int f = 0; f < frames.length; f++) {
             Method method = frames[f].method;
             boolean sameAsAbove = f > 0 && (method == frames[f - 1].method || method.equals(frames[f - 1].method));
-            if (!sameAsAbove && Twins.twinOf(method) == null) {
+            if (!sameAsAbove && !Lookup.of(method.getDeclaringClass(), method).hasTwin) {
                 throw new IllegalArgumentException("frame " + f + " of " + frames.length + " (" + frames[f] + ") is in "
                         + method + ", which has no twin, so the woven engine cannot run it (the weaver gives twins to"
                         + " class files of Java 7 and later only): deserialize these frames into a coroutine of the"
@@ -133,6 +137,8 @@ final class FiberFrames {
         final Class<?> owner;
         final String key;
         final Method method;
+        /** Whether the method has a twin, by which the woven engine runs its frames. */
+        final boolean hasTwin;
         /** The layout of each site of the method's table, by its bci. */
         private final Map<Integer, Layout> layouts = new HashMap<>();
 
@@ -140,6 +146,7 @@ final class FiberFrames {
             this.owner = owner;
             this.key = key;
             this.method = WovenFrames.method(owner, key);
+            this.hasTwin = method != null && Twins.twinOf(method) != null;
             WovenMethods methods = WovenMethods.of(owner);
             WovenMethods.WovenMethod table = methods == null ? null : methods.method(key);
             if (table != null) {
@@ -170,6 +177,7 @@ final class FiberFrames {
      */
     private static final class Layout {
 
+        final int bci;
         final int localCount;
         final int slots;
         /** The local that holds the call's receiver, which is not saved again, or -1. */
@@ -178,6 +186,7 @@ final class FiberFrames {
         final int[] primitiveSlots;
 
         Layout(SiteTable.Site site) {
+            bci = site.bci();
             localCount = site.locals().size();
             slots = localCount + site.stack().size();
             receiverLocal = site.receiverLocal();
