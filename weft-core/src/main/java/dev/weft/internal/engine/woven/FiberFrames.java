@@ -44,8 +44,9 @@ final class FiberFrames {
     static CoroutineFrame[] read(Fiber fiber) {
         int count = FIBERS.frameCount(fiber);
         CoroutineFrame[] frames = new CoroutineFrame[count];
-        Lookup last = null; // a recursion reads one method many times
+        Lookup last = null; // a recursion reads one method many times, most often at one site
         Method lastMethod = null;
+        Layout layout = null;
         for (int f = 0; f < count; f++) {
             Object[] references = FIBERS.frameReferences(fiber, f);
             long[] primitives = FIBERS.framePrimitives(fiber, f);
@@ -55,8 +56,11 @@ final class FiberFrames {
             if (last == null || last.owner != owner || lastMethod != method) {
                 last = Lookup.of(owner, method);
                 lastMethod = method;
+                layout = null;
             }
-            Layout layout = last.layout(bci);
+            if (layout == null || layout.bci != bci) {
+                layout = last.layout(bci);
+            }
             long[] scalars = new long[layout.slots];
             Object[] objects = new Object[layout.slots];
             for (int k = 0; k < layout.referenceSlots.length; k++) {
