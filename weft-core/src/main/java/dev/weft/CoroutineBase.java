@@ -410,7 +410,9 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      * frame must be suspended in a call that reaches exactly the next one's method on that
      * frame's {@code this}, as the JVM selects it for the saved receiver (through a lambda: its
      * implementation method, on the native engine only), and the innermost frame in this
-     * coroutine's own suspension operation.
+     * coroutine's own suspension operation. The frames are copied as they are checked, and the
+     * copy is what the coroutine continues from: changing {@code frames} or their arrays
+     * afterwards changes nothing of it.
      *
      * <p><b>The body comes from the frames.</b> On both engines, the coroutine resumes by calling
      * the outermost frame's method on that frame's {@code this} (none for a static method), not

@@ -153,6 +153,30 @@ abstract class SerializationContract extends EngineContract {
         }
     }
 
+    /**
+     * deserialize checks a copy of the frames and restores that copy: whatever the caller does to
+     * the frames or their arrays afterwards, even before the first resume, changes nothing.
+     */
+    @Test
+    void framesChangedAfterDeserializeChangeNothing() {
+        for (int k = 1; k < EXPECTED.size(); k++) {
+            AsymCoroutine<Integer, String> original = suspendedAt(k, engine());
+            AsymCoroutine<Integer, String> copy = new Accumulating(engine());
+            CoroutineFrame[] frames = rehome(original.serialize(), original, copy);
+            CoroutineFrame[] kept = frames.clone();
+            copy.deserialize(frames);
+            for (CoroutineFrame frame : kept) {
+                Arrays.fill(frame.scalarValues, -1L);
+                Arrays.fill(frame.objectValues, "tampered");
+                frame.bci = -1;
+                frame.method = null;
+            }
+            Arrays.fill(frames, null);
+            assertEquals(EXPECTED.subList(k, EXPECTED.size()), drive(copy, k, INPUTS.size()), "restored after " + k + " calls");
+            original.close();
+        }
+    }
+
     /** From this suite's engine to each: native to woven and woven to native among them. */
     @ParameterizedTest
     @EnumSource(Engine.class)
