@@ -121,11 +121,19 @@ public final class FrameTransfer {
         return out;
     }
 
-    /** A copy of {@code frame} with copies of its value arrays, sharing the values themselves; null if it is null. */
+    /**
+     * A copy of {@code frame} with copies of its value arrays, sharing the values themselves; null
+     * if it is null. Each field is read once, so that another thread changing the frame meanwhile
+     * gives a copy of some state of each field, never an exception here.
+     */
     public static CoroutineFrame copy(CoroutineFrame frame) {
-        return frame == null ? null : new CoroutineFrame(frame.method, frame.bci, frame.localCount,
-                frame.expressionCount, frame.scalarValues == null ? null : frame.scalarValues.clone(),
-                frame.objectValues == null ? null : frame.objectValues.clone());
+        if (frame == null) {
+            return null;
+        }
+        long[] scalars = frame.scalarValues;
+        Object[] objects = frame.objectValues;
+        return new CoroutineFrame(frame.method, frame.bci, frame.localCount, frame.expressionCount,
+                scalars == null ? null : scalars.clone(), objects == null ? null : objects.clone());
     }
 
     /** The method {@code methodKey} of {@code owner}, as {@link dev.weft.internal.woven.WovenFrames#method} finds it. */
