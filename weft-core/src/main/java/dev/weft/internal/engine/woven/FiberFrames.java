@@ -44,36 +44,12 @@ final class FiberFrames {
     static CoroutineFrame[] read(Fiber fiber) {
         int count = FIBERS.frameCount(fiber);
         CoroutineFrame[] frames = new CoroutineFrame[count];
-        Lookup last = null; // a recursion reads one method many times, most often at one site
-        Method lastMethod = null;
-        Layout layout = null;
+        Layouts layouts = new Layouts();
         for (int f = 0; f < count; f++) {
-            Object[] references = FIBERS.frameReferences(fiber, f);
             long[] primitives = FIBERS.framePrimitives(fiber, f);
             int bci = (int) primitives[primitives.length - 1];
-            Class<?> owner = FIBERS.frameClass(fiber, f);
-            Method method = FIBERS.frameMethod(fiber, f);
-            if (last == null || last.owner != owner || lastMethod != method) {
-                last = Lookup.of(owner, method);
-                lastMethod = method;
-                layout = null;
-            }
-            if (layout == null || layout.bci != bci) {
-                layout = last.layout(bci);
-            }
-            long[] scalars = new long[layout.slots];
-            Object[] objects = new Object[layout.slots];
-            for (int k = 0; k < layout.referenceSlots.length; k++) {
-                objects[layout.referenceSlots[k]] = references[k];
-            }
-            for (int k = 0; k < layout.primitiveSlots.length; k++) {
-                scalars[layout.primitiveSlots[k]] = primitives[k];
-            }
-            if (layout.receiverLocal >= 0) {
-                objects[layout.slots - 1] = objects[layout.receiverLocal];
-            }
-            frames[f] = new CoroutineFrame(last.method, bci, layout.localCount, layout.slots - layout.localCount,
-                    scalars, objects);
+            Layout layout = layouts.at(FIBERS.frameClass(fiber, f), FIBERS.frameMethod(fiber, f), bci);
+            frames[f] = layout.frame(layouts.wovenMethod(), FIBERS.frameReferences(fiber, f), primitives);
         }
         return frames;
     }
@@ -85,19 +61,12 @@ final class FiberFrames {
      */
     static void write(Fiber fiber, CoroutineFrame[] frames) {
         FIBERS.discardSavedFrames(fiber);
-        Lookup last = null;
-        Layout layout = null;
+        Layouts layouts = new Layouts();
         for (int f = frames.length - 1; f >= 0; f--) { // innermost first, as unwinding saves them
             CoroutineFrame frame = frames[f];
-            if (last == null || last.method != frame.method && !last.method.equals(frame.method)) {
-                last = Lookup.of(frame.method.getDeclaringClass(), frame.method);
-                layout = null;
-            }
-            if (layout == null || layout.bci != frame.bci) {
-                layout = last.layout(frame.bci);
-            }
+            Layout layout = layouts.at(frame.method.getDeclaringClass(), frame.method, frame.bci);
             Object self = Modifier.isStatic(frame.method.getModifiers()) ? null : frame.objectValues[0];
-            FIBERS.addSavedFrame(fiber, last.method, self, frame.objectValues, layout.referenceSlots,
+            FIBERS.addSavedFrame(fiber, layouts.wovenMethod(), self, frame.objectValues, layout.referenceSlots,
                     frame.scalarValues, layout.primitiveSlots, frame.bci);
         }
     }
@@ -174,6 +143,38 @@ final class FiberFrames {
     }
 
     /**
+     * The layouts of frames taken one after another, as a read or a write does: a recursion's
+     * frames share their method and most often their site, which are looked up once per run.
+     * Confined to one read or write.
+     */
+    private static final class Layouts {
+
+        private Class<?> owner;
+        private Method method;
+        private Lookup lookup;
+        private Layout layout;
+
+        /** The layout of a frame of {@code owner}'s {@code method} suspended at {@code bci}. */
+        Layout at(Class<?> owner, Method method, int bci) {
+            if (owner != this.owner || method != this.method) {
+                lookup = Lookup.of(owner, method);
+                this.owner = owner;
+                this.method = method;
+                layout = null;
+            }
+            if (layout == null || layout.bci != bci) {
+                layout = lookup.layout(bci);
+            }
+            return layout;
+        }
+
+        /** The woven method of the last frame taken, as its class declares it. */
+        Method wovenMethod() {
+            return lookup.method;
+        }
+    }
+
+    /**
      * Where a frame suspended at one site keeps each slot among the values its twin saved:
      * which slots went to the references and which to the primitives, in the order pushed
      * (slots from the last down, the receiver left out when it is in a local still, dead slots
@@ -210,6 +211,22 @@ final class FiberFrames {
             }
             referenceSlots = Arrays.copyOf(references, r);
             primitiveSlots = Arrays.copyOf(primitives, p);
+        }
+
+        /** The frame of {@code method} at this site whose twin saved {@code references} and {@code primitives}, in push order. */
+        CoroutineFrame frame(Method method, Object[] references, long[] primitives) {
+            long[] scalars = new long[slots];
+            Object[] objects = new Object[slots];
+            for (int k = 0; k < referenceSlots.length; k++) {
+                objects[referenceSlots[k]] = references[k];
+            }
+            for (int k = 0; k < primitiveSlots.length; k++) {
+                scalars[primitiveSlots[k]] = primitives[k];
+            }
+            if (receiverLocal >= 0) {
+                objects[slots - 1] = objects[receiverLocal];
+            }
+            return new CoroutineFrame(method, bci, localCount, slots - localCount, scalars, objects);
         }
     }
 
