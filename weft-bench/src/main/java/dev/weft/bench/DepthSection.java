@@ -14,6 +14,8 @@ final class DepthSection extends Section {
     private static final String WORKLOAD = "depth";
     private static final List<String> PARKED = List.of("wovenParked", "nativeParked", "rawParked");
     private static final List<String> ROUND_TRIP = List.of("wovenRoundTrip", "nativeRoundTrip", "rawRoundTrip");
+    /** The round trip's calls alone, with no coroutine: what every engine pays besides its switch. */
+    private static final String CALLS_ALONE = "plainRoundTrip";
 
     /** Woven frames run on the thread's own stack, a thousand of them too. */
     private static final String WOVEN_STACK = "-Xss64m";
@@ -31,7 +33,7 @@ final class DepthSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return depths(s).size() * (PARKED.size() + ROUND_TRIP.size());
+        return depths(s).size() * allMethods().size();
     }
 
     @Override
@@ -53,6 +55,7 @@ final class DepthSection extends Section {
     private static List<String> allMethods() {
         List<String> all = new ArrayList<>(PARKED);
         all.addAll(ROUND_TRIP);
+        all.add(CALLS_ALONE);
         return all;
     }
 
@@ -66,26 +69,40 @@ final class DepthSection extends Section {
             innermost saved frame and rebuilds an outer one when the frame above it returns, unless \
             that frame is suspended in a tail call, as each `down` frame here is (`return down(...)`): \
             it is dropped, and the result goes on to the frame under it. The woven coroutines are \
-            `dev.weft.bench.woven.DepthMembers`, the native ones run the same code unwoven.""";
+            `dev.weft.bench.woven.DepthMembers`, the native ones run the same code unwoven. **Calls \
+            alone** is the round trip's calls down and back up with no coroutine and no suspension: \
+            what every engine pays besides its switch.""";
 
     @Override
     void write(Page page) {
         page.heading(2, title());
         page.paragraph(DESCRIPTION);
         page.paragraph("**Parked**");
-        page.table(table(PARKED));
+        page.table(table(PARKED, false));
         page.paragraph("**Round trip**");
-        page.table(table(ROUND_TRIP));
+        page.table(table(ROUND_TRIP, true));
         page.plot(figure(), "depth-switch-time.png", "Switch time against the depth of the stack");
     }
 
-    private Table table(List<String> methods) {
-        Table t = new Table("depth", "woven (ns)", "native (ns)", "raw continuation (ns)", "woven / raw", "native / raw");
+    /** A row per depth of {@code methods} (woven, native, raw), and of the calls alone if {@code withCalls}. */
+    private Table table(List<String> methods, boolean withCalls) {
+        List<String> header = new ArrayList<>(List.of("depth", "woven (ns)", "native (ns)", "raw continuation (ns)"));
+        if (withCalls) {
+            header.add("calls alone (ns)");
+        }
+        header.addAll(List.of("woven / raw", "native / raw"));
+        Table t = new Table(header.toArray(String[]::new));
         for (int depth : results.parameters()) {
-            t.row(Format.count(depth), Format.outcome(results.get(depth, methods.get(0))),
-                    Format.outcome(results.get(depth, methods.get(1))), Format.outcome(results.get(depth, methods.get(2))),
-                    Format.ratio(results.ratio(depth, methods.get(0), methods.get(2))),
-                    Format.ratio(results.ratio(depth, methods.get(1), methods.get(2))));
+            List<String> row = new ArrayList<>(List.of(Format.count(depth)));
+            for (String m : methods) {
+                row.add(Format.outcome(results.get(depth, m)));
+            }
+            if (withCalls) {
+                row.add(Format.outcome(results.get(depth, CALLS_ALONE)));
+            }
+            row.add(Format.ratio(results.ratio(depth, methods.get(0), methods.get(2))));
+            row.add(Format.ratio(results.ratio(depth, methods.get(1), methods.get(2))));
+            t.row(row);
         }
         return t;
     }
@@ -163,26 +180,32 @@ final class DepthSection extends Section {
         if (to == from) {
             return "";
         }
+        String calls = results.get(to, CALLS_ALONE) == null || results.get(from, CALLS_ALONE) == null ? ""
+                : ", and the calls alone " + Format.number(slope(CALLS_ALONE, from, to));
         return "each round trip runs every frame between the body and the bottom: the woven engine saves each one as "
                 + "the suspension unwinds through it, and on the way back up drops it unrebuilt (each of these frames "
                 + "is suspended in a tail call, `return down(...)`), " + Format.number(slope(method, from, to))
                 + " ns per frame from depth " + from + " to " + Format.count(to)
                 + ", where the raw continuation, which copies the frames it freezes and thaws in bulk, pays "
-                + Format.number(slope(raw, from, to)) + " ns per frame. " + ROUND_TRIP_PROFILE;
+                + Format.number(slope(raw, from, to)) + " ns per frame" + calls + ". " + ROUND_TRIP_PROFILE;
     }
 
     private double slope(String method, int from, int to) {
         return (results.get(to, method).value() - results.get(from, method).value()) / (to - from);
     }
 
-    private static final String ROUND_TRIP_PROFILE = "perfasm at depth 50 (JMH, session 16): 65% of the time in the "
-            + "member's twin method itself, its calls down and, on the way back, its saving (its live values and its "
-            + "record pushed into the fiber's arrays, inlined), 20% in the engine's loop over the saved frames, which "
-            + "drops the frames suspended in tail calls a run at a time (before they were dropped, each was rebuilt "
-            + "by its own prologue: 657 against 373 ns at this depth in one JMH session). Saving is not all of it: "
-            + "a prototype that saved a run of like tail frames as one (session 17: the frame's receiver pushed, "
-            + "compared with the last one's and dropped, nothing else stored) still took 216 ns at depth 50 and 748 "
-            + "at 200, against the raw continuation's 189 and 379 in the same JMH session: the calls down through "
-            + "twins and the returns that check for unwinding cost some 3.5 ns a frame before anything is saved, "
-            + "where HotSpot's bulk copy pays about 1.4 ns a frame for the calls, the copy and the returns together.";
+    private static final String ROUND_TRIP_PROFILE = "perfasm at depth 50, disassembled (JMH, session 18): 68% of the "
+            + "time in the member's twin, which C2 compiles with one level of its recursion inlined, and 18% in the "
+            + "engine's loop over the saved frames, which drops the frames suspended in tail calls a run at a time. "
+            + "Saving a frame as the suspension unwinds through it is some 60 instructions, spread evenly, none above "
+            + "5% of the time: the mode test; the receiver stored into the fiber's references (the bounds and "
+            + "array-type checks, G1's two write barriers); the record (its kind tested against the last frame's) "
+            + "and the frame's end stored into its primitives, with their bounds checks; and the fiber's counters "
+            + "read and written back through memory each time. A frozen frame is a bulk copy of its words. Saving "
+            + "less is not enough either: a prototype that saved a run of like tail frames as one (session 17: the "
+            + "frame's receiver pushed, compared with the last one's and dropped, nothing else stored) still took 216 "
+            + "ns at depth 50 and 748 at 200, against the raw continuation's 189 and 379 in the same JMH session. "
+            + "A stack that unwinds frame by frame thus comes under the bulk copy at a few frames, and at a thousand, "
+            + "where the raw continuation's own round trip jumps (the table above), but not between: a limit of "
+            + "unwinding, which the parked shape shows the woven engine pays only for the frames that run.";
 }

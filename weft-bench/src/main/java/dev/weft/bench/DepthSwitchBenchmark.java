@@ -30,7 +30,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li><b>round trip</b> ({@link #wovenRoundTrip}, {@link #nativeRoundTrip},
  *       {@link #rawRoundTrip}): for each call the body calls down {@code depth} frames, {@code ret}s
  *       there, and returns back up to the body before the next call: every frame runs on every
- *       round trip.</li>
+ *       round trip. {@link #plainRoundTrip} makes the same calls down and back with no coroutine:
+ *       what the calls alone cost, which every engine pays on top of its switch.</li>
  * </ul>
  * {@code depth} 0 is a body that suspends itself. The woven coroutines are
  * {@link DepthMembers}, woven at build time; the native ones run the same code unwoven. One
@@ -144,6 +145,19 @@ public class DepthSwitchBenchmark {
     @Benchmark
     public Object nativeRoundTrip(Stacks s) {
         return s.nativeRoundTrip.call(s);
+    }
+
+    /** The round trip's calls down {@code depth} frames and back, with no suspension at the bottom. */
+    @Benchmark
+    public Object plainRoundTrip(Stacks s) {
+        return plainDown(s.depth, s);
+    }
+
+    private static Object plainDown(int remaining, Object in) {
+        if (remaining == 0) {
+            return in;
+        }
+        return plainDown(remaining - 1, in);
     }
 
     @Benchmark

@@ -3,8 +3,10 @@ package dev.weft.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DepthSectionTest {
 
@@ -12,7 +14,7 @@ class DepthSectionTest {
 
     /**
      * Parked flat at every depth; the round trip costing {@code wovenBase + wovenPerFrame * depth}
-     * woven and {@code 88 + 2.5 * depth} raw.
+     * woven, {@code 88 + 2.5 * depth} raw, and {@code 0.5 + depth} for the calls alone.
      */
     private static DepthSection measured(double wovenBase, double wovenPerFrame) {
         DepthSection section = new DepthSection();
@@ -23,6 +25,7 @@ class DepthSectionTest {
             section.add(depth, "wovenRoundTrip", Outcome.measured(wovenBase + wovenPerFrame * depth, "ns/op", 10));
             section.add(depth, "nativeRoundTrip", Outcome.measured(100 + 3 * depth, "ns/op", 10));
             section.add(depth, "rawRoundTrip", Outcome.measured(88 + 2.5 * depth, "ns/op", 10));
+            section.add(depth, "plainRoundTrip", Outcome.measured(0.5 + depth, "ns/op", 10));
         }
         return section;
     }
@@ -36,7 +39,8 @@ class DepthSectionTest {
         Target t = roundTrip(measured(36, 12));
         assertEquals(Target.Status.MISSED, t.status(), t.measured());
         assertTrue(t.ifMissed().contains(Format.number(12) + " ns per frame from depth 0 to 200"), t.ifMissed());
-        assertTrue(t.ifMissed().contains("pays " + Format.number(2.5) + " ns per frame"), t.ifMissed());
+        assertTrue(t.ifMissed().contains("pays " + Format.number(2.5) + " ns per frame, and the calls alone "
+                + Format.number(1) + "."), t.ifMissed());
         assertTrue(t.ifMissed().contains("perfasm at depth 50"), t.ifMissed());
     }
 
@@ -50,6 +54,27 @@ class DepthSectionTest {
         section.add(1_000, "nativeRoundTrip", Outcome.measured(40_000, "ns/op", 10));
         section.add(1_000, "rawRoundTrip", Outcome.measured(47_000, "ns/op", 10));
         assertTrue(roundTrip(section).ifMissed().contains("from depth 0 to 200,"), roundTrip(section).ifMissed());
+    }
+
+    @Test
+    void withoutTheCallsAloneTheExplanationGivesTheEnginesCostsPerFrame() {
+        DepthSection section = new DepthSection();
+        for (int depth : DEPTHS) {
+            section.add(depth, "wovenRoundTrip", Outcome.measured(36 + 12 * depth, "ns/op", 10));
+            section.add(depth, "nativeRoundTrip", Outcome.measured(100 + 3 * depth, "ns/op", 10));
+            section.add(depth, "rawRoundTrip", Outcome.measured(88 + 2.5 * depth, "ns/op", 10));
+        }
+        String why = roundTrip(section).ifMissed();
+        assertTrue(why.contains("pays " + Format.number(2.5) + " ns per frame. perfasm"), why);
+    }
+
+    @Test
+    void theRoundTripTableHasTheCallsAloneBesideTheEngines(@TempDir Path dir) {
+        Page page = new Page(dir, dir, Settings.quickRun(), PeerResults.notRun("none"));
+        measured(36, 12).write(page);
+        String text = page.text();
+        assertTrue(text.contains("calls alone (ns)"), text);
+        assertTrue(text.contains(" " + Format.number(50.5) + " | "), text);
     }
 
     @Test
