@@ -79,7 +79,9 @@ public final class Report {
                 progress);
         sections.forEach(s -> s.measure(bench));
 
-        // 4. the peers, after them, so that nothing else runs meanwhile
+        // 4. the peers, after them, so that nothing else runs meanwhile; the measurements kept first,
+        // since the peers' install rebuilds the reactor's jars if a source changed during the run
+        ResultsFile.write(places.results().resolve("results.tsv"), bench.recorded());
         PeerResults peers = runPeers(places, quick, settings, progress);
 
         // 5. the page, its plots and the raw results
