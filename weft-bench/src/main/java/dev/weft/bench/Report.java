@@ -79,17 +79,16 @@ public final class Report {
                 progress);
         sections.forEach(s -> s.measure(bench));
 
-        // 4. the peers, after them, so that nothing else runs meanwhile; the measurements kept first,
-        // since the peers' install rebuilds the reactor's jars if a source changed during the run
+        // 4. the raw results, then the peers, after them, so that nothing else runs meanwhile; the results
+        // first, since the peers' install rebuilds the reactor's jars if a source changed during the run
         ResultsFile.write(places.results().resolve("results.tsv"), bench.recorded());
         PeerResults peers = runPeers(places, quick, settings, progress);
 
-        // 5. the page, its plots and the raw results
+        // 5. the page and its plots
         Page page = new Page(places.page(), places.results(), settings, peers);
         List<Target> targets = write(page, sections, machine, bench, quick);
         Path markdown = places.page().resolve("BENCHMARKS.md");
         Files.writeString(markdown, page.text());
-        ResultsFile.write(places.results().resolve("results.tsv"), bench.recorded());
 
         // 6. the summary on the console; failed measurements fail the run
         summarize(targets, bench, places, markdown, progress);

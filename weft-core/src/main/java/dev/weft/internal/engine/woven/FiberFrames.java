@@ -156,7 +156,7 @@ final class FiberFrames {
 
         /** The layout of a frame of {@code owner}'s {@code method} suspended at {@code bci}. */
         Layout at(Class<?> owner, Method method, int bci) {
-            if (owner != this.owner || method != this.method && !method.equals(this.method)) { // frames read from bytes hold equal copies
+            if (owner != this.owner || method != this.method && !method.equals(this.method)) { // frames a caller built may hold equal copies
                 lookup = Lookup.of(owner, method);
                 this.owner = owner;
                 this.method = method;
