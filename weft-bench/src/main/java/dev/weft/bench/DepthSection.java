@@ -180,7 +180,7 @@ final class DepthSection extends Section {
         if (to == from) {
             return "";
         }
-        String calls = measured(CALLS_ALONE, from) && measured(CALLS_ALONE, to)
+        String calls = results.isMeasured(from, CALLS_ALONE) && results.isMeasured(to, CALLS_ALONE)
                 ? ", and the calls alone " + Format.number(slope(CALLS_ALONE, from, to)) : "";
         return "each round trip runs every frame between the body and the bottom: the woven engine saves each one as "
                 + "the suspension unwinds through it, and on the way back up drops it unrebuilt (each of these frames "
@@ -188,11 +188,6 @@ final class DepthSection extends Section {
                 + " ns per frame from depth " + from + " to " + Format.count(to)
                 + ", where the raw continuation, which copies the frames it freezes and thaws in bulk, pays "
                 + Format.number(slope(raw, from, to)) + " ns per frame" + calls + ". " + ROUND_TRIP_PROFILE;
-    }
-
-    private boolean measured(String method, int depth) {
-        Outcome o = results.get(depth, method);
-        return o != null && o.ok();
     }
 
     private double slope(String method, int from, int to) {

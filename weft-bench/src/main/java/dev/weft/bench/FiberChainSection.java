@@ -232,9 +232,8 @@ final class FiberChainSection extends Section {
     private Map<Integer, Double> rawFloor() {
         Map<Integer, Double> floor = new TreeMap<>();
         for (int length : GOAL_LENGTHS) {
-            Outcome raw = results.has(length) ? results.get(length, "rawTrampoline") : null;
-            if (raw != null && raw.ok()) {
-                floor.put(length, raw.value());
+            if (results.isMeasured(length, "rawTrampoline")) {
+                floor.put(length, results.get(length, "rawTrampoline").value());
             }
         }
         return floor;

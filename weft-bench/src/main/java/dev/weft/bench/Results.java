@@ -23,6 +23,12 @@ final class Results {
         return row == null ? null : row.get(variant);
     }
 
+    /** Whether {@code variant} was measured at {@code parameter} without failing. */
+    boolean isMeasured(int parameter, String variant) {
+        Outcome o = get(parameter, variant);
+        return o != null && o.ok();
+    }
+
     boolean has(int parameter) {
         return byParameter.containsKey(parameter);
     }

@@ -17,6 +17,11 @@ class DepthSectionTest {
      * woven, {@code 88 + 2.5 * depth} raw, and {@code 0.5 + depth} for the calls alone.
      */
     private static DepthSection measured(double wovenBase, double wovenPerFrame) {
+        return measured(wovenBase, wovenPerFrame, true);
+    }
+
+    /** As {@link #measured(double, double)}, the calls alone measured only if {@code withCallsAlone}. */
+    private static DepthSection measured(double wovenBase, double wovenPerFrame, boolean withCallsAlone) {
         DepthSection section = new DepthSection();
         for (int depth : DEPTHS) {
             section.add(depth, "wovenParked", Outcome.measured(36, "ns/op", 10));
@@ -25,7 +30,9 @@ class DepthSectionTest {
             section.add(depth, "wovenRoundTrip", Outcome.measured(wovenBase + wovenPerFrame * depth, "ns/op", 10));
             section.add(depth, "nativeRoundTrip", Outcome.measured(100 + 3 * depth, "ns/op", 10));
             section.add(depth, "rawRoundTrip", Outcome.measured(88 + 2.5 * depth, "ns/op", 10));
-            section.add(depth, "plainRoundTrip", Outcome.measured(0.5 + depth, "ns/op", 10));
+            if (withCallsAlone) {
+                section.add(depth, "plainRoundTrip", Outcome.measured(0.5 + depth, "ns/op", 10));
+            }
         }
         return section;
     }
@@ -58,13 +65,7 @@ class DepthSectionTest {
 
     @Test
     void withoutTheCallsAloneTheExplanationGivesTheEnginesCostsPerFrame() {
-        DepthSection section = new DepthSection();
-        for (int depth : DEPTHS) {
-            section.add(depth, "wovenRoundTrip", Outcome.measured(36 + 12 * depth, "ns/op", 10));
-            section.add(depth, "nativeRoundTrip", Outcome.measured(100 + 3 * depth, "ns/op", 10));
-            section.add(depth, "rawRoundTrip", Outcome.measured(88 + 2.5 * depth, "ns/op", 10));
-        }
-        String why = roundTrip(section).ifMissed();
+        String why = roundTrip(measured(36, 12, false)).ifMissed();
         assertTrue(why.contains("pays " + Format.number(2.5) + " ns per frame. perfasm"), why);
     }
 
