@@ -30,7 +30,7 @@ final class ResidentSessions {
         this.capacity = capacity;
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, ResidentSessions.Entry> eldest) {
                 return size() > ResidentSessions.this.capacity;
             }
         };
