@@ -14,8 +14,8 @@ import java.util.NoSuchElementException;
  *     int in = first;
  *     while (true) in = self.ret(in * 2);
  * });
- * doubler.call(1);  // 2
- * doubler.call(5);  // 10
+ * System.out.println(doubler.call(1));  // 2
+ * System.out.println(doubler.call(5));  // 10
  * }</pre>
  *
  * <p>The first call's input is {@code run}'s argument, and the value {@code run} returns is the

@@ -16,17 +16,22 @@
  *       ({@code WOVEN}, the default on JDK 17 to 20).
  * </ul>
  *
- * <pre>
- * AsymCoroutine&lt;Void, Integer&gt; squares = new AsymCoroutine&lt;&gt;((self, in) -&gt; {
- *     for (int i = 1; i &lt;= 3; i++) {
- *         self.ret(i * i);
+ * <pre>{@code
+ * AsymCoroutine<Void, Integer> squares = new AsymCoroutine<>((self, in) -> {
+ *     int i = 1;
+ *     for (; i < 3; i++) {
+ *         self.ret(i * i);    // each ret is one value of the loop below
  *     }
- *     return null;
+ *     return i * i;           // and so is what run returns: the last one
  * });
  * for (int square : squares) {
  *     System.out.println(square);   // 1, 4, 9
  * }
- * </pre>
+ * }</pre>
+ *
+ * <p>Iterating calls the coroutine until it is finished, so the loop sees every value passed to
+ * {@code ret} and then the value the body returns: a body that returned {@code null} here would
+ * end the loop with a {@code NullPointerException} as {@code int square} unboxes it.
  *
  * <p>A coroutine belongs to the thread that created it; touching it from another thread throws
  * {@link java.lang.WrongThreadException} (an {@link IllegalStateException} on JDK 17 and 18,

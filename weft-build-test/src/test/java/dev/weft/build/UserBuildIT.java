@@ -25,10 +25,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * A user's own Maven project, outside the reactor, made from the README's "Using Weft in your
  * build" and built by the Maven that runs this build. Its pom.xml is
  * {@code src/test/user-build/pom-template.xml} with the README's XML blocks put in verbatim, so
- * this test fails when the README drifts from what works. It resolves Weft from a local
- * repository of its own, into which the build installed the just-built artifacts
- * (maven-invoker-plugin's {@code install}, see this module's pom.xml), and everything else
- * from the build's own local repository, read-only, or Maven Central.
+ * this test fails when the README drifts from what works. In the reactor's build it resolves
+ * Weft from a local repository of its own, into which the build installed the just-built
+ * artifacts (maven-invoker-plugin's {@code install}, see this module's pom.xml), and everything
+ * else from the build's own local repository, read-only, or Maven Central. With
+ * {@code -Dweft.user.installed=true} (CI, after the README's install command) it installs
+ * nothing and resolves everything from the build's own local repository, where that command
+ * put Weft.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class UserBuildIT {
@@ -41,7 +44,7 @@ class UserBuildIT {
     @BeforeAll
     static void makeTheProject() throws IOException {
         Map<String, String> blocks = readmeBlocks();
-        assertEquals(List.of("bom", "dependency", "plugin", "surefire", "exec"), List.copyOf(blocks.keySet()),
+        assertEquals(List.of("bom", "dependency", "sessions", "postgres", "plugin", "surefire", "exec"), List.copyOf(blocks.keySet()),
                 "the README's marked blocks");
         String version = System.getProperty("weft.version");
         for (String name : List.of("bom", "plugin")) {
@@ -85,12 +88,26 @@ class UserBuildIT {
         }
     }
 
+    /**
+     * Where the project finds Weft: with {@code weft.user.installed}, where the README's install
+     * command put it, the build's own local repository, as a user's build would; else the
+     * repository this module's build installed it into, with the build's own behind it for
+     * everything else.
+     */
+    private static List<String> repositoryOptions() {
+        String buildRepository = System.getProperty("weft.build.repository");
+        if (Boolean.getBoolean("weft.user.installed")) {
+            return List.of("-Dmaven.repo.local=" + buildRepository);
+        }
+        return List.of("-Dmaven.repo.local=" + System.getProperty("weft.user.repository"),
+                "-Dmaven.repo.local.tail=" + buildRepository);
+    }
+
     /** Runs Maven in the project; returns its output, having checked that it succeeded. */
     private static String maven(String... goals) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("maven.home"), "bin", "mvn").toString(), "-B", "-ntp",
-                "-Dmaven.repo.local=" + System.getProperty("weft.user.repository"),
-                "-Dmaven.repo.local.tail=" + System.getProperty("weft.build.repository")));
+                Path.of(System.getProperty("maven.home"), "bin", "mvn").toString(), "-B", "-ntp"));
+        command.addAll(repositoryOptions());
         command.addAll(List.of(goals));
         ProcessBuilder builder = new ProcessBuilder(command).directory(PROJECT.toFile()).redirectErrorStream(true);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -108,17 +125,19 @@ class UserBuildIT {
     @Order(1)
     void itsBuildWeavesAndRunsItsOwnTests() throws Exception {
         String output = maven("verify");
-        assertTrue(output.contains("weft: wove 1 classes in " + PROJECT.resolve("target/classes")), output);
+        assertTrue(output.contains("weft: wove 2 classes in " + PROJECT.resolve("target/classes")), output);
         assertTrue(output.contains("weft: wove 2 classes in " + PROJECT.resolve("target/test-classes")), output);
         assertTrue(output.contains("Tests run: 3, Failures: 0, Errors: 0, Skipped: 0"), output);
     }
 
     @Test
     @Order(2)
-    void aCoroutineSavedInOneJvmIsLoadedInAnother() throws Exception {
+    void aCoroutineAndASessionSavedInOneJvmAreResumedInAnother() throws Exception {
         String first = maven("exec:exec", "-q");
-        assertEquals(List.of("squares: 1 4 9", "woven: 5 4", "saved to countdown.bin"), first.lines().toList());
+        assertEquals(List.of("squares: 1 4 9", "woven: 5 4", "saved to countdown.bin",
+                "session interview at version 1: Please enter your name:"), first.lines().toList());
         String second = maven("exec:exec", "-q");
-        assertEquals(List.of("loaded: 3 2 1"), second.lines().toList());
+        assertEquals(List.of("loaded: 3 2 1", "session interview at version 2: Please enter your country:",
+                "session interview finished: Hello Ada from Italy"), second.lines().toList());
     }
 }

@@ -1,15 +1,23 @@
 package com.example;
 
 import com.example.flows.Countdown;
+import com.example.flows.Interview;
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineInputStream;
 import dev.weft.CoroutineOutputStream;
 import dev.weft.Engine;
+import dev.weft.sessions.SessionStep;
+import dev.weft.sessions.SessionStore;
+import dev.weft.sessions.Sessions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** First run: a generator, then a countdown on the woven engine, saved to a file. Second run: the countdown loaded back. */
+/**
+ * First run: a generator, then a countdown on the woven engine, saved to a file, and a session
+ * started in an SQLite file. Second run: the countdown loaded back, and the session answered to
+ * its end.
+ */
 public final class Main {
 
     public static void main(String[] args) throws IOException {
@@ -33,6 +41,10 @@ public final class Main {
                 out.writeAsymCoroutine(countdown);
             }
             System.out.println("saved to " + file);
+            try (SessionStore store = SessionStore.sqlite(Path.of("sessions.db"))) {
+                SessionStep<String> step = Sessions.builder(store).build().start("interview", new Interview(), null);
+                System.out.println("session " + step.id() + " at version " + step.version() + ": " + step.output());
+            }
         } else {
             AsymCoroutine<Void, Integer> countdown;
             try (var in = new CoroutineInputStream<Void, Integer>(Files.newInputStream(file))) {
@@ -44,6 +56,13 @@ public final class Main {
             }
             System.out.println(line);
             Files.delete(file);
+            try (SessionStore store = SessionStore.sqlite(Path.of("sessions.db"))) {
+                Sessions sessions = Sessions.builder(store).build();
+                SessionStep<String> step = sessions.resume("interview", 1, "Ada");
+                System.out.println("session " + step.id() + " at version " + step.version() + ": " + step.output());
+                step = sessions.resume("interview", step.version(), "Italy");
+                System.out.println("session " + step.id() + " finished: " + step.output());
+            }
         }
     }
 }
