@@ -49,6 +49,16 @@ class ClassFileVersionTest {
     }
 
     @Test
+    void weftSessionsIsJava17ClassFiles() throws Exception {
+        Map<String, Integer> versions = classFileVersions(Path.of(dev.weft.sessions.Sessions.class.getProtectionDomain()
+                .getCodeSource().getLocation().toURI()));
+        assertTrue(versions.containsKey("dev/weft/sessions/SessionStep.class"), "no SessionStep: " + versions.keySet());
+        Map<String, Integer> newer = new TreeMap<>(versions);
+        newer.values().removeIf(version -> version == JAVA_17);
+        assertEquals(Map.of(), newer, "weft-sessions' class files whose version is not 61");
+    }
+
+    @Test
     void theAgentJarsWeftClassesAreJava17ClassFilesAndTheRelocatedAsmNoNewer() throws Exception {
         URL agentClass = getClass().getClassLoader().getResource("dev/weft/weaver/WeaverAgent.class");
         assertTrue(agentClass != null && agentClass.getProtocol().equals("jar"),

@@ -2,6 +2,8 @@ package dev.weft.jdk17;
 
 import dev.weft.CoroutineBase;
 import dev.weft.jdk17.woven.Jdk17Check;
+import dev.weft.jdk17.woven.SessionsCheck;
+import dev.weft.sessions.Sessions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +36,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Weft on JDK 17 (issue 12, point 3): a child JVM of JDK 17, started with no JVM option but the
  * agent, runs {@link Jdk17Check} from this module's classes (compiled for 17, woven at build
  * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, a
- * class woven by the agent as it loads, and the native engine's refusals. Then the weaver's
+ * class woven by the agent as it loads, and the native engine's refusals; and
+ * {@link SessionsCheck}, a sealed session in SQLite, with weft-sessions' jar and SQLite's driver. Then the weaver's
  * command line, on JDK 17, weaves that class instead, and the same program runs with no option
  * at all; and the agent weaves it again with weft-core on the module path (module {@code dev.weft}).
  * The JDK 17 is {@code java} on the PATH if it is one, else one under {@code /usr/lib/jvm};
@@ -81,6 +84,19 @@ class Jdk17Test {
 
         assertEquals("", child.errors, "the child's standard error");
         assertEquals(expectedLines(home), child.lines);
+        assertEquals(0, child.status, "the child's exit status");
+    }
+
+    @Test
+    void aSealedSessionIsStoredAndResumedOnJdk17WithNoJvmOption(TestReporter reporter, @TempDir Path work)
+            throws Exception {
+        Path home = jdk17(reporter);
+        Child child = run(List.of(java(home), "-cp", classPath(classes(), core(), sessions(), sqlite()),
+                SessionsCheck.class.getName(), work.resolve("sessions.db").toString()));
+
+        assertEquals("", child.errors, "the child's standard error");
+        assertEquals(List.of("version 1: name?", "version 2: visits, Ada?", "version 3, finished: Ada visited 3 times",
+                "stored afterwards: false"), child.lines);
         assertEquals(0, child.status, "the child's exit status");
     }
 
@@ -135,6 +151,16 @@ class Jdk17Test {
     /** weft-core, as this test loads it: its jar when the build has packaged it. */
     private static Path core() throws URISyntaxException {
         return location(CoroutineBase.class.getProtectionDomain().getCodeSource());
+    }
+
+    /** weft-sessions, as this test loads it. */
+    private static Path sessions() throws URISyntaxException {
+        return location(Sessions.class.getProtectionDomain().getCodeSource());
+    }
+
+    /** SQLite's driver, which weft-sessions depends on. */
+    private static Path sqlite() throws URISyntaxException {
+        return location(org.sqlite.JDBC.class.getProtectionDomain().getCodeSource());
     }
 
     /** This module's main classes, compiled for 17, {@code dev.weft.jdk17.woven} woven by the build. */
