@@ -1,6 +1,7 @@
 package dev.weft.weaver;
 
 import dev.weft.weaver.analysis.ClassHierarchy;
+import dev.weft.weaver.analysis.DefaultSerialVersion;
 import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.OriginalOffsets;
 import dev.weft.weaver.analysis.PassThroughBridge;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.objectweb.asm.ClassReader;
@@ -20,6 +22,9 @@ import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 
@@ -35,6 +40,11 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * the call's bytecode index in the method as compiled, stable across weaves; where inlining made
  * copies of a subroutine's call, the first copy keeps that index and the n-th further one gets
  * {@code bci + 65536 * n}, in the order of the copies in the inlined code.
+ *
+ * <p>A woven class stays the same class to serialization: a {@code Serializable} class that
+ * declares no {@code serialVersionUID} gets the one Java computed for it as compiled
+ * ({@code DefaultSerialVersion}). Annotation types and classes whose methods call nothing are
+ * returned unchanged: nothing in them can suspend.
  *
  * <p>A bridge method of the shape javac gives bridges ({@code PassThroughBridge}) is passed
  * through rather than woven: left as compiled, with a twin that only passes the call on, so that
@@ -83,36 +93,39 @@ public final class Weaver {
         }
         PhaseDump dump = PhaseDump.fromSystemProperty();
         try {
-            // 2. the original bytecode index of every call and fingerprint of every method, before anything moves
+            // 2. what serialization computes from the class as compiled, which weaving changes
+            OptionalLong serialVersion = DefaultSerialVersion.of(type, loader);
+            // 3. the original bytecode index of every call and fingerprint of every method, before anything moves
             Map<AbstractInsnNode, Integer> siteIds = OriginalOffsets.of(reader, type);
             Map<String, String> hashes = new HashMap<>();
             type.methods.forEach(m -> hashes.put(m.name + m.desc, MethodHash.of(m)));
-            // 3. subroutines inlined: each copy of a call gets a site id of its own
+            // 4. subroutines inlined: each copy of a call gets a site id of its own
             SubroutineInlining.apply(type, siteIds);
             ClassHierarchy hierarchy = ClassHierarchy.of(loader);
             hierarchy.add(type.name, type.superName, type.access);
-            // 4. allocations whose constructor arguments may suspend move after those arguments
+            // 5. allocations whose constructor arguments may suspend move after those arguments
             deferAllocations(type, hierarchy);
             if (dump != null) {
                 dump.phase(type, 1, "deferred");
             }
-            // 5. analysis: the bridges passed through rather than woven (javac's shape)
+            // 6. analysis: the bridges passed through rather than woven (javac's shape)
             List<PassThroughBridge> bridges = type.methods.stream()
                     .map(m -> PassThroughBridge.of(type, m, hashes.get(m.name + m.desc)))
                     .filter(Objects::nonNull)
                     .toList();
             Set<MethodNode> bridged = bridges.stream().map(PassThroughBridge::method).collect(Collectors.toSet());
-            // 6. analysis of the other methods: suspension sites, their frames' types and live slots
+            // 7. analysis of the other methods: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
                     .filter(m -> SuspensionSites.isCandidate(m) && !bridged.contains(m))
                     .map(m -> SuspensionSites.analyze(type.name, m, siteIds, hashes.get(m.name + m.desc), hierarchy))
                     .toList();
-            // 7. rewrite: call sites, prologues, twins, site table
+            // 8. rewrite: call sites, prologues, twins, site table; the serialVersionUID as compiled
             WovenSites sites = ClassRewriter.rewrite(type, analyses, bridges);
+            serialVersion.ifPresent(value -> declareSerialVersion(type, value));
             if (dump != null) {
                 dump.phase(type, 2, "woven");
             }
-            // 8. write once to learn where each site's call lands, then again with that map
+            // 9. write once to learn where each site's call lands, then again with that map
             ClassWriter first = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
             type.accept(first);
             String map = sites.map();
@@ -144,8 +157,33 @@ public final class Weaver {
         }
     }
 
+    /**
+     * Whether weaving {@code type} changes anything it does: not a module or package descriptor,
+     * not an annotation type, not woven already, and with a call other than a constructor's in a
+     * method of its own (constructors never suspend, so a class without such a call can never be
+     * on a suspended stack, and is left byte for byte as compiled).
+     */
     private static boolean isWeavable(ClassNode type) {
-        boolean descriptor = (type.access & Opcodes.ACC_MODULE) != 0 || type.name.endsWith("package-info");
-        return !descriptor && !ClassRewriter.isWoven(type);
+        boolean descriptor = (type.access & (Opcodes.ACC_MODULE | Opcodes.ACC_ANNOTATION)) != 0
+                || type.name.endsWith("package-info");
+        return !descriptor && !ClassRewriter.isWoven(type) && hasCall(type);
+    }
+
+    private static boolean hasCall(ClassNode type) {
+        for (MethodNode method : type.methods) {
+            for (AbstractInsnNode insn : method.instructions) {
+                boolean constructorCall = insn instanceof MethodInsnNode call && call.name.equals("<init>");
+                if (insn instanceof InvokeDynamicInsnNode || (insn instanceof MethodInsnNode && !constructorCall)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Declares the serialVersionUID the class had by default as compiled, as a class would in its source. */
+    private static void declareSerialVersion(ClassNode type, long value) {
+        type.fields.add(new FieldNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+                "serialVersionUID", "J", null, value));
     }
 }

@@ -193,7 +193,8 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
             Files.createDirectories(file.getParent());
             Files.write(file, g.classFile());
         }
-        assertEquals(4, WeaveCommand.weaveDirectory(directory, List.of()));
+        // the shapes call nothing, so only OldShapes is woven; it needs their class files to merge its types
+        assertEquals(1, WeaveCommand.weaveDirectory(directory, List.of()));
         byte[] woven = Files.readAllBytes(directory.resolve(old.name().replace('.', '/') + ".class"));
         String table = constantStrings(woven).stream().filter(t -> t.contains("\n" + RUN)).findFirst().orElseThrow();
         assertTrue(table.contains(old.markedBci() + "|dev/weft/weaver/fixtures/OldShapes.ret"), table);
@@ -273,7 +274,9 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
         List<Generated> olds = new ArrayList<>(List.of(OldClassFiles.finallyBySubroutine(), OldClassFiles.mergedLists(),
                 OldClassFiles.counter(), OldClassFiles.mergedShapes(), OldClassFiles.recursiveSubroutine(),
                 OldClassFiles.interfaceWithInitializer(), OldClassFiles.finallyBySubroutine(Opcodes.V1_6)));
-        olds.addAll(List.of(OldClassFiles.shapes()));
+        for (Generated shape : OldClassFiles.shapes()) {
+            assertSame(shape.classFile(), weaver.weave(shape.classFile()), shape.name() + " calls nothing: left as compiled");
+        }
         for (Generated old : olds) {
             byte[] woven = weaver.weave(old.classFile());
             assertFalse(Arrays.equals(old.classFile(), woven), old.name() + " is woven");

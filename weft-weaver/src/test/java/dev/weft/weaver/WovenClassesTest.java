@@ -22,10 +22,14 @@ import org.objectweb.asm.util.CheckClassAdapter;
 /** Every fixture class, woven: well formed, accepted by the JVM's verifier, and left alone when woven again. */
 class WovenClassesTest {
 
+    /** The fixtures with nothing to weave: an annotation type, interfaces of abstract methods, and classes whose methods call nothing. */
+    private static final java.util.Set<String> LEFT_AS_COMPILED = java.util.Set.of("SerialForms$Marked",
+            "SerialForms$Arithmetic", "SerialForms$Quiet", "LambdaBodies$Step", "ReceiverInLocal$Step");
+
     private final Weaver weaver = new Weaver();
 
     /** The binary names of every class compiled from the fixtures package, nested and synthetic ones included. */
-    private static List<String> fixtureClasses() {
+    static List<String> fixtureClasses() {
         try {
             Path directory = Path.of(WovenClassesTest.class.getClassLoader().getResource("dev/weft/weaver/fixtures").toURI());
             try (Stream<Path> files = Files.list(directory)) {
@@ -73,6 +77,10 @@ class WovenClassesTest {
         for (String name : names) {
             byte[] original = WovenLoader.original(name);
             byte[] woven = weave(original);
+            if (LEFT_AS_COMPILED.contains(name.substring(name.lastIndexOf('.') + 1))) {
+                assertSame(original, woven, name + " has nothing to weave");
+                continue;
+            }
             assertFalse(Arrays.equals(original, woven), name + " is woven");
             byte[] again = weave(woven);
             assertSame(woven, again, name + " woven twice");
