@@ -104,16 +104,35 @@ public final class TwinLinker {
             throws ReflectiveOperationException {
         MethodType original = withoutFiber(type);
         MethodHandle call = caller.findStatic(owner, name, original);
-        Method method = caller.revealDirect(call).reflectAs(Method.class, caller);
-        return standIn(caller, method, call, type, false);
+        return standIn(caller, resolved(caller, call, owner, name, original), call, type, false);
     }
 
     private static MethodHandle linkSpecial(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
             throws ReflectiveOperationException {
         MethodType original = withoutFiber(type).dropParameterTypes(0, 1);
         MethodHandle call = caller.findSpecial(owner, name, original, caller.lookupClass());
-        Method method = caller.revealDirect(call).reflectAs(Method.class, caller);
+        Method method = resolved(caller, call, owner, name, original);
         return standIn(caller, method, call.asType(withoutFiber(type)), type, true);
+    }
+
+    /**
+     * The method {@code call}, a direct handle of {@code owner.name} that {@code caller} may use,
+     * runs. Revealing it checks access to the class that declares it, which the call does not
+     * need: a public method that a public class inherits from a class that is not public (Kotlin's
+     * facade classes) is found by looking up the classes the JVM resolved it in instead.
+     */
+    private static Method resolved(MethodHandles.Lookup caller, MethodHandle call, Class<?> owner, String name,
+            MethodType original) throws NoSuchMethodException {
+        try {
+            return caller.revealDirect(call).reflectAs(Method.class, caller);
+        } catch (IllegalArgumentException | SecurityException refused) {
+            Method inherited = Twins.resolve(owner, name, original);
+            if (inherited == null) {
+                throw new NoSuchMethodException(owner.getName() + "." + name + original + ", reached from "
+                        + caller.lookupClass().getName());
+            }
+            return inherited;
+        }
     }
 
     /**

@@ -131,6 +131,22 @@ public final class Twins {
         return defaultMethod(receiver, name, parameters);
     }
 
+    /**
+     * The method a call that names {@code owner.name} of type {@code type} resolves to, as the
+     * JVM resolves it (JVMS 5.4.3.3): declared by {@code owner} or a superclass, whatever their
+     * access, else a default method of an interface; null if there is none.
+     */
+    static Method resolve(Class<?> owner, String name, MethodType type) {
+        Class<?>[] parameters = type.parameterArray();
+        for (Class<?> k = owner; k != null; k = k.getSuperclass()) {
+            Method declared = declared(k, name, parameters);
+            if (declared != null && declared.getReturnType() == type.returnType()) {
+                return declared;
+            }
+        }
+        return defaultMethod(owner, name, parameters);
+    }
+
     private static Method defaultMethod(Class<?> receiver, String name, Class<?>[] parameters) {
         Method best = null;
         for (Class<?> k = receiver; k != null; k = k.getSuperclass()) {
