@@ -105,6 +105,17 @@ class UserBuildIT {
 
     /** Runs Maven in the project; returns its output, having checked that it succeeded. */
     private static String maven(String... goals) throws IOException, InterruptedException {
+        Build build = build(goals);
+        assertEquals(0, build.status(), build.output());
+        return build.output();
+    }
+
+    /** What a run of Maven ended with, and printed (standard output and error together). */
+    private record Build(int status, String output) {
+    }
+
+    /** Runs Maven in the project, adding its output to {@code mvn-GOAL.log} there. */
+    private static Build build(String... goals) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("maven.home"), "bin", "mvn").toString(), "-B", "-ntp"));
         command.addAll(repositoryOptions());
@@ -117,8 +128,7 @@ class UserBuildIT {
         assertTrue(process.waitFor(5, TimeUnit.MINUTES), "mvn " + goals[0] + " finished");
         Files.writeString(PROJECT.resolve("mvn-" + goals[0].replace(':', '-') + ".log"), output,
                 StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        assertEquals(0, process.exitValue(), output);
-        return output;
+        return new Build(process.exitValue(), output);
     }
 
     @Test
@@ -139,5 +149,30 @@ class UserBuildIT {
         String second = maven("exec:exec", "-q");
         assertEquals(List.of("loaded: 3 2 1", "session interview at version 2: Please enter your country:",
                 "session interview finished: Hello Ada from Italy"), second.lines().toList());
+    }
+
+    /**
+     * The README's plugin block with its package misspelled: the build fails, naming the entry
+     * and the directory, unless {@code weft.weave.failOnUnmatched} is false, and then it warns.
+     */
+    @Test
+    @Order(3)
+    void aMisspelledPackageFailsTheBuildUnlessToldToOnlyWarn() throws Exception {
+        String pom = Files.readString(PROJECT.resolve("pom.xml"));
+        String entry = "<package>com.example.flows</package>";
+        assertTrue(pom.contains(entry), "the README's plugin block selects " + entry);
+        Files.writeString(PROJECT.resolve("pom-misspelled.xml"), pom.replace(entry, "<package>com.exmple.flows</package>"));
+        String problem = "weft: <package>com.exmple.flows</package> matched no class in " + PROJECT.resolve("target/classes")
+                + "; did you mean com.example.flows?";
+
+        Build failed = build("process-classes", "-f", "pom-misspelled.xml");
+        assertEquals(1, failed.status(), failed.output());
+        assertTrue(failed.output().contains("[ERROR] Failed to execute goal dev.weft:weft-maven-plugin:"), failed.output());
+        assertTrue(failed.output().contains(problem + "\n[ERROR] weft: to weave the rest anyway, with a warning,"
+                + " set <failOnUnmatched>false</failOnUnmatched> or -Dweft.weave.failOnUnmatched=false"), failed.output());
+
+        String warned = maven("process-classes", "-f", "pom-misspelled.xml", "-Dweft.weave.failOnUnmatched=false");
+        assertTrue(warned.contains("[WARNING] " + problem + "\n"), warned);
+        assertTrue(warned.contains("weft: wove 0 classes in " + PROJECT.resolve("target/classes")), warned);
     }
 }

@@ -10,6 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,13 +121,43 @@ class WeaveCommandTest {
         assertEquals(0, run("--only", entry, classes.toString()), err());
         assertTrue(isWoven(sample), entry);
         assertEquals("weft-weaver: wove 1 classes in " + classes + "\n", out());
+        assertEquals("", err(), "no warning for an entry that matches");
     }
 
     @Test
-    void onlyOfAnotherPackageWeavesNothing() throws IOException {
+    void onlyOfAnotherPackageWeavesNothingAndWarnsWithANearName() throws IOException {
         Path sample = copySample();
         assertEquals(0, run("--only=dev.weft.weav", classes.toString()), err());
         assertTrue(!isWoven(sample));
         assertEquals("weft-weaver: wove 0 classes in " + classes + "\n", out());
+        assertEquals("weft-weaver: warning: --only dev.weft.weav matched no class in " + classes
+                + "; did you mean dev.weft.weaver?\n", err());
+    }
+
+    @Test
+    void aMisspelledEntryIsWarnedOfAndTheRestIsWoven() throws IOException {
+        Path sample = copySample();
+        assertEquals(0, run("--only", "dev.weft.weaver", "--only", "dev.wfet.weaver.,org.nowhere", classes.toString()));
+        assertTrue(isWoven(sample));
+        assertEquals("weft-weaver: wove 1 classes in " + classes + "\n", out());
+        assertEquals("weft-weaver: warning: --only dev.wfet.weaver matched no class in " + classes
+                + "; did you mean dev.weft.weaver?\n"
+                + "weft-weaver: warning: --only org.nowhere matched no class in " + classes + "\n", err());
+    }
+
+    @Test
+    void aJarIsNamedInTheWarning() throws IOException {
+        copySample();
+        Path jar = classes.resolve("app.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            String resource = Sample.class.getName().replace('.', '/') + ".class";
+            out.putNextEntry(new JarEntry(resource));
+            out.write(Files.readAllBytes(classes.resolve(resource)));
+            out.closeEntry();
+        }
+        assertEquals(0, run("--only", "dev.weft.weaver.WeaveCommandTest$Sampel", jar.toString()));
+        assertEquals("weft-weaver: wove 0 classes in " + jar + "\n", out());
+        assertEquals("weft-weaver: warning: --only dev.weft.weaver.WeaveCommandTest$Sampel matched no class in " + jar
+                + "; did you mean dev.weft.weaver.WeaveCommandTest$Sample?\n", err());
     }
 }

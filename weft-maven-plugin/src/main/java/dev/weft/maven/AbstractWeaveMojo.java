@@ -1,17 +1,26 @@
 package dev.weft.maven;
 
+import dev.weft.weaver.ClassSelection;
 import dev.weft.weaver.WeaveCommand;
 import dev.weft.weaver.WeavingException;
 import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 
 /**
- * What the {@code weave} and {@code weave-tests} goals share: the classes to weave and the
- * switch that skips them. Each goal says which directory it weaves, in place.
+ * What the {@code weave} and {@code weave-tests} goals share: the classes to weave, the switch
+ * that skips them, and the check that each {@code <package>} selects a class. Each goal says
+ * which directory it weaves, in place, and in which directories a {@code <package>} may find
+ * its classes.
+ *
+ * <p>The check comes before any weaving: a build that fails on it leaves every class as the
+ * compiler wrote it. A goal whose directory does not exist weaves and checks nothing.
  */
 public abstract class AbstractWeaveMojo extends AbstractMojo {
 
@@ -36,14 +45,30 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
     boolean skip;
 
     /**
+     * Whether a {@code <package>} that matches no class fails the build (a typo, most likely),
+     * naming it; if false, the goal only warns and weaves the rest. {@code weave} looks for
+     * matches in the classes it weaves; {@code weave-tests} in the test classes and the main
+     * classes, so that one configuration serves both goals.
+     */
+    @Parameter(property = "weft.weave.failOnUnmatched", defaultValue = "true")
+    boolean failOnUnmatched = true;
+
+    /**
      * The directory this goal weaves.
      *
      * @return the directory of class files
      */
     abstract File directory();
 
+    /**
+     * The directories in which a {@code <package>} must match a class, the woven one first.
+     *
+     * @return the directories; those that do not exist are passed over
+     */
+    abstract List<File> matchedIn();
+
     @Override
-    public void execute() throws MojoExecutionException {
+    public void execute() throws MojoExecutionException, MojoFailureException {
         File directory = directory();
         if (skip) {
             getLog().info("weft: weaving skipped");
@@ -54,12 +79,50 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
             return;
         }
         try {
+            checkMatches(selection());
             int woven = WeaveCommand.weaveDirectory(directory.toPath(), packages);
             getLog().info("weft: wove " + woven + " classes in " + directory);
-        } catch (IllegalArgumentException e) {
-            throw new MojoExecutionException("weft: <packages>: " + e.getMessage(), e);
         } catch (WeavingException | IOException e) {
             throw new MojoExecutionException("weft: " + e.getMessage(), e);
         }
+    }
+
+    private ClassSelection selection() throws MojoExecutionException {
+        try {
+            return ClassSelection.of(packages);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("weft: <packages>: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Fails, or warns if {@link #failOnUnmatched} is false, for each entry that matches no class
+     * in {@link #matchedIn}:
+     * <pre>
+     * weft: &lt;package&gt;com.exmple.flows&lt;/package&gt; matched no class in /p/target/classes; did you mean com.example.flows?
+     * </pre>
+     */
+    private void checkMatches(ClassSelection selection) throws IOException, MojoFailureException {
+        if (selection.isEverything()) {
+            return;
+        }
+        List<File> directories = matchedIn().stream().filter(File::isDirectory).toList();
+        List<String> classNames = new ArrayList<>();
+        for (File directory : directories) {
+            classNames.addAll(WeaveCommand.classNames(directory.toPath()));
+        }
+        String where = directories.stream().map(File::toString).collect(Collectors.joining(" or "));
+        List<String> problems = selection.unmatched(classNames).stream()
+                .map(entry -> "weft: <package>" + entry + "</package> matched no class in " + where
+                        + ClassSelection.nearName(entry, classNames).map(near -> "; did you mean " + near + "?").orElse(""))
+                .toList();
+        if (problems.isEmpty()) {
+            return;
+        }
+        if (failOnUnmatched) {
+            throw new MojoFailureException(String.join("\n", problems) + "\nweft: to weave the rest anyway, with a warning,"
+                    + " set <failOnUnmatched>false</failOnUnmatched> or -Dweft.weave.failOnUnmatched=false");
+        }
+        problems.forEach(getLog()::warn);
     }
 }

@@ -1,6 +1,7 @@
 package dev.weft.maven;
 
 import java.io.File;
+import java.util.List;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -28,5 +29,10 @@ public class WeaveMojo extends AbstractWeaveMojo {
     @Override
     File directory() {
         return classesDirectory;
+    }
+
+    @Override
+    List<File> matchedIn() {
+        return List.of(classesDirectory);
     }
 }

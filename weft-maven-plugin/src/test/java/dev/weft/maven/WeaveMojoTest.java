@@ -1,6 +1,7 @@
 package dev.weft.maven;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.SystemStreamLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,9 +39,23 @@ class WeaveMojoTest {
         }
     }
 
+    /** The warnings a mojo logs. */
+    private final List<String> warnings = new ArrayList<>();
+
+    private final SystemStreamLog log = new SystemStreamLog() {
+        @Override
+        public void warn(CharSequence content) {
+            warnings.add(content.toString());
+        }
+    };
+
     private Path copy(Class<?> type) throws IOException {
+        return copy(type, classes);
+    }
+
+    private static Path copy(Class<?> type, Path directory) throws IOException {
         String resource = type.getName().replace('.', '/') + ".class";
-        Path target = classes.resolve(resource);
+        Path target = directory.resolve(resource);
         Files.createDirectories(target.getParent());
         try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
             Files.copy(in, target);
@@ -83,10 +101,73 @@ class WeaveMojoTest {
     void aNameThatIsOnlyTheStartOfAnotherSelectsNothing(String entry) throws Exception {
         Path sample = copy(Sample.class);
         WeaveMojo mojo = new WeaveMojo();
+        mojo.setLog(log);
         mojo.classesDirectory = classes.toFile();
         mojo.packages = List.of(entry);
+        mojo.failOnUnmatched = false;
         mojo.execute();
         assertFalse(isWoven(sample), entry);
+        assertEquals(1, warnings.size(), warnings.toString());
+    }
+
+    @Test
+    void anEntryThatMatchesNoClassFailsTheBuildNamingItAndTheDirectoryBeforeWeavingAnything() throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of("dev.weft.maven", "dev.weft.mavne", "org.nowhere");
+        MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+        assertEquals("weft: <package>dev.weft.mavne</package> matched no class in " + classes
+                + "; did you mean dev.weft.maven?\n"
+                + "weft: <package>org.nowhere</package> matched no class in " + classes + "\n"
+                + "weft: to weave the rest anyway, with a warning, set <failOnUnmatched>false</failOnUnmatched>"
+                + " or -Dweft.weave.failOnUnmatched=false", e.getMessage());
+        assertFalse(isWoven(sample), "nothing woven");
+    }
+
+    @Test
+    void failOnUnmatchedFalseWarnsAndWeavesTheRest() throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.setLog(log);
+        mojo.classesDirectory = classes.toFile();
+        mojo.packages = List.of("dev.weft.maven", "dev.weft.mavne");
+        mojo.failOnUnmatched = false;
+        mojo.execute();
+        assertTrue(isWoven(sample));
+        assertEquals(List.of("weft: <package>dev.weft.mavne</package> matched no class in " + classes
+                + "; did you mean dev.weft.maven?"), warnings);
+    }
+
+    @Test
+    void everyClassHasNothingToMatch() throws Exception {
+        Path sample = copy(Sample.class);
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.setLog(log);
+        mojo.classesDirectory = classes.toFile();
+        mojo.execute();
+        assertTrue(isWoven(sample));
+        assertEquals(List.of(), warnings);
+    }
+
+    /** weave and weave-tests share one configuration: a package of main classes alone does not fail weave-tests. */
+    @Test
+    void weaveTestsCountsAMatchInTheMainClassesToo(@TempDir Path main) throws Exception {
+        Path sample = copy(Sample.class);
+        copy(Test.class, main);
+        WeaveTestsMojo tests = new WeaveTestsMojo();
+        tests.setLog(log);
+        tests.testClassesDirectory = classes.toFile();
+        tests.classesDirectory = main.toFile();
+        tests.packages = List.of("dev.weft.maven", "org.junit.jupiter.api");
+        tests.execute();
+        assertTrue(isWoven(sample));
+        assertFalse(isWoven(main.resolve("org/junit/jupiter/api/Test.class")), "main classes are weave's");
+        assertEquals(List.of(), warnings);
+        tests.packages = List.of("org.junit.jupiter.apj");
+        MojoFailureException e = assertThrows(MojoFailureException.class, tests::execute);
+        assertTrue(e.getMessage().startsWith("weft: <package>org.junit.jupiter.apj</package> matched no class in "
+                + classes + " or " + main + "; did you mean org.junit.jupiter.api?\n"), e.getMessage());
     }
 
     @Test
@@ -104,6 +185,7 @@ class WeaveMojoTest {
         Path sample = copy(Sample.class);
         WeaveTestsMojo tests = new WeaveTestsMojo();
         tests.testClassesDirectory = classes.toFile();
+        tests.classesDirectory = classes.resolve("absent").toFile();
         tests.packages = List.of("dev.weft.maven.");
         tests.execute();
         assertTrue(isWoven(sample));
@@ -119,6 +201,7 @@ class WeaveMojoTest {
         assertFalse(isWoven(sample));
         WeaveTestsMojo tests = new WeaveTestsMojo();
         tests.testClassesDirectory = classes.resolve("absent").toFile();
+        tests.packages = List.of("org.nowhere");
         tests.execute();
     }
 }

@@ -29,10 +29,13 @@ import java.util.stream.Stream;
  * subpackages, or to classes and their nested classes, in the syntax of {@link ClassSelection}
  * that the agent and the Maven plugin share; without it, every class is woven. Class files
  * without stack-map frames (before version 50) need their superclasses' class files: the weaver
- * looks for them in {@code TARGET}, then on its own class path and in the JDK.
+ * looks for them in {@code TARGET}, then on its own class path and in the JDK. An {@code --only}
+ * entry that selects no class of {@code TARGET} is most likely a typo: it gets a warning on
+ * standard error, with a near name there if there is one ({@link ClassSelection#nearName}),
+ * and the weaving goes on.
  *
- * <p>Exit status 0 on success (and for {@code --help}), 1 if a class cannot be woven (named on
- * standard error), 2 on a usage error (with the usage text on standard error).
+ * <p>Exit status 0 on success, warnings or not (and for {@code --help}), 1 if a class cannot be
+ * woven (named on standard error), 2 on a usage error (with the usage text on standard error).
  */
 public final class WeaveCommand {
 
@@ -49,15 +52,19 @@ public final class WeaveCommand {
               --only NAME   weave only the package NAME and its subpackages, or the class NAME
                             and its nested classes (com.example.flows, with or without a
                             trailing dot); repeatable, or comma-separated. Without it, every
-                            class is woven.
+                            class is woven. A NAME that matches no class in TARGET gets a
+                            warning on standard error (a typo?), and the rest is woven.
               -h, --help    print this text and exit
               --            end of options
 
-            Exit status: 0 done, 1 a class cannot be woven (named above), 2 usage error.
+            Exit status: 0 done (with or without warnings), 1 a class cannot be woven
+            (named above), 2 usage error.
             """;
 
     private final Weaver weaver = new Weaver();
     private final ClassSelection selected;
+    /** The binary names of the class files seen in the target, woven or not. */
+    private final List<String> classNames = new ArrayList<>();
     private ClassLoader classFiles;
     private int woven;
 
@@ -150,7 +157,21 @@ public final class WeaveCommand {
             return 1;
         }
         out.println("weft-weaver: wove " + command.woven + " classes in " + target);
+        command.warnUnmatched(target, err);
         return 0;
+    }
+
+    /**
+     * Warns, for each entry that selected no class of the target, that it matched nothing:
+     * <pre>
+     * weft-weaver: warning: --only com.exmple.flows matched no class in target/classes; did you mean com.example.flows?
+     * </pre>
+     */
+    private void warnUnmatched(Path target, PrintStream err) {
+        for (String entry : selected.unmatched(classNames)) {
+            err.println("weft-weaver: warning: --only " + entry + " matched no class in " + target
+                    + ClassSelection.nearName(entry, classNames).map(near -> "; did you mean " + near + "?").orElse(""));
+        }
     }
 
     /**
@@ -186,14 +207,32 @@ public final class WeaveCommand {
                 ClassLoader.getSystemClassLoader());
     }
 
-    private void weaveFiles(Path root) throws IOException, WeavingException {
-        List<Path> classes;
+    /**
+     * The binary names of the classes under {@code root}, read from the class files' paths: what
+     * {@link ClassSelection#unmatched} takes, to check a selection before weaving with it.
+     *
+     * @param root a directory of class files
+     * @return the names ({@code com.example.Main$Step}), in no particular order
+     * @throws IOException if the directory cannot be read
+     */
+    public static List<String> classNames(Path root) throws IOException {
+        return classFiles(root).stream().map(file -> className(fileName(root, file))).toList();
+    }
+
+    private static List<Path> classFiles(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
-            classes = files.filter(p -> p.toString().endsWith(".class")).toList();
+            return files.filter(p -> p.toString().endsWith(".class")).toList();
         }
-        for (Path file : classes) {
-            String name = root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
-            if (selected.includes(name.substring(0, name.length() - ".class".length()))) {
+    }
+
+    /** The path of {@code file} relative to {@code root}, with dots for separators. */
+    private static String fileName(Path root, Path file) {
+        return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
+    }
+
+    private void weaveFiles(Path root) throws IOException, WeavingException {
+        for (Path file : classFiles(root)) {
+            if (selected(fileName(root, file))) {
                 byte[] original = Files.readAllBytes(file);
                 byte[] result = weave(original);
                 if (result != original) {
@@ -215,7 +254,7 @@ public final class WeaveCommand {
             for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
                 byte[] content = in.readAllBytes();
                 String name = entry.getName();
-                if (name.endsWith(".class") && selected.includes(name.substring(0, name.length() - ".class".length()))) {
+                if (name.endsWith(".class") && selected(name)) {
                     content = weave(content);
                 }
                 out.putNextEntry(new JarEntry(name));
@@ -224,6 +263,18 @@ public final class WeaveCommand {
             }
         }
         Files.move(temporary, output, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Whether the class file of this name, relative to the target, is selected; records its class's name. */
+    private boolean selected(String fileName) {
+        String className = className(fileName);
+        classNames.add(className);
+        return selected.includes(className);
+    }
+
+    /** The binary name of the class in a class file, from the file's path relative to the target. */
+    private static String className(String fileName) {
+        return fileName.substring(0, fileName.length() - ".class".length()).replace('/', '.');
     }
 
     private byte[] weave(byte[] original) throws WeavingException {

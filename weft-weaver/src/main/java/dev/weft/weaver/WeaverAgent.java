@@ -3,7 +3,9 @@ package dev.weft.weaver;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,6 +25,16 @@ import java.util.Set;
  * error naming it. The transformer never loads a class, so it is safe for classes seen before
  * their supertypes: where it needs superclasses (class files before version 50), it reads their
  * class files from the resources of the loader that is defining the class.
+ *
+ * <p>An entry that selects no class is most likely a typo, but only the end of the run tells:
+ * when the JVM shuts down, a hook prints a warning on standard error for each entry that
+ * selected no class the transformer saw load, with a near name among the loaded classes if
+ * there is one ({@link ClassSelection#nearName}); nothing if every entry selected a class.
+ * <pre>
+ * weft-weaver: warning: agent entry com.exmple.flows matched no class loaded by this JVM; did you mean com.example.flows?
+ * </pre>
+ * Classes load on any thread, so the transformer records matches in a
+ * {@link ClassSelection.Matches}, which is thread-safe.
  */
 public final class WeaverAgent {
 
@@ -46,7 +58,10 @@ public final class WeaverAgent {
         openContinuations(instrumentation);
         exportContractToTheAgent(instrumentation);
         if (!selection.isEverything()) {
-            instrumentation.addTransformer(new Transformer(selection));
+            ClassSelection.Matches matches = selection.matches();
+            instrumentation.addTransformer(new Transformer(matches));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> warnUnmatched(matches, instrumentation),
+                    "weft-weaver unmatched entries"));
         }
     }
 
@@ -59,6 +74,22 @@ public final class WeaverAgent {
      */
     public static void agentmain(String arguments, Instrumentation instrumentation) {
         premain(arguments, instrumentation);
+    }
+
+    /** At shutdown: warns of each entry that matched no class loaded, naming a near loaded class or package if any. */
+    private static void warnUnmatched(ClassSelection.Matches matches, Instrumentation instrumentation) {
+        List<String> unmatched = matches.unmatched();
+        if (unmatched.isEmpty()) {
+            return;
+        }
+        List<String> loaded = Arrays.stream(instrumentation.getAllLoadedClasses())
+                .filter(type -> !type.isArray() && !type.isHidden())
+                .map(Class::getName)
+                .toList();
+        for (String entry : unmatched) {
+            System.err.println("weft-weaver: warning: agent entry " + entry + " matched no class loaded by this JVM"
+                    + ClassSelection.nearName(entry, loaded).map(near -> "; did you mean " + near + "?").orElse(""));
+        }
     }
 
     /**
@@ -85,13 +116,13 @@ public final class WeaverAgent {
                         Map.of(), Set.of(), Map.of()));
     }
 
-    /** Weaves the classes of its selection. */
+    /** Weaves the classes of its selection, recording which entries selected one. */
     private static final class Transformer implements ClassFileTransformer {
 
         private final Weaver weaver = new Weaver();
-        private final ClassSelection selection;
+        private final ClassSelection.Matches selection;
 
-        Transformer(ClassSelection selection) {
+        Transformer(ClassSelection.Matches selection) {
             this.selection = selection;
         }
 

@@ -8,7 +8,8 @@
  *       ({@code java -jar weft-weaver-VERSION-agent.jar --help});
  *   <li>{@link dev.weft.weaver.WeaverAgent}: the Java agent, at class-load time;
  *   <li>{@link dev.weft.weaver.ClassSelection}: the one syntax in which the command line, the
- *       agent and the Maven plugin name the classes to weave.
+ *       agent and the Maven plugin name the classes to weave, and the one check of which names
+ *       matched no class.
  * </ul>
  */
 package dev.weft.weaver;
