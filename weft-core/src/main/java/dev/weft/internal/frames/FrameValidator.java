@@ -24,12 +24,12 @@ import java.util.Objects;
  * (dead slots empty, ints within their recorded width, which is the type a
  * {@code LocalVariableTable} declares or else no wider than any type the slot may have,
  * references of the recorded class); every {@code this} and every call's receiver is non-null,
- * and a receiver that the code
- * loaded from a local still in it is that local's object; each frame is suspended in
- * a call that, as the JVM would select it for the saved receiver, reaches exactly the next
- * frame's method, on that frame's own {@code this}; a call through a lambda's proxy reaches its
- * implementation method, and only on an engine that can run it; the innermost frame is in the
- * suspension operation of this very coroutine. Stateless but for caches; any thread.
+ * and a receiver that the code loaded from a local still in it is that local's object; each
+ * frame is suspended in a call that, as the JVM would select it for the saved receiver, reaches
+ * exactly the next frame's method, on that frame's own {@code this}; a call through a lambda's
+ * proxy reaches its implementation method, and only on an engine that can run it; the innermost
+ * frame is in the suspension operation of this very coroutine. Stateless but for caches; any
+ * thread.
  */
 public final class FrameValidator {
 
