@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * Frames changed into a state the code could never reach are refused by {@code deserialize},
  * naming the frame and why, and the coroutine deserialized into is left as it was: a call that
  * reaches another method than the next frame's, a receiver swapped for another implementation,
- * a lambda swapped for another, a boolean, char or byte out of its range, a null {@code this} or
+ * a lambda swapped for another, a boolean, char, byte or short out of its Java type's range (the
+ * type its LocalVariableTable declares, even where a constant set it), a null {@code this} or
  * receiver, a ret made on another coroutine. Each case is first shown to be a legitimate frame
  * array that resumes correctly as it was captured.
  */
@@ -79,6 +80,30 @@ abstract class TamperedFramesContract extends EngineContract {
             byte low = (byte) (first * 37);
             while (true) {
                 first = ret(odd + " " + mark + " " + low);
+            }
+        }
+    }
+
+    /**
+     * Keeps a boolean, a byte, a char and a short, each set from a constant, across its rets: the
+     * constants alone cannot tell their types (90 is a byte's as well as a char's), the class's
+     * LocalVariableTable does.
+     */
+    static final class FromConstants extends AsymCoroutine<Integer, String> {
+        static final String UNTAMPERED = "true 100 Z 30000";
+
+        FromConstants(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(Integer first) {
+            boolean flag = true;
+            byte low = 100;
+            char mark = 'Z';
+            short wide = 30000;
+            while (true) {
+                first = ret(flag + " " + low + " " + mark + " " + wide);
             }
         }
     }
@@ -206,6 +231,51 @@ abstract class TamperedFramesContract extends EngineContract {
         Narrow copy = new Narrow(engine());
         copy.deserialize(SerializationContract.rehome(captured, original, copy));
         assertEquals("true y 37", copy.call(5), "untampered, the same frames resume");
+    }
+
+    /** Cause c: a boolean of 0 or 1 is restored, of 2 refused. */
+    @Test
+    void aBooleanLocalAcceptsExactlyFalseAndTrue() {
+        assertTypeRange(1, "boolean", 2, 0, "false 100 Z 30000");
+    }
+
+    /** Cause c: a byte of -1 is restored, of 128 refused. */
+    @Test
+    void aByteLocalAcceptsExactlyTheBytes() {
+        assertTypeRange(100, "byte", 128, -1, "true -1 Z 30000");
+    }
+
+    /** Cause c: a char set to 'Z' (a bipush, as a byte's would be) refuses -1 and restores 65535. */
+    @Test
+    void aCharLocalAcceptsExactlyTheChars() {
+        assertTypeRange('Z', "char", -1, 65_535, "true 100 \uffff 30000");
+    }
+
+    /** Cause c: a short set to 30000 (a sipush, as a char's would be) refuses 40000 and restores -30000. */
+    @Test
+    void aShortLocalAcceptsExactlyTheShorts() {
+        assertTypeRange(30_000, "short", 40_000, -30_000, "true 100 Z -30000");
+    }
+
+    /**
+     * The local of {@link FromConstants} that holds {@code original}, of Java type {@code type},
+     * changed to {@code refused} is refused naming the frame and slot; changed to
+     * {@code accepted}, it is restored, and the body goes on with it, giving {@code output}.
+     */
+    private void assertTypeRange(long original, String type, long refused, long accepted, String output) {
+        FromConstants first = new FromConstants(engine());
+        assertEquals(FromConstants.UNTAMPERED, first.call(0));
+        FromConstants copy = new FromConstants(engine());
+        CoroutineFrame[] frames = SerializationContract.rehome(first.serialize(), first, copy);
+        int run = innermostOf(frames, "run");
+        int slot = slotHolding(frames[run], original);
+        frames[run].scalarValues[slot] = refused;
+        assertRefused(copy, frames, "frame " + run + " of ", "slot " + slot + " holds " + refused
+                + ", which does not fit its " + type);
+        frames = SerializationContract.rehome(first.serialize(), first, copy);
+        frames[run].scalarValues[slot] = accepted;
+        copy.deserialize(frames);
+        assertEquals(output, copy.call(1));
     }
 
     private static int slotHolding(CoroutineFrame frame, long value) {

@@ -10,22 +10,30 @@ import dev.weft.AsymCoroutine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.access.TransferCount;
 import dev.weft.internal.contract.WeavingContract;
+import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Code outside Weft's packages tries each hook that the exported package used to offer, and
  * each way in that replaced them: every one is gone or refused. On the class path, as here,
- * nothing hides a public member, so the refusals are the runtime's own checks.
+ * nothing hides a public member, so the refusals are the runtime's own checks. Among them, the
+ * JVM-wide count of frame transfers in progress ({@link FrameTransfer#activeCount()}, read by
+ * woven code through {@link WovenFrames#active()}), which sends every woven call down its slow
+ * path while it is not zero: this class's code, and weft-core's own test classes, are outside
+ * weft-core (another directory), and cannot change it.
  */
 class FormerHooksTest {
 
@@ -54,6 +62,88 @@ class FormerHooksTest {
         }
         assertEquals(0, Fiber.class.getConstructors().length, "no public constructor of Fiber");
         assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.weft.internal.woven.FrameTransfer"));
+    }
+
+    @Test
+    void theTransferCountHasNoPublicWriterLeft() {
+        assertNoPublicMethod(FrameTransfer.class, "begin");
+        assertNoPublicMethod(FrameTransfer.class, "end");
+        for (Class<?> nested : FrameTransfer.class.getDeclaredClasses()) {
+            if (TransferCount.class.isAssignableFrom(nested)) {
+                assertFalse(Modifier.isPublic(nested.getModifiers()), nested.getName() + " is public");
+                assertThrows(IllegalAccessException.class, () -> nested.getDeclaredConstructor().newInstance(),
+                        "reflection makes another " + nested.getName());
+            }
+        }
+        assertEquals(0, WovenFrames.active(), "unchanged");
+    }
+
+    @Test
+    void theAccessBridgeHandsTheTransferCountToWeftsOwnClassesAlone() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> SharedAccess.transferCount());
+        assertTrue(e.getMessage().contains("only Weft's own classes reach the count of frame transfers in progress")
+                && e.getMessage().contains(FormerHooksTest.class.getName() + " tried"), e.getMessage());
+        TransferCount raising = new TransferCount() {
+            @Override
+            public void begin() {
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+        IllegalStateException set = assertThrows(IllegalStateException.class, () -> SharedAccess.setTransferCount(raising));
+        assertTrue(set.getMessage().contains("only " + FrameTransfer.class.getName() + " sets its access, once; "
+                + FormerHooksTest.class.getName() + " tried"), set.getMessage());
+        assertEquals(0, WovenFrames.active(), "unchanged");
+    }
+
+    /**
+     * Every public method of the exported package's classes and of {@link FrameTransfer}, static
+     * ones and those of a new transfer, called with zeros and nulls (most then throw): none
+     * leaves the count changed.
+     */
+    @Test
+    void noPublicMethodOfTheExportedPackageOrOfFrameTransferChangesTheCount() throws Exception {
+        List<Class<?>> types = new ArrayList<>(EXPORTED);
+        types.add(FrameTransfer.class);
+        List<String> tried = new ArrayList<>();
+        for (Class<?> type : types) {
+            for (Method m : type.getMethods()) {
+                if (m.getDeclaringClass() == type && Modifier.isStatic(m.getModifiers())) {
+                    callWithDefaults(m, null);
+                    tried.add(m.getName());
+                    assertEquals(0, WovenFrames.active(), type.getName() + "." + m.getName() + " changed the count");
+                }
+            }
+        }
+        for (FrameTransfer transfer : List.of(FrameTransfer.capture(), FrameTransfer.restore(List.of()))) {
+            for (Method m : FrameTransfer.class.getMethods()) {
+                if (m.getDeclaringClass() == FrameTransfer.class && !Modifier.isStatic(m.getModifiers())) {
+                    callWithDefaults(m, transfer);
+                    tried.add(m.getName());
+                    assertEquals(0, WovenFrames.active(), "FrameTransfer." + m.getName() + " changed the count");
+                }
+            }
+        }
+        assertTrue(tried.containsAll(List.of("active", "captureFrame", "restoring", "register", "activeCount",
+                "capture", "restore", "admit", "take")), "the sweep reached the methods it is about: " + tried);
+    }
+
+    /** Calls {@code m} on {@code target} with zero, false or null for each parameter; what it throws is ignored. */
+    private static void callWithDefaults(Method m, Object target) throws IllegalAccessException {
+        Class<?>[] parameters = m.getParameterTypes();
+        Object[] arguments = new Object[parameters.length];
+        for (int i = 0; i < parameters.length; i++) {
+            arguments[i] = !parameters[i].isPrimitive() ? null
+                    : parameters[i] == boolean.class ? false
+                    : java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(parameters[i], 1), 0);
+        }
+        try {
+            m.invoke(target, arguments);
+        } catch (InvocationTargetException refused) {
+            // a null or zero refused: only the count matters here
+        }
     }
 
     @Test

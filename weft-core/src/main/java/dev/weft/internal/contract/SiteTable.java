@@ -26,9 +26,8 @@ import java.util.Set;
  * call's site id and target; one code per local and per saved stack slot, bottom first,
  * separated by {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF}
  * for the second slot of a long or double, else the slot's type descriptor, an int-like slot
- * with the narrowest of {@code Z}, {@code B}, {@code C}, {@code S} and {@code I} that holds every
- * value it can have there, and a reference that is never null there marked with a leading
- * {@link #NON_NULL}); how many monitors the method holds there; and the call's opcode (JVM
+ * with its width, one of {@link #INT_WIDTHS}, and a reference that is never null there marked
+ * with a leading {@link #NON_NULL}); how many monitors the method holds there; and the call's opcode (JVM
  * specification 6.5). The receiver's code, the last of the stack, may end in
  * {@link #RECEIVER_IN} and a local's index: the receiver was loaded from that local, which
  * still holds it and is saved, so that twins save it once ({@link Site#receiverLocal}).
@@ -55,6 +54,52 @@ public final class SiteTable {
 
     /** The mark that starts a passed-through bridge's target where another method lists its sites. */
     public static final String BRIDGES_TO = ">";
+
+    /**
+     * The code of an int slot whose values are 0 to 127: all that a {@code byte} and a
+     * {@code char} both hold, for a slot that may be either (its values are constants, and no
+     * {@code LocalVariableTable} declares its type).
+     */
+    public static final char BYTE_AND_CHAR = 'b';
+
+    /** The code of an int slot whose values are 0 to 32767: all that a {@code short} and a {@code char} both hold. */
+    public static final char SHORT_AND_CHAR = 's';
+
+    /**
+     * The codes of an int-like slot's width, narrowest first: {@code boolean} (0 and 1),
+     * {@link #BYTE_AND_CHAR}, {@code byte}, {@link #SHORT_AND_CHAR}, {@code short}, {@code char}
+     * and {@code int}. Each is a range ({@link #lowest}, {@link #highest}); the first that holds a
+     * range is the narrowest that does, and the values both a {@code byte} and a {@code char}, or
+     * both a {@code short} and a {@code char}, can have are each a width of their own: the
+     * widths are closed under intersection.
+     */
+    public static final String INT_WIDTHS = "ZbBsSCI";
+
+    /** The least value of int width {@code width}, one of {@link #INT_WIDTHS}. */
+    public static int lowest(char width) {
+        return switch (width) {
+            case 'Z', BYTE_AND_CHAR, SHORT_AND_CHAR, 'C' -> 0;
+            case 'B' -> Byte.MIN_VALUE;
+            case 'S' -> Short.MIN_VALUE;
+            default -> Integer.MIN_VALUE;
+        };
+    }
+
+    /** The greatest value of int width {@code width}, one of {@link #INT_WIDTHS}. */
+    public static int highest(char width) {
+        return switch (width) {
+            case 'Z' -> 1;
+            case BYTE_AND_CHAR, 'B' -> Byte.MAX_VALUE;
+            case SHORT_AND_CHAR, 'S' -> Short.MAX_VALUE;
+            case 'C' -> Character.MAX_VALUE;
+            default -> Integer.MAX_VALUE;
+        };
+    }
+
+    /** Whether {@code value} is one of int width {@code width}'s. */
+    public static boolean holds(char width, long value) {
+        return value >= lowest(width) && value <= highest(width);
+    }
 
     /** The site id given in the landing table to a call that is not a suspension site. */
     public static final int NOT_A_SITE = -1;

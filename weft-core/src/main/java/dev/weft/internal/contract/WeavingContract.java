@@ -33,8 +33,13 @@ public final class WeavingContract {
      * from it again when it rebuilds its callee. 7: a frame suspended in its last call, which
      * has nothing left to do but return that call's result, ends with its site id marked
      * {@link #TAIL_SITE}; its sites and slots are those of format 6 ({@link #FRAMES_FORMAT_VERSION}).
+     * 8: an int slot's width is the type a {@code LocalVariableTable} declares for it where the
+     * method has one, and otherwise may be {@link SiteTable#BYTE_AND_CHAR} or
+     * {@link SiteTable#SHORT_AND_CHAR}, the values a constant's possible types share (format 7 gave a
+     * constant the narrowest single type that holds it, which admitted values of another type);
+     * frames are those of format 6 still, and what format 6 code saved is accepted.
      */
-    public static final int FORMAT_VERSION = 7;
+    public static final int FORMAT_VERSION = 8;
 
     /**
      * The format whose terms saved frames are in: what their bcis and slots mean, which

@@ -1,6 +1,8 @@
 package dev.weft.internal.frames;
 
 import dev.weft.CoroutineFrame;
+import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.access.TransferCount;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -12,6 +14,11 @@ import java.util.Objects;
 /**
  * The frames moving out of a coroutine (capture) or into it (restore), while its woven code
  * unwinds or rebuilds its stack. Confined to the coroutine's owner thread.
+ *
+ * <p>Also keeps the JVM-wide count of captures and restores in progress, which woven code reads
+ * on its fast path ({@link #activeCount()}, through {@code WovenFrames.active()}). Nothing here
+ * that is public changes it: it is raised and lowered only through the {@link TransferCount}
+ * that this class hands to {@link SharedAccess}, which gives it to Weft's own classes alone.
  */
 public final class FrameTransfer {
 
@@ -37,14 +44,22 @@ public final class FrameTransfer {
     private String lastKey;
     private Method lastMethod;
 
-    /** A capture or restore begins: woven code must look for its transfer after each call. */
-    public static void begin() {
-        ACTIVE.getAndAdd(1);
+    static {
+        SharedAccess.setTransferCount(new Count());
     }
 
-    /** A capture or restore has ended. */
-    public static void end() {
-        ACTIVE.getAndAdd(-1);
+    /** The count's only writer, which the native engine gets from {@link SharedAccess#transferCount()}. */
+    private static final class Count implements TransferCount {
+
+        @Override
+        public void begin() {
+            ACTIVE.getAndAdd(1);
+        }
+
+        @Override
+        public void end() {
+            ACTIVE.getAndAdd(-1);
+        }
     }
 
     /** How many captures and restores are in progress in the JVM (a plain read): woven code looks for a transfer only when it is not zero. */

@@ -5,6 +5,7 @@ import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.woven.WovenLambdas;
 
 import java.lang.reflect.Method;
@@ -20,13 +21,15 @@ import java.util.Objects;
  *
  * <p>What it guarantees of frames it accepts: each method is woven code of this build; each
  * {@code bci} is one of its suspension sites; each slot holds what the weaver recorded there
- * (dead slots empty, ints within the width the code gives them, references of the recorded
- * class); every {@code this} and every call's receiver is non-null, and a receiver that the code
- * loaded from a local still in it is that local's object; each frame is suspended in
- * a call that, as the JVM would select it for the saved receiver, reaches exactly the next
- * frame's method, on that frame's own {@code this}; a call through a lambda's proxy reaches its
- * implementation method, and only on an engine that can run it; the innermost frame is in the
- * suspension operation of this very coroutine. Stateless but for caches; any thread.
+ * (dead slots empty, ints within their recorded width, which is the type a
+ * {@code LocalVariableTable} declares or else no wider than any type the slot may have,
+ * references of the recorded class); every {@code this} and every call's receiver is non-null,
+ * and a receiver that the code loaded from a local still in it is that local's object; each
+ * frame is suspended in a call that, as the JVM would select it for the saved receiver, reaches
+ * exactly the next frame's method, on that frame's own {@code this}; a call through a lambda's
+ * proxy reaches its implementation method, and only on an engine that can run it; the innermost
+ * frame is in the suspension operation of this very coroutine. Stateless but for caches; any
+ * thread.
  */
 public final class FrameValidator {
 
@@ -142,11 +145,11 @@ public final class FrameValidator {
                             + " and must be empty");
                 }
             }
-            case 'I', 'F', 'Z', 'B', 'C', 'S' -> {
+            case 'I', 'F', 'Z', 'B', 'C', 'S', SiteTable.BYTE_AND_CHAR, SiteTable.SHORT_AND_CHAR -> {
                 requireNoObject(i, slot, object, site.codes[slot]);
                 if (!fits(site.kinds[slot], scalar)) {
                     throw refuse(i, "slot " + slot + " holds " + scalar + ", which does not fit its "
-                            + kind(site.codes[slot]) + (site.kinds[slot] == 'I' || site.kinds[slot] == 'F' ? ""
+                            + kind(site.codes[slot]) + ("ZBCS".indexOf(site.kinds[slot]) < 0 ? ""
                             : " (every value the code can give it there does)"));
                 }
             }
@@ -189,13 +192,7 @@ public final class FrameValidator {
 
     /** Whether {@code scalar} is a value of the int-like or float kind {@code kind}. */
     private static boolean fits(char kind, long scalar) {
-        return switch (kind) {
-            case 'Z' -> scalar == 0 || scalar == 1;
-            case 'B' -> scalar == (byte) scalar;
-            case 'C' -> scalar == (char) scalar;
-            case 'S' -> scalar == (short) scalar;
-            default -> scalar == (int) scalar;
-        };
+        return kind == 'F' ? scalar == (int) scalar : SiteTable.holds(kind, scalar);
     }
 
     private static String kind(String code) {
@@ -204,6 +201,8 @@ public final class FrameValidator {
             case 'B' -> "byte";
             case 'C' -> "char";
             case 'S' -> "short";
+            case SiteTable.BYTE_AND_CHAR -> "byte or char (0 to 127, what both hold: no LocalVariableTable says which it is)";
+            case SiteTable.SHORT_AND_CHAR -> "short or char (0 to 32767, what both hold: no LocalVariableTable says which it is)";
             case 'I' -> "an int";
             case 'F' -> "a float";
             case 'J' -> "a long";

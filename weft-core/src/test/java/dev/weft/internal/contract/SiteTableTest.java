@@ -126,4 +126,18 @@ class SiteTableTest {
         assertThrows(IllegalArgumentException.class, () -> SiteTable.readLandings("run()V\t40\n"));
         assertThrows(IllegalArgumentException.class, () -> SiteTable.readLandings("run()V\n"));
     }
+
+    @Test
+    void eachIntWidthHoldsExactlyItsRange() {
+        long[][] ranges = {{0, 1}, {0, 127}, {-128, 127}, {0, 32_767}, {-32_768, 32_767}, {0, 65_535},
+                {Integer.MIN_VALUE, Integer.MAX_VALUE}};
+        for (int k = 0; k < ranges.length; k++) {
+            char width = SiteTable.INT_WIDTHS.charAt(k);
+            assertTrue(SiteTable.holds(width, ranges[k][0]) && SiteTable.holds(width, ranges[k][1]), width + " holds its ends");
+            assertFalse(SiteTable.holds(width, ranges[k][0] - 1) || SiteTable.holds(width, ranges[k][1] + 1),
+                    width + " holds nothing past them");
+        }
+        assertEquals('b', SiteTable.BYTE_AND_CHAR);
+        assertEquals('s', SiteTable.SHORT_AND_CHAR);
+    }
 }

@@ -1,13 +1,16 @@
 package dev.weft.weaver.analysis;
 
+import dev.weft.internal.contract.SiteTable;
 import java.util.List;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
 import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.analysis.Analyzer;
@@ -18,41 +21,94 @@ import org.objectweb.asm.tree.analysis.Value;
 
 /**
  * The analysis of how wide the {@code int} values of a method can be: for every int-like slot
- * before every instruction, the narrowest of {@code boolean}, {@code byte}, {@code char},
- * {@code short} and {@code int} that holds every value the slot can have there. The verifier
- * calls all of them {@code int}; the site table records this width instead, so that a restored
- * frame is refused a {@code boolean} of 2 or a {@code char} of 70000, values the code could
- * never have made.
+ * before every instruction, one of the widths {@link SiteTable#INT_WIDTHS} ({@code boolean},
+ * {@code byte}, {@code char}, {@code short}, {@code int}, and the ranges a {@code byte} and a
+ * {@code char}, or a {@code short} and a {@code char}, share). The verifier calls all of them
+ * {@code int}; the site table records this width instead, so that a restored frame is refused
+ * a {@code boolean} of 2, a {@code char} of -1 or a {@code short} of 40000: values that the
+ * slot's Java type cannot hold, which the code could never have made.
  *
- * <p>Sound by construction: a value gets a narrow width only from where the JVM guarantees it
- * (a declared parameter, field, array element or return type, a narrowing conversion, a
- * constant), and where paths join, the widths join ({@code Z < B < S < I}, {@code Z < C < I}).
- * Anything computed is {@code int}.
+ * <p>Invariants: the width recorded for a slot holds every value the code can give the slot
+ * there (a frame the code made is never refused), and holds no value outside the slot's Java
+ * type (a frame the code could not make is refused as far as the type tells):
+ * <ul>
+ * <li>A local that the method's {@code LocalVariableTable} declares, at that instruction, as
+ *     {@code boolean}, {@code byte}, {@code char}, {@code short} or {@code int} has exactly that
+ *     type's width ({@code int} declared is {@code int}, never narrowed), unless the values the
+ *     code gives it do not fit the declared type (a table that does not describe the code), when
+ *     it has the width of those values, as below.</li>
+ * <li>Otherwise (a stack slot, or no table), the width of the values the code gives the slot:
+ *     a value gets a narrow width only from where the JVM guarantees its type (a declared
+ *     parameter, field, array element or return type, a narrowing conversion), or from a
+ *     constant, which gets the intersection of every type that holds it, since any of them may
+ *     be the slot's: 1 is a {@code boolean} (it fits all), 90 a {@link SiteTable#BYTE_AND_CHAR},
+ *     -1 a {@code byte}, 30000 a {@link SiteTable#SHORT_AND_CHAR}, 40000 a {@code char}. Where
+ *     paths join, the widths join to the narrowest width that holds both. Anything computed is
+ *     {@code int}.</li>
+ * </ul>
+ *
+ * <p>A value loaded by {@code baload} is a {@code boolean} where the verifier types given to
+ * {@link #compute(String, MethodNode, FrameTypes)} show a {@code boolean[]}, else a
+ * {@code byte} (which holds a boolean array's 0 and 1 too).
  */
 public final class IntWidths {
 
     private final Frame<Width>[] frames;
+    private final MethodNode method;
 
-    private IntWidths(Frame<Width>[] frames) {
+    private IntWidths(Frame<Width>[] frames, MethodNode method) {
         this.frames = frames;
+        this.method = method;
     }
 
     /**
-     * The widths of {@code method} of class {@code owner}; if ASM cannot analyse it (it is then
-     * refused for other reasons), every int is {@code int}.
+     * The widths of {@code method} of class {@code owner}, whose verifier types are {@code types}
+     * (which tell a {@code boolean[]} from a {@code byte[]}); if ASM cannot analyse it (it is
+     * then refused for other reasons), every int is {@code int}.
      */
-    public static IntWidths compute(String owner, MethodNode method) {
+    public static IntWidths compute(String owner, MethodNode method, FrameTypes types) {
         try {
-            return new IntWidths(new Analyzer<>(new WidthInterpreter()).analyze(owner, method));
+            return new IntWidths(new Analyzer<>(new WidthInterpreter(method, types)).analyze(owner, method), method);
         } catch (AnalyzerException | RuntimeException e) {
-            return new IntWidths(null);
+            return new IntWidths(null, method);
         }
     }
 
-    /** {@code type}, narrowed to the width of local {@code slot} before instruction {@code index} if it is an int. */
+    /** The widths of {@code method} of class {@code owner}, without its types: {@code baload} gives a byte. */
+    public static IntWidths compute(String owner, MethodNode method) {
+        return compute(owner, method, null);
+    }
+
+    /**
+     * {@code type}, narrowed to the width of local {@code slot} before instruction {@code index}
+     * if it is an int: the type the {@code LocalVariableTable} declares there, if it holds what
+     * the code gives the local, else the width of that.
+     */
     public SlotType local(int index, int slot, SlotType type) {
         Frame<Width> frame = frames == null ? null : frames[index];
-        return frame == null || slot >= frame.getLocals() ? type : narrow(type, frame.getLocal(slot));
+        if (frame == null || slot >= frame.getLocals()) {
+            return type;
+        }
+        Width inferred = frame.getLocal(slot);
+        Width declared = declared(index, slot);
+        return narrow(type, declared != null && declared.holds(inferred) ? declared : inferred);
+    }
+
+    /** The int width the {@code LocalVariableTable} gives local {@code slot} before instruction {@code index}, or null. */
+    private Width declared(int index, int slot) {
+        if (method.localVariables == null) {
+            return null;
+        }
+        InsnList insns = method.instructions;
+        for (LocalVariableNode variable : method.localVariables) {
+            if (variable.index == slot && insns.indexOf(variable.start) <= index && index < insns.indexOf(variable.end)) {
+                Width width = Width.of(Type.getType(variable.desc));
+                if (width.isInt()) {
+                    return width;
+                }
+            }
+        }
+        return null;
     }
 
     /** {@code type}, narrowed to the width of stack slot {@code depth} (bottom first) before instruction {@code index}. */
@@ -62,11 +118,11 @@ public final class IntWidths {
     }
 
     private static SlotType narrow(SlotType type, Width width) {
-        return type.kind() == SlotType.Kind.INT && width.code != 'I' && width.code != '?'
+        return type.kind() == SlotType.Kind.INT && width.isInt() && width.code != 'I'
                 ? SlotType.narrowInt(width.code) : type;
     }
 
-    /** One value: an int of the given width code, or '?' for anything else, of the given size. */
+    /** One value: an int of the given width code (one of {@link SiteTable#INT_WIDTHS}), or '?' for anything else, of the given size. */
     record Width(char code, int size) implements Value {
         static final Width OTHER = new Width('?', 1);
         static final Width OTHER_WIDE = new Width('?', 2);
@@ -75,6 +131,10 @@ public final class IntWidths {
         @Override
         public int getSize() {
             return size;
+        }
+
+        boolean isInt() {
+            return code != '?';
         }
 
         static Width of(Type type) {
@@ -89,18 +149,25 @@ public final class IntWidths {
             };
         }
 
-        /** The narrowest width that holds {@code value}. */
+        /** The narrowest width that holds {@code value}: the intersection of the types that hold it. */
         static Width ofConstant(int value) {
-            if (value == 0 || value == 1) {
-                return new Width('Z', 1);
-            } else if (value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE) {
-                return new Width('B', 1);
-            } else if (value >= Short.MIN_VALUE && value <= Short.MAX_VALUE) {
-                return new Width(value >= 0 ? 'C' : 'S', 1); // 128..32767 fits both: char is as narrow
-            } else if (value >= Character.MIN_VALUE && value <= Character.MAX_VALUE) {
-                return new Width('C', 1);
+            return narrowestHolding(value, value);
+        }
+
+        /** The narrowest width that holds every value from {@code low} to {@code high}. */
+        private static Width narrowestHolding(long low, long high) {
+            for (char code : SiteTable.INT_WIDTHS.toCharArray()) {
+                if (SiteTable.holds(code, low) && SiteTable.holds(code, high)) {
+                    return code == 'I' ? INT : new Width(code, 1);
+                }
             }
-            return INT;
+            throw new AssertionError("int holds every int: " + low + " to " + high);
+        }
+
+        /** Whether every value of int width {@code other} is one of this int width's. */
+        boolean holds(Width other) {
+            return isInt() && other.isInt() && SiteTable.holds(code, SiteTable.lowest(other.code))
+                    && SiteTable.holds(code, SiteTable.highest(other.code));
         }
 
         /** The narrowest width that holds the values of both. */
@@ -108,25 +175,31 @@ public final class IntWidths {
             if (code == other.code) {
                 return this;
             }
-            if (code == '?' || other.code == '?') {
+            if (!isInt() || !other.isInt()) {
                 return size == other.size ? (size == 2 ? OTHER_WIDE : OTHER) : OTHER;
             }
-            if (code == 'Z') {
-                return other;
-            }
-            if (other.code == 'Z') {
-                return this;
-            }
-            boolean bytes = (code == 'B' && other.code == 'S') || (code == 'S' && other.code == 'B');
-            return bytes ? new Width('S', 1) : INT;
+            return narrowestHolding(Math.min(SiteTable.lowest(code), SiteTable.lowest(other.code)),
+                    Math.max(SiteTable.highest(code), SiteTable.highest(other.code)));
         }
     }
 
     /** Tracks widths; every value that is not an int is just its size. */
     private static final class WidthInterpreter extends Interpreter<Width> implements Opcodes {
 
-        WidthInterpreter() {
+        private final MethodNode method;
+        private final FrameTypes types;
+
+        WidthInterpreter(MethodNode method, FrameTypes types) {
             super(ASM9);
+            this.method = method;
+            this.types = types;
+        }
+
+        /** The width of what {@code baload} loads: a boolean if the array is known to be a {@code boolean[]}, else a byte. */
+        private Width byteOrBoolean(AbstractInsnNode baload) {
+            Frame<SlotType> frame = types == null ? null : types.before(method.instructions.indexOf(baload));
+            SlotType array = frame == null ? null : frame.getStack(frame.getStackSize() - 2);
+            return new Width(array != null && "[Z".equals(array.descriptor()) ? 'Z' : 'B', 1);
         }
 
         @Override
@@ -180,7 +253,7 @@ public final class IntWidths {
         @Override
         public Width binaryOperation(AbstractInsnNode insn, Width value1, Width value2) {
             return switch (insn.getOpcode()) {
-                case BALOAD -> new Width('B', 1); // a boolean array's elements are 0 and 1, within byte
+                case BALOAD -> byteOrBoolean(insn);
                 case CALOAD -> new Width('C', 1);
                 case SALOAD -> new Width('S', 1);
                 case LCMP, FCMPL, FCMPG, DCMPL, DCMPG -> new Width('B', 1);

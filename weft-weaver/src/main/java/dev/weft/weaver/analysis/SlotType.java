@@ -45,9 +45,9 @@ public record SlotType(Kind kind, String descriptor, AbstractInsnNode newInsn, S
     }
 
     /**
-     * An int whose values all fit the narrower type {@code code} ({@code Z}, {@code B},
-     * {@code C} or {@code S}), as {@link IntWidths} finds: the verifier's {@link #INT}, with that
-     * code in the site table.
+     * An int of the narrower width {@code code} (one of {@code SiteTable.INT_WIDTHS} but
+     * {@code I}), as {@link IntWidths} finds: the verifier's {@link #INT}, with that code in the
+     * site table.
      */
     public static SlotType narrowInt(char code) {
         return new SlotType(Kind.INT, String.valueOf(code), null, null);
@@ -95,7 +95,7 @@ public record SlotType(Kind kind, String descriptor, AbstractInsnNode newInsn, S
     /** The code of this type in a woven class's site table (see {@code WovenMethods}). */
     public String code() {
         return switch (kind) {
-            case INT -> descriptor; // I, or the narrower Z, B, C or S
+            case INT -> descriptor; // I, or a narrower width (SiteTable.INT_WIDTHS)
             case FLOAT -> "F";
             case LONG -> "J";
             case DOUBLE -> "D";

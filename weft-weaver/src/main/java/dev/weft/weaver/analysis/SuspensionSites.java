@@ -61,7 +61,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
             return new SuspensionSites(method, hash, List.of(), "its code does not type-check: " + e.getMessage());
         }
         Liveness liveness = Liveness.compute(method);
-        IntWidths widths = IntWidths.compute(owner, method);
+        IntWidths widths = IntWidths.compute(owner, method, types);
         NonNullValues nonNull = NonNullValues.compute(owner, method);
         MonitorDepth monitors = MonitorDepth.compute(method);
         List<SuspensionSite> sites = new ArrayList<>();

@@ -5,6 +5,7 @@ import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
+import dev.weft.internal.access.TransferCount;
 import dev.weft.internal.engine.ExecutionStack;
 import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.frames.FrameTransfer;
@@ -43,6 +44,7 @@ final class NativeStack implements ExecutionStack {
     static final ContinuationScope SCOPE = new ContinuationScope("weft");
 
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
+    private static final TransferCount TRANSFERS = SharedAccess.transferCount();
 
     /**
      * Per coroutine class, the method its {@code run} dispatches to, through a bridge that the
@@ -222,14 +224,14 @@ final class NativeStack implements ExecutionStack {
      */
     private void count() {
         if (!counted) {
-            FrameTransfer.begin();
+            TRANSFERS.begin();
             counted = true;
         }
     }
 
     private void uncount() {
         if (counted) {
-            FrameTransfer.end();
+            TRANSFERS.end();
             counted = false;
         }
     }
