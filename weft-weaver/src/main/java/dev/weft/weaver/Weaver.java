@@ -9,9 +9,11 @@ import dev.weft.weaver.analysis.SuspensionSites;
 import dev.weft.weaver.rewrite.AllocationDeferral;
 import dev.weft.weaver.rewrite.ClassRewriter;
 import dev.weft.weaver.rewrite.SubroutineInlining;
+import dev.weft.weaver.rewrite.TwinMethods;
 import dev.weft.weaver.rewrite.WovenSites;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -45,6 +48,11 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * declares no {@code serialVersionUID} gets the one Java computed for it as compiled
  * ({@code DefaultSerialVersion}). Annotation types and classes whose methods call nothing are
  * returned unchanged: nothing in them can suspend.
+ *
+ * <p>A method that would be too large for the JVM once woven (about 1,100 calls or more) is left
+ * as compiled, its reason in the class's site table, and the rest of its class is woven: a
+ * suspension inside it is refused at run time, naming it and the reason, as one inside any
+ * method that is not woven.
  *
  * <p>A bridge method of the shape javac gives bridges ({@code PassThroughBridge}) is passed
  * through rather than woven: left as compiled, with a twin that only passes the call on, so that
@@ -84,6 +92,37 @@ public final class Weaver {
      * @throws WeavingException naming the class, if ASM cannot read or write it
      */
     public byte[] weave(byte[] classFile, ClassLoader loader) throws WeavingException {
+        Map<String, String> leftAsCompiled = new HashMap<>();
+        while (true) {
+            try {
+                return weave(classFile, loader, leftAsCompiled);
+            } catch (MethodTooLargeException e) {
+                leaveAsCompiled(classFile, e, leftAsCompiled);
+            }
+        }
+    }
+
+    /**
+     * Records that the method {@code tooLarge} names, or whose twin it names, is to be left as
+     * compiled, with the reason; one that was left already, or that is no method of the class
+     * (a method the weaver adds), cannot be left, and the class cannot be woven.
+     */
+    private static void leaveAsCompiled(byte[] classFile, MethodTooLargeException tooLarge, Map<String, String> leftAsCompiled)
+            throws WeavingException {
+        String key = TwinMethods.originalKey(tooLarge.getMethodName(), tooLarge.getDescriptor());
+        ClassNode type = new ClassNode();
+        new ClassReader(classFile).accept(type, ClassReader.SKIP_CODE);
+        boolean own = type.methods.stream().anyMatch(m -> (m.name + m.desc).equals(key));
+        if (!own || leftAsCompiled.containsKey(key)) {
+            throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + tooLarge.getMessage(), tooLarge);
+        }
+        leftAsCompiled.put(key, String.format(Locale.ROOT, "it is too large to weave: woven, its code would be %,d bytes,"
+                + " over the JVM's limit of 65,535 a method", tooLarge.getCodeSize()));
+    }
+
+    /** {@link #weave(byte[], ClassLoader)}, leaving the methods {@code leftAsCompiled} names as compiled, for its reasons. */
+    private static byte[] weave(byte[] classFile, ClassLoader loader, Map<String, String> leftAsCompiled)
+            throws WeavingException {
         ClassReader reader = new ClassReader(classFile);
         // 1. read, frames expanded so that every frame lists all its types
         ClassNode type = new ClassNode();
@@ -104,7 +143,7 @@ public final class Weaver {
             ClassHierarchy hierarchy = ClassHierarchy.of(loader);
             hierarchy.add(type.name, type.superName, type.access);
             // 5. allocations whose constructor arguments may suspend move after those arguments
-            deferAllocations(type, hierarchy);
+            deferAllocations(type, hierarchy, leftAsCompiled.keySet());
             if (dump != null) {
                 dump.phase(type, 1, "deferred");
             }
@@ -117,7 +156,9 @@ public final class Weaver {
             // 7. analysis of the other methods: suspension sites, their frames' types and live slots
             List<SuspensionSites> analyses = type.methods.stream()
                     .filter(m -> SuspensionSites.isCandidate(m) && !bridged.contains(m))
-                    .map(m -> SuspensionSites.analyze(type.name, m, siteIds, hashes.get(m.name + m.desc), hierarchy))
+                    .map(m -> leftAsCompiled.containsKey(m.name + m.desc)
+                            ? SuspensionSites.leftAsCompiled(m, hashes.get(m.name + m.desc), leftAsCompiled.get(m.name + m.desc))
+                            : SuspensionSites.analyze(type.name, m, siteIds, hashes.get(m.name + m.desc), hierarchy))
                     .toList();
             // 8. rewrite: call sites, prologues, twins, site table; the serialVersionUID as compiled
             WovenSites sites = ClassRewriter.rewrite(type, analyses, bridges);
@@ -140,14 +181,16 @@ public final class Weaver {
                 dump.check(type.name, woven);
             }
             return woven;
+        } catch (MethodTooLargeException e) {
+            throw e;
         } catch (RuntimeException e) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
         }
     }
 
-    private static void deferAllocations(ClassNode type, ClassHierarchy hierarchy) {
+    private static void deferAllocations(ClassNode type, ClassHierarchy hierarchy, Set<String> leftAsCompiled) {
         for (MethodNode method : type.methods) {
-            if (SuspensionSites.isCandidate(method)) {
+            if (SuspensionSites.isCandidate(method) && !leftAsCompiled.contains(method.name + method.desc)) {
                 try {
                     AllocationDeferral.apply(type.name, method, hierarchy);
                 } catch (AnalyzerException | RuntimeException e) {

@@ -82,6 +82,11 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         return new SuspensionSites(method, hash, sites, null);
     }
 
+    /** {@code method}, left as compiled for {@code reason}: no site, and the reason in its class's site table. */
+    public static SuspensionSites leftAsCompiled(MethodNode method, String hash, String reason) {
+        return new SuspensionSites(method, hash, List.of(), reason);
+    }
+
     private static String unsupportedShape(MethodNode method) {
         for (AbstractInsnNode insn : method.instructions) {
             if (insn.getOpcode() == Opcodes.JSR || insn.getOpcode() == Opcodes.RET) {

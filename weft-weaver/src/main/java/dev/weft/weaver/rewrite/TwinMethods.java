@@ -154,6 +154,22 @@ public final class TwinMethods implements Opcodes {
         return m.name + SUFFIX;
     }
 
+    /**
+     * The key ({@code name + desc}) of the method whose twin is {@code name} of {@code desc}, or
+     * that key itself if it is not a twin's.
+     */
+    public static String originalKey(String name, String desc) {
+        Type type = Type.getMethodType(desc);
+        Type[] parameters = type.getArgumentTypes();
+        boolean twin = name.endsWith(SUFFIX) && parameters.length > 0
+                && parameters[parameters.length - 1].getDescriptor().equals(FIBER_DESC);
+        if (!twin) {
+            return name + desc;
+        }
+        Type[] original = java.util.Arrays.copyOf(parameters, parameters.length - 1);
+        return name.substring(0, name.length() - SUFFIX.length()) + Type.getMethodDescriptor(type.getReturnType(), original);
+    }
+
     static String twinDesc(String desc) {
         Type type = Type.getMethodType(desc);
         Type[] parameters = java.util.Arrays.copyOf(type.getArgumentTypes(), type.getArgumentTypes().length + 1);

@@ -2,6 +2,7 @@ package dev.weft.internal.engine.woven;
 
 import dev.weft.CoroutineBase;
 import dev.weft.internal.contract.WeavingContract;
+import dev.weft.internal.woven.WovenMethods;
 
 import java.util.List;
 
@@ -43,10 +44,18 @@ final class WovenRefusal {
         }
         String breaker = twin < frames.size()
                 ? "the woven frame " + name(frames.get(twin)) + " called " + name(frames.get(twin - 1))
-                        + ", which the woven engine cannot unwind (it is not woven, or it is a lambda, a JDK method"
-                        + " or reflection)"
+                        + ", which the woven engine cannot unwind (" + whyNotWoven(frames.get(twin - 1)) + ")"
                 : "no frame on the way is woven code of the woven engine";
         return breaker + ", on the way to the suspension in " + name(suspender) + " (use Engine.NATIVE for such code)";
+    }
+
+    /** Why {@code f}, a frame a twin called, is not woven code: the weaver's reason if it left the method of a woven class as compiled. */
+    private static String whyNotWoven(StackWalker.StackFrame f) {
+        WovenMethods table = WovenMethods.of(f.getDeclaringClass());
+        WovenMethods.WovenMethod method = table == null ? null : table.method(f.getMethodName() + f.getDescriptor());
+        return method != null && method.unsupported() != null
+                ? "the weaver left it as compiled: " + method.unsupported()
+                : "it is not woven, or it is a lambda, a JDK method or reflection";
     }
 
     private static boolean isTwin(StackWalker.StackFrame f) {
