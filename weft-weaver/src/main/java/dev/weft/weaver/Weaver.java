@@ -203,13 +203,18 @@ public final class Weaver {
     /**
      * Whether weaving {@code type} changes anything it does: not a module or package descriptor,
      * not an annotation type, not woven already, and with a call other than a constructor's in a
-     * method of its own (constructors never suspend, so a class without such a call can never be
-     * on a suspended stack, and is left byte for byte as compiled).
+     * method of its own, or a coroutine's {@code run} that the woven engine may enter
+     * (constructors never suspend, so a class with neither can never be on a suspended stack,
+     * and is left byte for byte as compiled).
      */
     private static boolean isWeavable(ClassNode type) {
         boolean descriptor = (type.access & (Opcodes.ACC_MODULE | Opcodes.ACC_ANNOTATION)) != 0
                 || type.name.endsWith("package-info");
-        return !descriptor && !ClassRewriter.isWoven(type) && hasCall(type);
+        return !descriptor && !ClassRewriter.isWoven(type) && (hasCall(type) || hasEntry(type));
+    }
+
+    private static boolean hasEntry(ClassNode type) {
+        return type.methods.stream().anyMatch(m -> SuspensionSites.isCandidate(m) && TwinMethods.isEntry(m));
     }
 
     private static boolean hasCall(ClassNode type) {

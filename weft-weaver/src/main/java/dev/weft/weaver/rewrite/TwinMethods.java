@@ -54,9 +54,12 @@ public final class TwinMethods implements Opcodes {
      * a possible entry of the woven engine (a {@code run} of one of the entry shapes).
      */
     public static boolean getsTwin(SuspensionSites analysis) {
-        MethodNode m = analysis.method();
-        return analysis.unsupported() == null
-                && (!analysis.sites().isEmpty() || ENTRIES.containsKey(twinName(m) + twinDesc(m.desc)));
+        return analysis.unsupported() == null && (!analysis.sites().isEmpty() || isEntry(analysis.method()));
+    }
+
+    /** Whether {@code method} has one of the shapes of a woven engine's entry (a coroutine's {@code run}). */
+    public static boolean isEntry(MethodNode method) {
+        return ENTRIES.containsKey(twinName(method) + twinDesc(method.desc));
     }
 
     /**
