@@ -459,6 +459,15 @@ public final class SessionStore implements AutoCloseable {
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
     private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
+    /**
+     * What else a sealed version must still hold to be found: every other sealed column and the
+     * seal, as this node stored them ({@link Version#sealed()}). {@code IS NOT DISTINCT FROM} is
+     * equality that takes NULL for a value (SQLite has it since 3.39).
+     */
+    private static final String AT_SEALED = " AND status = ? AND build IS NOT DISTINCT FROM ?"
+            + " AND point IS NOT DISTINCT FROM ? AND point_values IS NOT DISTINCT FROM ?"
+            + " AND state IS NOT DISTINCT FROM ? AND output IS NOT DISTINCT FROM ?"
+            + " AND failure IS NOT DISTINCT FROM ? AND seal = ?";
 
     /**
      * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
@@ -543,7 +552,7 @@ public final class SessionStore implements AutoCloseable {
             addBuild(connection, row);
         }
         PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
-                + (previous == null ? "" : AT) + after);
+                + (previous == null ? "" : previous.condition()) + after);
         update.setString(1, row.status().name());
         update.setLong(2, row.version());
         update.setString(3, row.point());
@@ -572,22 +581,46 @@ public final class SessionStore implements AutoCloseable {
 
     /** Deletes the stored version {@code previous} of session {@code id}: false if the store holds another (or none). */
     boolean deleteAt(Connection connection, String id, Version previous) throws SQLException {
-        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + AT);
+        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + previous.condition());
         delete.setString(1, id);
         previous.bind(delete, 2);
         return delete.executeUpdate() == 1;
     }
 
-    /** One stored version of a session, as {@link #updateAt} and {@link #deleteAt} expect to find it. */
-    record Version(long version, long created, long updated) {
+    /**
+     * One stored version of a session, as {@link #updateAt} and {@link #deleteAt} expect to find
+     * it: its version and times; and if the row was sealed ({@code sealed}, the row as this node
+     * stored it, else null), every other sealed column and the seal as they were stored, so that
+     * a sealed row changed in the store since is not found (and is then read and refused as a
+     * stored step reads it). Comparing the columns in the statement keeps a resident step at one
+     * statement, at the cost of sending the stored row's columns with it.
+     */
+    record Version(long version, long created, long updated, Row sealed) {
+        /** The version {@code row} is, compared column for column if it has a seal. */
         static Version of(Row row) {
-            return new Version(row.version(), row.created(), row.updated());
+            return new Version(row.version(), row.created(), row.updated(), row.seal() == null ? null : row);
         }
 
+        /** The statement's condition on the stored row, after {@code WHERE id = ?}. */
+        String condition() {
+            return sealed == null ? AT : AT + AT_SEALED;
+        }
+
+        /** Binds the parameters of {@link #condition()} from {@code first} on. */
         void bind(PreparedStatement statement, int first) throws SQLException {
             statement.setLong(first, version);
             statement.setLong(first + 1, created);
             statement.setLong(first + 2, updated);
+            if (sealed != null) {
+                statement.setString(first + 3, sealed.statusName());
+                statement.setString(first + 4, sealed.build());
+                statement.setString(first + 5, sealed.point());
+                statement.setBytes(first + 6, sealed.pointValues());
+                statement.setBytes(first + 7, sealed.state());
+                statement.setBytes(first + 8, sealed.output());
+                statement.setString(first + 9, sealed.failure());
+                statement.setBytes(first + 10, sealed.seal());
+            }
         }
     }
 

@@ -58,7 +58,9 @@ import javax.crypto.SecretKey;
  * read, no row lock, and a commit that stores the new state only over the very version this node
  * stored (otherwise the step's writes roll back and it runs again from the store). The body's
  * database writes stay exactly once; its other side effects may also have run once more, from
- * that older state.
+ * that older state. With a key ({@link Builder#sealWith}), the commit also finds the row only
+ * if every sealed column is as this node stored it: a row changed in the store meanwhile is
+ * read and refused as any stored step refuses it, and left as it is.
  *
  * <p><b>Builds.</b> Each stored session records the fingerprint of the code its frames belong to
  * ({@link SessionInfo#build()}). A node whose code differs refuses the session with
@@ -83,8 +85,10 @@ public final class Sessions {
      *      the body took no connection: SessionStore.updateAtAndCommit).
      * Whatever fails before the commit rolls everything back: the stored session is as it was.
      * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
-     * write in 5 is conditional on the stored version (SessionStore.updateAt); when that finds
-     * another version, the step is rolled back and run as a stored step. */
+     * write in 5 is conditional on the stored version (SessionStore.updateAt), and with a key on
+     * every sealed column and the seal as this node stored them (SessionStore.Version); when that
+     * finds another row, the step is rolled back and run as a stored step, whose check in 3
+     * refuses a row changed in the store. */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the

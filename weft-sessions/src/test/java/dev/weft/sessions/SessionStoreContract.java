@@ -866,6 +866,72 @@ abstract class SessionStoreContract {
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
     }
 
+    /**
+     * A sealed session held resident, whose row is changed in the store column by column: the
+     * resident step's commit does not find the row it stored, so the step is rolled back and read
+     * from the store, which refuses it as a stored step does, and leaves it byte for byte.
+     */
+    @Test
+    void aResidentStepRefusesARowWhoseSealedColumnsChangedAndLeavesItAsItWas() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(100).build();
+        String other = resident.start(new Questionnaire(), null).id();
+        resident.resume(other, "Bob");
+        Map<String, Object> others = storedRow(other);
+        for (Map.Entry<String, Object> edit : sealedColumnEdits(others).entrySet()) {
+            String id = resident.start(new Questionnaire(), null).id();
+            resident.resume(id, 1, "Ada");
+            Map<String, Object> original = storedRow(id);
+            setColumn(id, edit.getKey(), edit.getValue() == null ? sealMadeUp(original) : edit.getValue());
+            Map<String, Object> changed = storedRow(id);
+            SessionRefusedException refused = assertThrows(SessionRefusedException.class,
+                    () -> resident.resume(id, 2, "London"), edit.getKey());
+            assertTrue(refused.reason().startsWith("column " + edit.getKey() + (edit.getKey().equals("seal")
+                    ? " matches none of this node's 1 key(s)" : " differs from what was sealed")), refused.reason());
+            assertTrue(StoredRows.same(changed, storedRow(id)), edit.getKey() + " left byte for byte as it was: "
+                    + StoredRows.describe(storedRow(id)));
+            putRow(id, original);
+            assertEquals("How old are you?", resident.<String, String>resume(id, 2, "London").output(),
+                    "as it was, it resumes");
+        }
+    }
+
+    /** A new value for each sealed column of a row at the Questionnaire's second question (null: a made-up seal). */
+    private static Map<String, Object> sealedColumnEdits(Map<String, Object> others) {
+        Map<String, Object> edits = new java.util.LinkedHashMap<>();
+        edits.put("status", "FAILED");
+        edits.put("version", 3L);
+        edits.put("build", Builds.fingerprint("another build"));
+        edits.put("point", "age");
+        edits.put("point_values", others.get("point_values"));
+        edits.put("state", others.get("state"));
+        edits.put("output", others.get("output"));
+        edits.put("failure", "java.lang.IllegalStateException: made up");
+        edits.put("created_at", (Long) others.get("created_at") - 1);
+        edits.put("updated_at", (Long) others.get("updated_at") + 1);
+        edits.put("seal", null);
+        return edits;
+    }
+
+    /** {@code row}'s seal with the last byte of its MAC changed. */
+    private static byte[] sealMadeUp(Map<String, Object> row) {
+        byte[] seal = ((byte[]) row.get("seal")).clone();
+        seal[seal.length - 1] ^= 1;
+        return seal;
+    }
+
+    /** A sealed resident session that finishes deletes its row only as it stored it. */
+    @Test
+    void aResidentStepThatFinishesLeavesAChangedSealedRowAsItWas() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(10).build();
+        String id = resident.start(new Ledger(2), "a").id();
+        setColumn(id, "output", StateCodec.value("made up"));
+        Map<String, Object> changed = storedRow(id);
+        SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> resident.resume(id, "b"));
+        assertTrue(refused.reason().startsWith("column output differs from what was sealed"), refused.reason());
+        assertTrue(StoredRows.same(changed, storedRow(id)), "left as it was: " + StoredRows.describe(storedRow(id)));
+        assertEquals(List.of("1:a"), ledger(id), "the resident step's own write rolled back");
+    }
+
     // ---------------------------------------------------------------- the row a step writes
 
     @Test
