@@ -325,6 +325,12 @@ public final class Sessions {
      * Starts a session running {@code body} on this node's {@linkplain Builder#engine engine}: runs it to its first
      * {@code ret} with {@code first} as its input, and stores it under a new id.
      *
+     * <p>The body is stored with the session's frames, by Java serialization: its class must
+     * implement {@link java.io.Serializable}, and so must everything its fields hold (or the
+     * fields be {@code transient}). A body that cannot be stored as it is given is refused before
+     * it runs; a lambda or method reference is stored as what it captured, which is checked when
+     * its first step is stored.
+     *
      * @param <I>   the body's input type
      * @param <O>   its output type
      * @param body  the session's code
@@ -332,10 +338,13 @@ public final class Sessions {
      * @return the first step: the new id, version 1 and what the body passed to its first {@code ret}
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
      * @throws SessionException       if its state could not be stored (nothing is stored)
-     * @throws IllegalArgumentException naming the body's class, if this node's engine is the woven
-     *                                one and the body is not woven (nothing runs or is stored)
+     * @throws IllegalArgumentException naming the body's class, if the body is not
+     *                                {@code Serializable} or holds something that is not, or if
+     *                                this node's engine is the woven one and the body is not woven
+     *                                (nothing runs or is stored)
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
+        StorableBodies.check(body);
         return start(newId(), new AsymCoroutine<I, O>(body, engine), first);
     }
 
@@ -370,6 +379,7 @@ public final class Sessions {
         if (id == null || id.isEmpty() || id.length() > 64) {
             throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
         }
+        StorableBodies.check(body);
         return start(id, new AsymCoroutine<I, O>(body, engine), first);
     }
 

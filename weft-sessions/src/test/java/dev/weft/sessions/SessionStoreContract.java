@@ -194,6 +194,49 @@ abstract class SessionStoreContract {
         assertThrows(NullPointerException.class, () -> Sessions.builder(store).engine(null));
     }
 
+    /** How many times a body that cannot be stored ran: never. */
+    static final java.util.concurrent.atomic.AtomicInteger UNSTORABLE_RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Not Serializable. */
+    static final class Unstorable implements AsymRunnable<String, String> {
+        @Override
+        public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+            UNSTORABLE_RUNS.incrementAndGet();
+            return self.ret(first);
+        }
+    }
+
+    /** Serializable, with a field that is not. */
+    static final class HoldsALock implements AsymRunnable<String, String>, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final Object lock = new Object();
+
+        @Override
+        public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+            UNSTORABLE_RUNS.incrementAndGet();
+            synchronized (lock) {
+                return first;
+            }
+        }
+    }
+
+    @Test
+    void aBodyThatCannotBeStoredIsRefusedBeforeItRunsNamingItsClassAndWhatToDo() {
+        IllegalArgumentException notSerializable = assertThrows(IllegalArgumentException.class,
+                () -> sessions.start(new Unstorable(), "x"));
+        assertEquals("cannot start a session with a " + Unstorable.class.getName() + " as its body: "
+                + Unstorable.class.getName() + " does not implement java.io.Serializable; a session stores its body"
+                + " with its frames, so the body's class must implement java.io.Serializable, and so must"
+                + " everything its fields hold (mark a field that need not be stored transient); nothing ran or was"
+                + " stored", notSerializable.getMessage());
+        IllegalArgumentException field = assertThrows(IllegalArgumentException.class,
+                () -> sessions.start("chosen", new HoldsALock(), "x"));
+        assertTrue(field.getMessage().startsWith("cannot start a session with a " + HoldsALock.class.getName()
+                + " as its body: it holds a java.lang.Object, which is not java.io.Serializable;"), field.getMessage());
+        assertEquals(0, UNSTORABLE_RUNS.get());
+        assertTrue(sessions.list().isEmpty(), "nothing stored: " + sessions.list());
+    }
+
     // ---------------------------------------------------------------- sealed state
 
     private static SecretKey key(int seed) {
