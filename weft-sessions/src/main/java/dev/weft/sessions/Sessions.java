@@ -62,6 +62,12 @@ import javax.crypto.SecretKey;
  * if every sealed column is as this node stored it: a row changed in the store meanwhile is
  * read and refused as any stored step refuses it, and left as it is.
  *
+ * <p><b>Outages.</b> A store that cannot be reached, or a connection lost before a step's
+ * {@code COMMIT} was sent, is {@link SessionStoreUnavailableException}: nothing is stored, retry.
+ * A connection lost after the {@code COMMIT} was sent is {@link SessionOutcomeUnknownException}:
+ * the step may be stored; {@link #status} says whether, and a resend with the version it names
+ * cannot be taken twice.
+ *
  * <p><b>Builds.</b> Each stored session records the fingerprint of the code its frames belong to
  * ({@link SessionInfo#build()}). A node whose code differs refuses the session with
  * {@link SessionRefusedException} and leaves it as it was, so nodes still on the old build can
@@ -88,7 +94,8 @@ public final class Sessions {
      * write in 5 is conditional on the stored version (SessionStore.updateAt), and with a key on
      * every sealed column and the seal as this node stored them (SessionStore.Version); when that
      * finds another row, the step is rolled back and run as a stored step, whose check in 3
-     * refuses a row changed in the store. */
+     * refuses a row changed in the store. A COMMIT whose reply is lost with the connection is
+     * reported as in doubt, never as not stored (StoreFailures). */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
@@ -338,6 +345,11 @@ public final class Sessions {
      * @return the first step: the new id, version 1 and what the body passed to its first {@code ret}
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
      * @throws SessionException       if its state could not be stored (nothing is stored)
+     * @throws SessionStoreUnavailableException if the store cannot be reached, or the connection
+     *                                was lost before the start's {@code COMMIT} was sent (nothing
+     *                                is stored: try again)
+     * @throws SessionOutcomeUnknownException if the connection was lost after the {@code COMMIT}
+     *                                was sent: the session may be stored, under the id it carries
      * @throws IllegalArgumentException naming the body's class, if the body is not
      *                                {@code Serializable} or holds something that is not, or if
      *                                this node's engine is the woven one and the body is not woven
@@ -418,7 +430,8 @@ public final class Sessions {
                 }
                 if (!store.isDuplicate(e)) {
                     healthy = false;
-                    throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
+                    throw StoreFailures.ofStep(store, id, 0, e, "its first step ran but could not be stored; nothing"
+                            + " is stored");
                 }
                 duplicate = e;
             } finally {
@@ -468,6 +481,14 @@ public final class Sessions {
      * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
      * @throws SessionFailedException    if its body threw, now or before
      * @throws SessionConflictException  if it has finished (kept with {@link Builder#keepFinished})
+     * @throws SessionStoreUnavailableException if the store cannot be reached, or the connection
+     *                                   was lost before the step's {@code COMMIT} was sent (it
+     *                                   stays as it was: try again)
+     * @throws SessionOutcomeUnknownException if the connection was lost after the step's
+     *                                   {@code COMMIT} was sent: the step may be stored, and
+     *                                   {@link #resume(String, long, Object)} with
+     *                                   {@link SessionOutcomeUnknownException#versionBefore()}
+     *                                   resends it safely
      * @throws SessionException          if its new state could not be stored (it stays as it was)
      */
     public <I, O> SessionStep<O> resume(String id, I input) {
@@ -524,7 +545,7 @@ public final class Sessions {
             Row next = result.row(id, step, row.created(), System.currentTimeMillis());
             if (next == null) {
                 store.delete(connection, id);
-                commit.run();
+                commit.run(step);
             } else {
                 commit.storing(next, row.build(), result.bodyWrote);
             }
@@ -550,7 +571,7 @@ public final class Sessions {
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
                 if (current) {
-                    commit.run();
+                    commit.run(step);
                 }
             } else {
                 current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
@@ -569,16 +590,20 @@ public final class Sessions {
         T run(Connection connection, Commit commit) throws SQLException;
     }
 
-    /** Commits one step's transaction, and remembers that it did. */
+    /** Commits one step's transaction, and remembers that it did, and from which version. */
     private final class Commit {
         private final Connection connection;
         boolean done;
+        /** The version of the session the step that commits started from, once it commits. */
+        long versionBefore = -1;
 
         Commit(Connection connection) {
             this.connection = connection;
         }
 
-        void run() throws SQLException {
+        /** Commits step {@code step}. */
+        void run(long step) throws SQLException {
+            versionBefore = step - 1;
             store.commit(connection);
             done = true;
         }
@@ -589,12 +614,14 @@ public final class Sessions {
          */
         boolean storingAt(Row row, String storedBuild, SessionStore.Version previous, boolean bodyWrote)
                 throws SQLException {
+            versionBefore = row.version() - 1;
             done = store.updateAtAndCommit(connection, row, storedBuild, previous, bodyWrote);
             return done;
         }
 
         /** Stores {@code row} over the locked row of build {@code storedBuild}, and commits (see {@link SessionStore#updateAndCommit}). */
         void storing(Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+            versionBefore = row.version() - 1;
             store.updateAndCommit(connection, row, storedBuild, bodyWrote);
             done = true;
         }
@@ -609,7 +636,8 @@ public final class Sessions {
             return work.run(connection, commit);
         } catch (SQLException e) {
             healthy = false;
-            throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
+            throw StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step could not be stored; the session"
+                    + " stays at its last stored version");
         } finally {
             finish(connection, commit.done, healthy);
         }
@@ -865,8 +893,8 @@ public final class Sessions {
         }
     }
 
-    private static SessionException storage(String id, String what, SQLException e) {
-        return new SessionException(id, what + ": " + e, e);
+    private SessionException storage(String id, String what, SQLException e) {
+        return StoreFailures.of(store, id, what, e);
     }
 
     // ---------------------------------------------------------------- reading and removing
@@ -916,7 +944,7 @@ public final class Sessions {
         try {
             return store.list().stream().map(this::info).toList();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
     }
 
@@ -970,7 +998,7 @@ public final class Sessions {
         try {
             return store.list().stream().map(this::listing).toList();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
     }
 
@@ -986,7 +1014,7 @@ public final class Sessions {
         try {
             counts = store.builds();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot count the sessions in " + store + " by build: " + e, e);
+            throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
         }
         return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
                 count.build() == null ? null : builds.refusal(count.build(), count.manifest()))).toList();
