@@ -212,6 +212,10 @@ public final class Sessions {
          * state, the usual way). Default: 0, none. The step's own database writes stay exactly
          * once; its other side effects, which run at least once anyway, may then also have run
          * from that older state: keep sessions on one node (sticky routing) when that matters.
+         * With a key ({@link #sealWith}), the commit stores the new state only if every sealed
+         * column and the seal are still as this node stored them, so each resident session also
+         * keeps the bytes of its stored row in memory, and its step sends them with its
+         * {@code UPDATE} (still one statement).
          *
          * @param sessions how many sessions to keep in memory, 0 for none
          * @return this builder

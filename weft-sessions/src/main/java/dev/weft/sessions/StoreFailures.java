@@ -33,6 +33,7 @@ final class StoreFailures {
     static SessionException ofStep(SessionStore store, String id, long versionBefore, SQLException e,
             String notStored) {
         if (e instanceof SessionStore.CommitInDoubt) {
+            assert versionBefore >= 0 : "session " + id + ": a COMMIT in doubt, but no version it committed from";
             return new SessionOutcomeUnknownException(id, versionBefore, versionBefore + 1, store.toString(),
                     e.getCause());
         }

@@ -962,6 +962,26 @@ abstract class SessionStoreContract {
         return seal;
     }
 
+    /**
+     * With a key, a resident step still reads nothing of its row: a row whose manifest column (not
+     * sealed, and not the build's) a stored step would refuse is stepped from memory, whether the
+     * step's UPDATE goes with its COMMIT (a body that writes nothing) or before it.
+     */
+    @Test
+    void aSealedResidentSessionStepsWithoutReadingItsStoredRow() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(10).build();
+        Sessions stored = builder().sealWith(key(1)).build();
+        for (AsymRunnable<String, String> body : List.<AsymRunnable<String, String>>of(new Ledger(3),
+                new dev.weft.sessions.flows.Turnstile())) {
+            String id = resident.<String, String>start(body, "a").id();
+            setColumn(id, "manifest", "not the manifest of its build");
+            assertTrue(stored.refusal(id).isPresent(), "a stored step refuses it");
+            assertEquals(body instanceof Ledger ? "after step 2" : "2:b", resident.<String, String>resume(id, 1, "b")
+                    .output());
+            assertEquals(2, resident.status(id).orElseThrow().version());
+        }
+    }
+
     /** A sealed resident session that finishes deletes its row only as it stored it. */
     @Test
     void aResidentStepThatFinishesLeavesAChangedSealedRowAsItWas() throws SQLException {
