@@ -127,6 +127,10 @@ public final class SessionStore implements AutoCloseable {
             createTable();
         } catch (SQLException e) {
             pool.close();
+            if (isConnectionLost(e)) {
+                throw new SessionStoreUnavailableException("cannot reach " + description + " to open the session"
+                        + " store, nothing was stored; try again once it can be reached: " + e, e);
+            }
             throw new IllegalStateException("cannot create the sessions table in " + description + ": " + e, e);
         }
     }
@@ -138,9 +142,20 @@ public final class SessionStore implements AutoCloseable {
      *
      * @param file the database file, created if missing
      * @return the store
+     * @throws IllegalArgumentException if the file's directory does not exist (the store never
+     *         creates directories)
+     * @throws SessionStoreUnavailableException if the file cannot be opened or read (SQLite's
+     *         {@code SQLITE_CANTOPEN} or {@code SQLITE_IOERR}: not writable, a disk error):
+     *         nothing was stored
      */
     public static SessionStore sqlite(Path file) {
         Path absolute = file.toAbsolutePath();
+        Path directory = absolute.getParent();
+        if (directory != null && !java.nio.file.Files.isDirectory(directory)) {
+            throw new IllegalArgumentException("cannot open a session store in SQLite database " + absolute + ": its"
+                    + " directory " + directory + " does not exist; create it, or name a file in a directory that"
+                    + " does");
+        }
         Properties properties = new Properties();
         properties.setProperty("journal_mode", "WAL");
         properties.setProperty("synchronous", "FULL");
@@ -158,6 +173,10 @@ public final class SessionStore implements AutoCloseable {
      * @param user     the user to connect as
      * @param password the user's password, or null
      * @return the store
+     * @throws SessionStoreUnavailableException if the server cannot be reached (down, refusing
+     *         connections, the connection lost): nothing was stored, try again later
+     * @throws IllegalStateException if the server refuses the store (a wrong password, no such
+     *         database, no right to create its tables)
      */
     public static SessionStore postgres(String url, String user, String password) {
         Properties properties = new Properties();
@@ -246,13 +265,66 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Commits the transaction on {@code connection}.
+     *
+     * @throws CommitInDoubt if the connection was lost once the COMMIT may have been sent
+     */
     void commit(Connection connection) throws SQLException {
-        if (dialect == Dialect.SQLITE) {
-            prepared(connection, "COMMIT").execute();
-        } else {
-            connection.commit();
+        if (connection.isClosed()) {
+            throw new SQLException("the connection was closed before the COMMIT was sent", "08003");
+        }
+        try {
+            if (dialect == Dialect.SQLITE) {
+                prepared(connection, "COMMIT").execute();
+            } else {
+                connection.commit();
+            }
+        } catch (SQLException e) {
+            throw inDoubtIfLost(e);
         }
         committed(connection);
+    }
+
+    /**
+     * The connection was lost (or the server stopped) after a {@code COMMIT} may have been sent
+     * and before its reply came: the transaction may have committed or not.
+     */
+    static final class CommitInDoubt extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        CommitInDoubt(SQLException lost) {
+            super("the connection was lost once the COMMIT may have been sent: " + lost.getMessage(),
+                    lost.getSQLState(), lost);
+        }
+    }
+
+    private SQLException inDoubtIfLost(SQLException e) {
+        return isConnectionLost(e) ? new CommitInDoubt(e) : e;
+    }
+
+    /**
+     * Whether {@code e} says that the database cannot be reached or the connection to it was
+     * lost, as opposed to a refusal of what was asked: PostgreSQL's SQLSTATE class 08
+     * (connection exception) and 57P01-57P03 (the server shutting down, crashed, starting), an
+     * I/O exception beneath it, or SQLite's {@code SQLITE_IOERR} and {@code SQLITE_CANTOPEN}.
+     */
+    boolean isConnectionLost(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && (isConnectionState(sql.getSQLState())
+                    || dialect == Dialect.SQLITE && (sql.getErrorCode() == 10 || sql.getErrorCode() == 14))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isConnectionState(String state) {
+        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                || state.equals("57P03"));
     }
 
     /** After the transaction on {@code connection} committed: the connection back in autocommit, its new builds known. */
@@ -459,6 +531,15 @@ public final class SessionStore implements AutoCloseable {
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
     private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
+    /**
+     * What else a sealed version must still hold to be found: every other sealed column and the
+     * seal, as this node stored them ({@link Version#sealed()}). {@code IS NOT DISTINCT FROM} is
+     * equality that takes NULL for a value (SQLite has it since 3.39).
+     */
+    private static final String AT_SEALED = " AND status = ? AND build IS NOT DISTINCT FROM ?"
+            + " AND point IS NOT DISTINCT FROM ? AND point_values IS NOT DISTINCT FROM ?"
+            + " AND state IS NOT DISTINCT FROM ? AND output IS NOT DISTINCT FROM ?"
+            + " AND failure IS NOT DISTINCT FROM ? AND seal = ?";
 
     /**
      * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
@@ -530,10 +611,13 @@ public final class SessionStore implements AutoCloseable {
             }
             return updated;
         }
-        int updated = updateRow(connection, row, storedBuild, previous, "; COMMIT");
+        int updated = updateRow(connection, row, storedBuild, previous, COMMITTING);
         committed(connection);
         return updated;
     }
+
+    /** What {@link #updateRow} appends to send the UPDATE with the COMMIT. */
+    private static final String COMMITTING = "; COMMIT";
 
     /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
     private int updateRow(Connection connection, Row row, String storedBuild, Version previous, String after)
@@ -543,7 +627,7 @@ public final class SessionStore implements AutoCloseable {
             addBuild(connection, row);
         }
         PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
-                + (previous == null ? "" : AT) + after);
+                + (previous == null ? "" : previous.condition()) + after);
         update.setString(1, row.status().name());
         update.setLong(2, row.version());
         update.setString(3, row.point());
@@ -561,7 +645,14 @@ public final class SessionStore implements AutoCloseable {
         if (previous != null) {
             previous.bind(update, next);
         }
-        return update.executeUpdate();
+        if (!after.equals(COMMITTING)) {
+            return update.executeUpdate();
+        }
+        try {
+            return update.executeUpdate();
+        } catch (SQLException e) {
+            throw inDoubtIfLost(e);
+        }
     }
 
     void delete(Connection connection, String id) throws SQLException {
@@ -572,22 +663,46 @@ public final class SessionStore implements AutoCloseable {
 
     /** Deletes the stored version {@code previous} of session {@code id}: false if the store holds another (or none). */
     boolean deleteAt(Connection connection, String id, Version previous) throws SQLException {
-        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + AT);
+        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + previous.condition());
         delete.setString(1, id);
         previous.bind(delete, 2);
         return delete.executeUpdate() == 1;
     }
 
-    /** One stored version of a session, as {@link #updateAt} and {@link #deleteAt} expect to find it. */
-    record Version(long version, long created, long updated) {
+    /**
+     * One stored version of a session, as {@link #updateAt} and {@link #deleteAt} expect to find
+     * it: its version and times; and if the row was sealed ({@code sealed}, the row as this node
+     * stored it, else null), every other sealed column and the seal as they were stored, so that
+     * a sealed row changed in the store since is not found (and is then read and refused as a
+     * stored step reads it). Comparing the columns in the statement keeps a resident step at one
+     * statement, at the cost of sending the stored row's columns with it.
+     */
+    record Version(long version, long created, long updated, Row sealed) {
+        /** The version {@code row} is, compared column for column if it has a seal. */
         static Version of(Row row) {
-            return new Version(row.version(), row.created(), row.updated());
+            return new Version(row.version(), row.created(), row.updated(), row.seal() == null ? null : row);
         }
 
+        /** The statement's condition on the stored row, after {@code WHERE id = ?}. */
+        String condition() {
+            return sealed == null ? AT : AT + AT_SEALED;
+        }
+
+        /** Binds the parameters of {@link #condition()} from {@code first} on. */
         void bind(PreparedStatement statement, int first) throws SQLException {
             statement.setLong(first, version);
             statement.setLong(first + 1, created);
             statement.setLong(first + 2, updated);
+            if (sealed != null) {
+                statement.setString(first + 3, sealed.statusName());
+                statement.setString(first + 4, sealed.build());
+                statement.setString(first + 5, sealed.point());
+                statement.setBytes(first + 6, sealed.pointValues());
+                statement.setBytes(first + 7, sealed.state());
+                statement.setBytes(first + 8, sealed.output());
+                statement.setString(first + 9, sealed.failure());
+                statement.setBytes(first + 10, sealed.seal());
+            }
         }
     }
 

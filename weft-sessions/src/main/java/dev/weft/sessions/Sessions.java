@@ -58,7 +58,15 @@ import javax.crypto.SecretKey;
  * read, no row lock, and a commit that stores the new state only over the very version this node
  * stored (otherwise the step's writes roll back and it runs again from the store). The body's
  * database writes stay exactly once; its other side effects may also have run once more, from
- * that older state.
+ * that older state. With a key ({@link Builder#sealWith}), the commit also finds the row only
+ * if every sealed column is as this node stored it: a row changed in the store meanwhile is
+ * read and refused as any stored step refuses it, and left as it is.
+ *
+ * <p><b>Outages.</b> A store that cannot be reached, or a connection lost before a step's
+ * {@code COMMIT} was sent, is {@link SessionStoreUnavailableException}: nothing is stored, retry.
+ * A connection lost after the {@code COMMIT} was sent is {@link SessionOutcomeUnknownException}:
+ * the step may be stored; {@link #status} says whether, and a resend with the version it names
+ * cannot be taken twice.
  *
  * <p><b>Builds.</b> Each stored session records the fingerprint of the code its frames belong to
  * ({@link SessionInfo#build()}). A node whose code differs refuses the session with
@@ -83,8 +91,11 @@ public final class Sessions {
      *      the body took no connection: SessionStore.updateAtAndCommit).
      * Whatever fails before the commit rolls everything back: the stored session is as it was.
      * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
-     * write in 5 is conditional on the stored version (SessionStore.updateAt); when that finds
-     * another version, the step is rolled back and run as a stored step. */
+     * write in 5 is conditional on the stored version (SessionStore.updateAt), and with a key on
+     * every sealed column and the seal as this node stored them (SessionStore.Version); when that
+     * finds another row, the step is rolled back and run as a stored step, whose check in 3
+     * refuses a row changed in the store. A COMMIT whose reply is lost with the connection is
+     * reported as in doubt, never as not stored (StoreFailures). */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
@@ -201,6 +212,10 @@ public final class Sessions {
          * state, the usual way). Default: 0, none. The step's own database writes stay exactly
          * once; its other side effects, which run at least once anyway, may then also have run
          * from that older state: keep sessions on one node (sticky routing) when that matters.
+         * With a key ({@link #sealWith}), the commit stores the new state only if every sealed
+         * column and the seal are still as this node stored them, so each resident session also
+         * keeps the bytes of its stored row in memory, and its step sends them with its
+         * {@code UPDATE} (still one statement).
          *
          * @param sessions how many sessions to keep in memory, 0 for none
          * @return this builder
@@ -321,6 +336,12 @@ public final class Sessions {
      * Starts a session running {@code body} on this node's {@linkplain Builder#engine engine}: runs it to its first
      * {@code ret} with {@code first} as its input, and stores it under a new id.
      *
+     * <p>The body is stored with the session's frames, by Java serialization: its class must
+     * implement {@link java.io.Serializable}, and so must everything its fields hold (or the
+     * fields be {@code transient}). A body that cannot be stored as it is given is refused before
+     * it runs; a lambda or method reference is stored as what it captured, which is checked when
+     * its first step is stored.
+     *
      * @param <I>   the body's input type
      * @param <O>   its output type
      * @param body  the session's code
@@ -328,10 +349,18 @@ public final class Sessions {
      * @return the first step: the new id, version 1 and what the body passed to its first {@code ret}
      * @throws SessionFailedException if the body threw (the failure is stored under the new id)
      * @throws SessionException       if its state could not be stored (nothing is stored)
-     * @throws IllegalArgumentException naming the body's class, if this node's engine is the woven
-     *                                one and the body is not woven (nothing runs or is stored)
+     * @throws SessionStoreUnavailableException if the store cannot be reached, or the connection
+     *                                was lost before the start's {@code COMMIT} was sent (nothing
+     *                                is stored: try again)
+     * @throws SessionOutcomeUnknownException if the connection was lost after the {@code COMMIT}
+     *                                was sent: the session may be stored, under the id it carries
+     * @throws IllegalArgumentException naming the body's class, if the body is not
+     *                                {@code Serializable} or holds something that is not, or if
+     *                                this node's engine is the woven one and the body is not woven
+     *                                (nothing runs or is stored)
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
+        StorableBodies.check(body);
         return start(newId(), new AsymCoroutine<I, O>(body, engine), first);
     }
 
@@ -366,6 +395,7 @@ public final class Sessions {
         if (id == null || id.isEmpty() || id.length() > 64) {
             throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
         }
+        StorableBodies.check(body);
         return start(id, new AsymCoroutine<I, O>(body, engine), first);
     }
 
@@ -404,7 +434,8 @@ public final class Sessions {
                 }
                 if (!store.isDuplicate(e)) {
                     healthy = false;
-                    throw storage(id, "its first step ran but could not be stored; nothing is stored", e);
+                    throw StoreFailures.ofStep(store, id, 0, e, "its first step ran but could not be stored; nothing"
+                            + " is stored");
                 }
                 duplicate = e;
             } finally {
@@ -454,6 +485,14 @@ public final class Sessions {
      * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
      * @throws SessionFailedException    if its body threw, now or before
      * @throws SessionConflictException  if it has finished (kept with {@link Builder#keepFinished})
+     * @throws SessionStoreUnavailableException if the store cannot be reached, or the connection
+     *                                   was lost before the step's {@code COMMIT} was sent (it
+     *                                   stays as it was: try again)
+     * @throws SessionOutcomeUnknownException if the connection was lost after the step's
+     *                                   {@code COMMIT} was sent: the step may be stored, and
+     *                                   {@link #resume(String, long, Object)} with
+     *                                   {@link SessionOutcomeUnknownException#versionBefore()}
+     *                                   resends it safely
      * @throws SessionException          if its new state could not be stored (it stays as it was)
      */
     public <I, O> SessionStep<O> resume(String id, I input) {
@@ -510,7 +549,7 @@ public final class Sessions {
             Row next = result.row(id, step, row.created(), System.currentTimeMillis());
             if (next == null) {
                 store.delete(connection, id);
-                commit.run();
+                commit.run(step);
             } else {
                 commit.storing(next, row.build(), result.bodyWrote);
             }
@@ -536,7 +575,7 @@ public final class Sessions {
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
                 if (current) {
-                    commit.run();
+                    commit.run(step);
                 }
             } else {
                 current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
@@ -555,16 +594,20 @@ public final class Sessions {
         T run(Connection connection, Commit commit) throws SQLException;
     }
 
-    /** Commits one step's transaction, and remembers that it did. */
+    /** Commits one step's transaction, and remembers that it did, and from which version. */
     private final class Commit {
         private final Connection connection;
         boolean done;
+        /** The version of the session the step that commits started from, once it commits. */
+        long versionBefore = -1;
 
         Commit(Connection connection) {
             this.connection = connection;
         }
 
-        void run() throws SQLException {
+        /** Commits step {@code step}. */
+        void run(long step) throws SQLException {
+            versionBefore = step - 1;
             store.commit(connection);
             done = true;
         }
@@ -575,12 +618,14 @@ public final class Sessions {
          */
         boolean storingAt(Row row, String storedBuild, SessionStore.Version previous, boolean bodyWrote)
                 throws SQLException {
+            versionBefore = row.version() - 1;
             done = store.updateAtAndCommit(connection, row, storedBuild, previous, bodyWrote);
             return done;
         }
 
         /** Stores {@code row} over the locked row of build {@code storedBuild}, and commits (see {@link SessionStore#updateAndCommit}). */
         void storing(Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+            versionBefore = row.version() - 1;
             store.updateAndCommit(connection, row, storedBuild, bodyWrote);
             done = true;
         }
@@ -595,7 +640,8 @@ public final class Sessions {
             return work.run(connection, commit);
         } catch (SQLException e) {
             healthy = false;
-            throw storage(id, "its step could not be stored; the session stays at its last stored version", e);
+            throw StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step could not be stored; the session"
+                    + " stays at its last stored version");
         } finally {
             finish(connection, commit.done, healthy);
         }
@@ -851,8 +897,8 @@ public final class Sessions {
         }
     }
 
-    private static SessionException storage(String id, String what, SQLException e) {
-        return new SessionException(id, what + ": " + e, e);
+    private SessionException storage(String id, String what, SQLException e) {
+        return StoreFailures.of(store, id, what, e);
     }
 
     // ---------------------------------------------------------------- reading and removing
@@ -902,7 +948,7 @@ public final class Sessions {
         try {
             return store.list().stream().map(this::info).toList();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
     }
 
@@ -956,7 +1002,7 @@ public final class Sessions {
         try {
             return store.list().stream().map(this::listing).toList();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot list the sessions in " + store + ": " + e, e);
+            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
     }
 
@@ -972,7 +1018,7 @@ public final class Sessions {
         try {
             counts = store.builds();
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot count the sessions in " + store + " by build: " + e, e);
+            throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
         }
         return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
                 count.build() == null ? null : builds.refusal(count.build(), count.manifest()))).toList();

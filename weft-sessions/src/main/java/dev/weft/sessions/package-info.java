@@ -19,7 +19,10 @@
  *   <li>{@link dev.weft.sessions.SessionsCommand}: the stored sessions by build and this node's
  *       verdict, from the command line.</li>
  *   <li>The exceptions: every refusal is a {@link dev.weft.sessions.SessionException} naming the
- *       session and why (not found, busy, failed, refused by this build, conflict).</li>
+ *       session and why (not found, busy, failed, refused by this build, conflict); a store that
+ *       cannot be reached is {@link dev.weft.sessions.SessionStoreUnavailableException} (retry),
+ *       and a step whose {@code COMMIT} was sent but whose reply was lost is
+ *       {@link dev.weft.sessions.SessionOutcomeUnknownException} (it may be stored).</li>
  * </ul>
  *
  * <p>A body's classes must be woven, as for any serialized coroutine; a node's steps run on the

@@ -194,6 +194,49 @@ abstract class SessionStoreContract {
         assertThrows(NullPointerException.class, () -> Sessions.builder(store).engine(null));
     }
 
+    /** How many times a body that cannot be stored ran: never. */
+    static final java.util.concurrent.atomic.AtomicInteger UNSTORABLE_RUNS = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Not Serializable. */
+    static final class Unstorable implements AsymRunnable<String, String> {
+        @Override
+        public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+            UNSTORABLE_RUNS.incrementAndGet();
+            return self.ret(first);
+        }
+    }
+
+    /** Serializable, with a field that is not. */
+    static final class HoldsALock implements AsymRunnable<String, String>, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final Object lock = new Object();
+
+        @Override
+        public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+            UNSTORABLE_RUNS.incrementAndGet();
+            synchronized (lock) {
+                return first;
+            }
+        }
+    }
+
+    @Test
+    void aBodyThatCannotBeStoredIsRefusedBeforeItRunsNamingItsClassAndWhatToDo() {
+        IllegalArgumentException notSerializable = assertThrows(IllegalArgumentException.class,
+                () -> sessions.start(new Unstorable(), "x"));
+        assertEquals("cannot start a session with a " + Unstorable.class.getName() + " as its body: "
+                + Unstorable.class.getName() + " does not implement java.io.Serializable; a session stores its body"
+                + " with its frames, so the body's class must implement java.io.Serializable, and so must"
+                + " everything its fields hold (mark a field that need not be stored transient); nothing ran or was"
+                + " stored", notSerializable.getMessage());
+        IllegalArgumentException field = assertThrows(IllegalArgumentException.class,
+                () -> sessions.start("chosen", new HoldsALock(), "x"));
+        assertTrue(field.getMessage().startsWith("cannot start a session with a " + HoldsALock.class.getName()
+                + " as its body: it holds a java.lang.Object, which is not java.io.Serializable;"), field.getMessage());
+        assertEquals(0, UNSTORABLE_RUNS.get());
+        assertTrue(sessions.list().isEmpty(), "nothing stored: " + sessions.list());
+    }
+
     // ---------------------------------------------------------------- sealed state
 
     private static SecretKey key(int seed) {
@@ -864,6 +907,92 @@ abstract class SessionStoreContract {
         IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
                 () -> builder().keepResident(-1));
         assertTrue(negative.getMessage().contains("-1"), negative.getMessage());
+    }
+
+    /**
+     * A sealed session held resident, whose row is changed in the store column by column: the
+     * resident step's commit does not find the row it stored, so the step is rolled back and read
+     * from the store, which refuses it as a stored step does, and leaves it byte for byte.
+     */
+    @Test
+    void aResidentStepRefusesARowWhoseSealedColumnsChangedAndLeavesItAsItWas() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(100).build();
+        String other = resident.start(new Questionnaire(), null).id();
+        resident.resume(other, "Bob");
+        Map<String, Object> others = storedRow(other);
+        for (Map.Entry<String, Object> edit : sealedColumnEdits(others).entrySet()) {
+            String id = resident.start(new Questionnaire(), null).id();
+            resident.resume(id, 1, "Ada");
+            Map<String, Object> original = storedRow(id);
+            setColumn(id, edit.getKey(), edit.getValue() == null ? sealMadeUp(original) : edit.getValue());
+            Map<String, Object> changed = storedRow(id);
+            SessionRefusedException refused = assertThrows(SessionRefusedException.class,
+                    () -> resident.resume(id, 2, "London"), edit.getKey());
+            assertTrue(refused.reason().startsWith("column " + edit.getKey() + (edit.getKey().equals("seal")
+                    ? " matches none of this node's 1 key(s)" : " differs from what was sealed")), refused.reason());
+            assertTrue(StoredRows.same(changed, storedRow(id)), edit.getKey() + " left byte for byte as it was: "
+                    + StoredRows.describe(storedRow(id)));
+            putRow(id, original);
+            assertEquals("How old are you?", resident.<String, String>resume(id, 2, "London").output(),
+                    "as it was, it resumes");
+        }
+    }
+
+    /** A new value for each sealed column of a row at the Questionnaire's second question (null: a made-up seal). */
+    private static Map<String, Object> sealedColumnEdits(Map<String, Object> others) {
+        Map<String, Object> edits = new java.util.LinkedHashMap<>();
+        edits.put("status", "FAILED");
+        edits.put("version", 3L);
+        edits.put("build", Builds.fingerprint("another build"));
+        edits.put("point", "age");
+        edits.put("point_values", others.get("point_values"));
+        edits.put("state", others.get("state"));
+        edits.put("output", others.get("output"));
+        edits.put("failure", "java.lang.IllegalStateException: made up");
+        edits.put("created_at", (Long) others.get("created_at") - 1);
+        edits.put("updated_at", (Long) others.get("updated_at") + 1);
+        edits.put("seal", null);
+        return edits;
+    }
+
+    /** {@code row}'s seal with the last byte of its MAC changed. */
+    private static byte[] sealMadeUp(Map<String, Object> row) {
+        byte[] seal = ((byte[]) row.get("seal")).clone();
+        seal[seal.length - 1] ^= 1;
+        return seal;
+    }
+
+    /**
+     * With a key, a resident step still reads nothing of its row: a row whose manifest column (not
+     * sealed, and not the build's) a stored step would refuse is stepped from memory, whether the
+     * step's UPDATE goes with its COMMIT (a body that writes nothing) or before it.
+     */
+    @Test
+    void aSealedResidentSessionStepsWithoutReadingItsStoredRow() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(10).build();
+        Sessions stored = builder().sealWith(key(1)).build();
+        for (AsymRunnable<String, String> body : List.<AsymRunnable<String, String>>of(new Ledger(3),
+                new dev.weft.sessions.flows.Turnstile())) {
+            String id = resident.<String, String>start(body, "a").id();
+            setColumn(id, "manifest", "not the manifest of its build");
+            assertTrue(stored.refusal(id).isPresent(), "a stored step refuses it");
+            assertEquals(body instanceof Ledger ? "after step 2" : "2:b", resident.<String, String>resume(id, 1, "b")
+                    .output());
+            assertEquals(2, resident.status(id).orElseThrow().version());
+        }
+    }
+
+    /** A sealed resident session that finishes deletes its row only as it stored it. */
+    @Test
+    void aResidentStepThatFinishesLeavesAChangedSealedRowAsItWas() throws SQLException {
+        Sessions resident = builder().sealWith(key(1)).keepResident(10).build();
+        String id = resident.start(new Ledger(2), "a").id();
+        setColumn(id, "output", StateCodec.value("made up"));
+        Map<String, Object> changed = storedRow(id);
+        SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> resident.resume(id, "b"));
+        assertTrue(refused.reason().startsWith("column output differs from what was sealed"), refused.reason());
+        assertTrue(StoredRows.same(changed, storedRow(id)), "left as it was: " + StoredRows.describe(storedRow(id)));
+        assertEquals(List.of("1:a"), ledger(id), "the resident step's own write rolled back");
     }
 
     // ---------------------------------------------------------------- the row a step writes

@@ -1,6 +1,8 @@
 package dev.weft.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.sessions.flows.Ledger;
@@ -65,6 +67,16 @@ abstract class SqliteSessionStoreContract extends SessionStoreContract {
             assertTrue(builds.next());
             assertEquals(1, builds.getInt(1), "the build the session moved to");
         }
+    }
+
+    /** Not an outage, which retrying may mend: a path that is wrong, refused before anything is opened. */
+    @Test
+    void aDatabaseFileInADirectoryThatDoesNotExistIsRefusedSayingWhatToDo() {
+        Path file = directory.resolve("no-such-directory").resolve("sessions.db");
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> SessionStore.sqlite(file));
+        assertEquals("cannot open a session store in SQLite database " + file + ": its directory " + file.getParent()
+                + " does not exist; create it, or name a file in a directory that does", refused.getMessage());
+        assertFalse(Files.exists(file.getParent()));
     }
 
     @Test

@@ -78,6 +78,11 @@ public final class PostgresServer {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
+    /** The server's TCP port on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
     /** Where the binaries came from, for messages. */
     public String binaries() {
         return bin.toString();
