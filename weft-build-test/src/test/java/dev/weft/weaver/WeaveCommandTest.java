@@ -1,5 +1,6 @@
 package dev.weft.weaver;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,13 +11,21 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
 import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 
 /** The weave command line as a user meets it: its usage, its errors and its exit statuses. */
@@ -143,6 +152,122 @@ class WeaveCommandTest {
         assertEquals("weft-weaver: warning: --only dev.wfet.weaver matched no class in " + classes
                 + "; did you mean dev.weft.weaver?\n"
                 + "weft-weaver: warning: --only org.nowhere matched no class in " + classes + "\n", err());
+    }
+
+    /** A class one of whose methods, {@code big}, makes 1,300 calls: too large for the JVM once woven. */
+    private static byte[] bigCalls() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "p/BigCalls", null, "java/lang/Object", null);
+        MethodVisitor inc = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "inc", "(I)I", null, null);
+        inc.visitCode();
+        inc.visitVarInsn(Opcodes.ILOAD, 0);
+        inc.visitInsn(Opcodes.IRETURN);
+        inc.visitMaxs(0, 0);
+        inc.visitEnd();
+        MethodVisitor big = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "big", "(I)I", null, null);
+        big.visitCode();
+        big.visitVarInsn(Opcodes.ILOAD, 0);
+        for (int i = 0; i < 1_300; i++) {
+            big.visitMethodInsn(Opcodes.INVOKESTATIC, "p/BigCalls", "inc", "(I)I", false);
+        }
+        big.visitInsn(Opcodes.IRETURN);
+        big.visitMaxs(0, 0);
+        big.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    /** A jar of the sample, the class with a method too large to weave, and a class file that is none. */
+    private Path jarOfThree() throws IOException {
+        String sample = Sample.class.getName().replace('.', '/') + ".class";
+        Path jar = classes.resolve("app.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+                InputStream in = Sample.class.getClassLoader().getResourceAsStream(sample)) {
+            add(out, sample, in.readAllBytes());
+            add(out, "p/BigCalls.class", bigCalls());
+            add(out, "p/Broken.class", "not a class file".getBytes(StandardCharsets.UTF_8));
+        }
+        return jar;
+    }
+
+    private static void add(JarOutputStream jar, String name, byte[] content) throws IOException {
+        jar.putNextEntry(new JarEntry(name));
+        jar.write(content);
+        jar.closeEntry();
+    }
+
+    private static Map<String, byte[]> entries(Path jar) throws IOException {
+        Map<String, byte[]> entries = new TreeMap<>();
+        try (JarInputStream in = new JarInputStream(Files.newInputStream(jar))) {
+            for (JarEntry entry = in.getNextJarEntry(); entry != null; entry = in.getNextJarEntry()) {
+                entries.put(entry.getName(), in.readAllBytes());
+            }
+        }
+        return entries;
+    }
+
+    private static boolean isWoven(byte[] classFile) {
+        ClassNode node = new ClassNode();
+        new ClassReader(classFile).accept(node, 0);
+        return node.fields.stream().anyMatch(f -> f.name.equals("$weft$woven"));
+    }
+
+    @Test
+    void whatCannotBeWovenIsLeftAsCompiledReportedAndTheRestOfTheJarWoven() throws IOException {
+        Path jar = jarOfThree();
+        Path woven = classes.resolve("woven.jar");
+        Path report = classes.resolve("report.tsv");
+        assertEquals(0, run("--report", report.toString(), jar.toString(), woven.toString()), err());
+
+        assertEquals("weft-weaver: wove 2 classes in " + jar + "\n"
+                + "weft-weaver: left 1 class and 1 method as compiled, each with why in " + report + "\n", out());
+        assertTrue(err().startsWith("weft-weaver: left p.Broken as compiled: cannot read a class file: "), err());
+        assertEquals(1, err().lines().count(), err());
+        List<String> lines = Files.readAllLines(report);
+        assertEquals(3, lines.size(), lines.toString());
+        assertTrue(lines.get(0).startsWith("# weft-weaver: "), lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.matches("p\\.BigCalls\tbig\\(I\\)I\tit is too large to weave: woven, its"
+                + " code would be [0-9,]+ bytes, over the JVM's limit of 65,535 a method")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("p.Broken\t*\tcannot read a class file: ")), lines.toString());
+
+        Map<String, byte[]> entries = entries(woven);
+        assertTrue(isWoven(entries.get(Sample.class.getName().replace('.', '/') + ".class")), "the sample is woven");
+        assertTrue(isWoven(entries.get("p/BigCalls.class")), "the class of the large method is woven");
+        assertEquals("not a class file", new String(entries.get("p/Broken.class"), StandardCharsets.UTF_8));
+        try (Stream<Path> files = Files.list(classes)) {
+            assertEquals(List.of("app.jar", "report.tsv", "woven.jar"),
+                    files.map(f -> f.getFileName().toString()).sorted().toList(), "no temporary file is left");
+        }
+    }
+
+    @Test
+    void strictExitsWithStatus1WhenAnythingIsLeftAsCompiled() throws IOException {
+        Path jar = jarOfThree();
+        assertEquals(1, run("--strict", jar.toString()));
+        assertTrue(out().endsWith("weft-weaver: left 1 class and 1 method as compiled; --report FILE lists each with why\n"),
+                out());
+        assertTrue(isWoven(entries(jar).get("p/BigCalls.class")), "strict still writes what it wove");
+        err.reset();
+        out.reset();
+        Files.delete(jar);
+        copySample();
+        assertEquals(0, run("--strict", classes.toString()), err());
+        assertEquals("weft-weaver: wove 1 classes in " + classes + "\n", out(), "nothing left: status 0");
+    }
+
+    @Test
+    void aJarThatCannotBeWrittenLeavesNoTemporaryFileAndTheTargetAsItWas() throws IOException {
+        Path jar = jarOfThree();
+        byte[] before = Files.readAllBytes(jar);
+        Path output = Files.createDirectories(classes.resolve("out.jar"));
+        Files.writeString(output.resolve("in the way"), "a directory where the jar would go");
+        assertEquals(1, run(jar.toString(), output.toString()));
+        assertTrue(err().startsWith("weft-weaver: "), err());
+        assertArrayEquals(before, Files.readAllBytes(jar), "the target is left as it was");
+        try (Stream<Path> files = Files.list(classes)) {
+            assertEquals(List.of("app.jar", "out.jar"), files.map(f -> f.getFileName().toString()).sorted().toList(),
+                    "no temporary file is left");
+        }
     }
 
     @Test

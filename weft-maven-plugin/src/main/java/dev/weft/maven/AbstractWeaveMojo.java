@@ -2,7 +2,6 @@ package dev.weft.maven;
 
 import dev.weft.weaver.ClassSelection;
 import dev.weft.weaver.WeaveCommand;
-import dev.weft.weaver.WeavingException;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -54,6 +53,14 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
     boolean failOnUnmatched = true;
 
     /**
+     * Whether a class that cannot be woven, or a method left as compiled (too large to weave, or
+     * of a shape the weaver leaves alone), fails the build; if false, each is a warning, with
+     * why, and the rest is woven.
+     */
+    @Parameter(property = "weft.weave.strict", defaultValue = "false")
+    boolean strict;
+
+    /**
      * The directory this goal weaves.
      *
      * @return the directory of class files
@@ -78,13 +85,31 @@ public abstract class AbstractWeaveMojo extends AbstractMojo {
             getLog().info("weft: no classes in " + directory);
             return;
         }
+        WeaveCommand.Report report;
         try {
             checkMatches(selection());
-            int woven = WeaveCommand.weaveDirectory(directory.toPath(), packages);
-            getLog().info("weft: wove " + woven + " classes in " + directory);
-        } catch (WeavingException | IOException e) {
+            report = WeaveCommand.weaveDirectory(directory.toPath(), packages);
+        } catch (IOException e) {
             throw new MojoExecutionException("weft: " + e.getMessage(), e);
         }
+        getLog().info("weft: wove " + report.woven() + " classes in " + directory);
+        reportLeftAsCompiled(report);
+    }
+
+    /**
+     * Warns of each class and method left as compiled, with why, and of how many there are;
+     * fails the build instead if {@link #strict}.
+     */
+    private void reportLeftAsCompiled(WeaveCommand.Report report) throws MojoFailureException {
+        if (report.left().isEmpty()) {
+            return;
+        }
+        report.left().forEach(left -> getLog().warn("weft: " + left.describe()));
+        String summary = "weft: " + report.summary() + "; a suspension inside one is refused at run time";
+        if (strict) {
+            throw new MojoFailureException(summary + " (<strict>true</strict>)");
+        }
+        getLog().warn(summary);
     }
 
     private ClassSelection selection() throws MojoExecutionException {

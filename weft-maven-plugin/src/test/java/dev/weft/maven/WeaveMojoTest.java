@@ -70,6 +70,36 @@ class WeaveMojoTest {
     }
 
     @Test
+    void aClassThatCannotBeWovenIsLeftAsItIsWithAWarningAndTheRestIsWoven() throws Exception {
+        Path sample = copy(Sample.class);
+        Path broken = Files.writeString(classes.resolve("Broken.class"), "not a class file");
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.setLog(log);
+        mojo.classesDirectory = classes.toFile();
+        mojo.execute();
+        assertTrue(isWoven(sample));
+        assertEquals("not a class file", Files.readString(broken));
+        assertEquals(2, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("weft: left Broken as compiled: cannot read a class file: "), warnings.get(0));
+        assertEquals("weft: left 1 class and 0 methods as compiled; a suspension inside one is refused at run time",
+                warnings.get(1));
+    }
+
+    @Test
+    void strictFailsTheBuildForWhatIsLeftAsCompiled() throws Exception {
+        copy(Sample.class);
+        Files.writeString(classes.resolve("Broken.class"), "not a class file");
+        WeaveMojo mojo = new WeaveMojo();
+        mojo.setLog(log);
+        mojo.classesDirectory = classes.toFile();
+        mojo.strict = true;
+        MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
+        assertEquals("weft: left 1 class and 0 methods as compiled; a suspension inside one is refused at run time"
+                + " (<strict>true</strict>)", e.getMessage());
+        assertTrue(warnings.get(0).startsWith("weft: left Broken as compiled: "), warnings.toString());
+    }
+
+    @Test
     void weavesTheSelectedClassesOnce() throws Exception {
         Path sample = copy(Sample.class);
         Path self = copy(WeaveMojoTest.class);

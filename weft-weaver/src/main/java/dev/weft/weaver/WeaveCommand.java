@@ -34,8 +34,14 @@ import java.util.stream.Stream;
  * standard error, with a near name there if there is one ({@link ClassSelection#nearName}),
  * and the weaving goes on.
  *
- * <p>Exit status 0 on success, warnings or not (and for {@code --help}), 1 if a class cannot be
- * woven (named on standard error), 2 on a usage error (with the usage text on standard error).
+ * <p>A class that cannot be woven is left as compiled, named on standard error, and the rest is
+ * woven; a jar is written with what could be woven, through a temporary file beside it that is
+ * removed whatever happens. What was left as compiled, classes and methods, is counted on
+ * standard output, and listed with why by {@code --report FILE}.
+ *
+ * <p>Exit status 0 on success, warnings or not (and for {@code --help}), 1 if a file cannot be
+ * read or written, or if {@code --strict} was given and anything was left as compiled, 2 on a
+ * usage error (with the usage text on standard error).
  */
 public final class WeaveCommand {
 
@@ -54,17 +60,62 @@ public final class WeaveCommand {
                             trailing dot); repeatable, or comma-separated. Without it, every
                             class is woven. A NAME that matches no class in TARGET gets a
                             warning on standard error (a typo?), and the rest is woven.
+              --report FILE write what was left as compiled, and why, to FILE: a line per
+                            class that cannot be woven and per method too large to weave
+                            (or of a shape the weaver leaves alone), CLASS TAB METHOD (* for
+                            a whole class) TAB REASON
+              --strict      exit with status 1 if anything was left as compiled
               -h, --help    print this text and exit
               --            end of options
 
-            Exit status: 0 done (with or without warnings), 1 a class cannot be woven
-            (named above), 2 usage error.
+            A class that cannot be woven is left as compiled and named on standard error,
+            and the rest is woven; a jar is written with what could be woven. A suspension
+            inside what was left as compiled is refused at run time.
+
+            Exit status: 0 done (with or without warnings, unless --strict), 1 something was
+            left as compiled and --strict was given, or a file cannot be read or written,
+            2 usage error.
             """;
+
+    /**
+     * What a weaving run did: how many classes it changed, and what it left as compiled where it
+     * could have woven, in the order met.
+     *
+     * @param woven how many classes it changed
+     * @param left  the classes it could not weave and the methods it left as compiled, with why
+     */
+    public record Report(int woven, List<Left> left) {
+
+        /**
+         * A class ({@code method} null) or a method of it ({@code name+descriptor}) left as
+         * compiled, and why.
+         */
+        public record Left(String className, String method, String reason) {
+
+            /** This, as a line of the {@code --report} file: {@code class TAB method-or-* TAB reason}. */
+            public String line() {
+                return className + "\t" + (method == null ? "*" : method) + "\t" + reason.replace('\n', ' ').replace('\t', ' ');
+            }
+
+            /** This, as a sentence for a log: {@code left com.example.Big.run(I)I as compiled: reason}. */
+            public String describe() {
+                return "left " + className + (method == null ? "" : "." + method) + " as compiled: " + reason;
+            }
+        }
+
+        /** How many classes were left whole, and how many methods of woven classes. */
+        public String summary() {
+            long classes = left.stream().filter(l -> l.method() == null).count();
+            return "left " + classes + (classes == 1 ? " class" : " classes") + " and " + (left.size() - classes)
+                    + (left.size() - classes == 1 ? " method" : " methods") + " as compiled";
+        }
+    }
 
     private final Weaver weaver = new Weaver();
     private final ClassSelection selected;
     /** The binary names of the class files seen in the target, woven or not. */
     private final List<String> classNames = new ArrayList<>();
+    private final List<Report.Left> left = new ArrayList<>();
     private ClassLoader classFiles;
     private int woven;
 
@@ -95,6 +146,8 @@ public final class WeaveCommand {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> only = new ArrayList<>();
         List<String> paths = new ArrayList<>();
+        Path report = null;
+        boolean strict = false;
         boolean options = true;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -110,6 +163,13 @@ public final class WeaveCommand {
                 only.add(args[++i]);
             } else if (options && arg.startsWith("--only=")) {
                 only.add(arg.substring("--only=".length()));
+            } else if (options && arg.equals("--report")) {
+                if (i + 1 == args.length || args[i + 1].isBlank()) {
+                    return usageError(err, "--report needs a file");
+                }
+                report = Path.of(args[++i]);
+            } else if (options && arg.equals("--strict")) {
+                strict = true;
             } else if (options && arg.startsWith("-") && arg.length() > 1) {
                 return usageError(err, "unknown option '" + arg + "'");
             } else {
@@ -131,7 +191,7 @@ public final class WeaveCommand {
         } catch (IllegalArgumentException e) {
             return usageError(err, e.getMessage());
         }
-        return weave(selection, paths, out, err);
+        return weave(selection, paths, report, strict, out, err);
     }
 
     private static int usageError(PrintStream err, String problem) {
@@ -141,7 +201,8 @@ public final class WeaveCommand {
         return 2;
     }
 
-    private static int weave(ClassSelection selection, List<String> paths, PrintStream out, PrintStream err) {
+    private static int weave(ClassSelection selection, List<String> paths, Path reportFile, boolean strict,
+            PrintStream out, PrintStream err) {
         WeaveCommand command = new WeaveCommand(selection);
         Path target = Path.of(paths.get(0));
         try {
@@ -152,13 +213,33 @@ public final class WeaveCommand {
             } else {
                 return usageError(err, "no directory or jar at " + target);
             }
-        } catch (WeavingException | IOException e) {
+            if (reportFile != null) {
+                command.writeReport(reportFile);
+            }
+        } catch (IOException e) {
             err.println("weft-weaver: " + e.getMessage());
             return 1;
         }
         out.println("weft-weaver: wove " + command.woven + " classes in " + target);
+        Report report = command.report();
+        if (!report.left().isEmpty()) {
+            report.left().stream().filter(l -> l.method() == null).forEach(l -> err.println("weft-weaver: " + l.describe()));
+            out.println("weft-weaver: " + report.summary() + (reportFile == null
+                    ? "; --report FILE lists each with why" : ", each with why in " + reportFile));
+        }
         command.warnUnmatched(target, err);
-        return 0;
+        return strict && !report.left().isEmpty() ? 1 : 0;
+    }
+
+    private Report report() {
+        return new Report(woven, List.copyOf(left));
+    }
+
+    private void writeReport(Path file) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("# weft-weaver: what was left as compiled: class, method (* for the whole class), why");
+        left.forEach(l -> lines.add(l.line()));
+        Files.write(file, lines);
     }
 
     /**
@@ -176,22 +257,22 @@ public final class WeaveCommand {
 
     /**
      * Weaves, in place, the classes under {@code root} that {@code only} selects, in the syntax
-     * of {@link ClassSelection} (every class if it is empty).
+     * of {@link ClassSelection} (every class if it is empty). A class that cannot be woven is
+     * left as it is, and reported with the methods left as compiled.
      *
      * @param root a directory of class files
      * @param only package or class names, each with or without a trailing dot
-     * @return how many classes it changed
+     * @return how many classes it changed, and what it left as compiled
      * @throws IOException if a class file cannot be read or written
-     * @throws WeavingException naming the class, if one cannot be woven
      * @throws IllegalArgumentException naming the entry, if one of {@code only} is not a Java name
      */
-    public static int weaveDirectory(Path root, List<String> only) throws IOException, WeavingException {
+    public static Report weaveDirectory(Path root, List<String> only) throws IOException {
         WeaveCommand command = new WeaveCommand(ClassSelection.of(only));
         command.weaveDirectory(root);
-        return command.woven;
+        return command.report();
     }
 
-    private void weaveDirectory(Path root) throws IOException, WeavingException {
+    private void weaveDirectory(Path root) throws IOException {
         try (URLClassLoader resources = classFilesOf(root)) {
             classFiles = resources;
             weaveFiles(root);
@@ -230,11 +311,12 @@ public final class WeaveCommand {
         return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), ".");
     }
 
-    private void weaveFiles(Path root) throws IOException, WeavingException {
+    private void weaveFiles(Path root) throws IOException {
         for (Path file : classFiles(root)) {
-            if (selected(fileName(root, file))) {
+            String name = fileName(root, file);
+            if (selected(name)) {
                 byte[] original = Files.readAllBytes(file);
-                byte[] result = weave(original);
+                byte[] result = weave(original, className(name));
                 if (result != original) {
                     Files.write(file, result);
                 }
@@ -242,8 +324,21 @@ public final class WeaveCommand {
         }
     }
 
-    private void weaveJar(Path jar, Path output) throws IOException, WeavingException {
+    /**
+     * Writes the woven jar to a temporary file beside {@code output}, then moves it there; the
+     * temporary file is removed whatever happens.
+     */
+    private void weaveJar(Path jar, Path output) throws IOException {
         Path temporary = Files.createTempFile(output.toAbsolutePath().getParent(), "weft", ".jar");
+        try {
+            writeWovenJar(jar, temporary);
+            Files.move(temporary, output, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    private void writeWovenJar(Path jar, Path temporary) throws IOException {
         try (URLClassLoader resources = classFilesOf(jar);
                 InputStream file = Files.newInputStream(jar);
                 JarInputStream in = new JarInputStream(file);
@@ -255,14 +350,13 @@ public final class WeaveCommand {
                 byte[] content = in.readAllBytes();
                 String name = entry.getName();
                 if (name.endsWith(".class") && selected(name)) {
-                    content = weave(content);
+                    content = weave(content, className(name));
                 }
                 out.putNextEntry(new JarEntry(name));
                 out.write(content);
                 out.closeEntry();
             }
         }
-        Files.move(temporary, output, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** Whether the class file of this name, relative to the target, is selected; records its class's name. */
@@ -277,11 +371,18 @@ public final class WeaveCommand {
         return fileName.substring(0, fileName.length() - ".class".length()).replace('/', '.');
     }
 
-    private byte[] weave(byte[] original) throws WeavingException {
-        byte[] result = weaver.weave(original, classFiles);
-        if (result != original) {
-            woven++;
+    /** The class file {@code className} woven, or as it is if it cannot be; what it leaves as compiled is recorded. */
+    private byte[] weave(byte[] original, String className) {
+        try {
+            Weaver.Outcome outcome = weaver.weaveReporting(original, classFiles);
+            outcome.leftAsCompiled().forEach((method, why) -> left.add(new Report.Left(className, method, why)));
+            if (outcome.classFile() != original) {
+                woven++;
+            }
+            return outcome.classFile();
+        } catch (WeavingException e) {
+            left.add(new Report.Left(className, null, e.getMessage()));
+            return original;
         }
-        return result;
     }
 }

@@ -12,6 +12,7 @@ import dev.weft.weaver.rewrite.SubroutineInlining;
 import dev.weft.weaver.rewrite.TwinMethods;
 import dev.weft.weaver.rewrite.WovenSites;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -92,6 +93,30 @@ public final class Weaver {
      * @throws WeavingException naming the class, if ASM cannot read or write it
      */
     public byte[] weave(byte[] classFile, ClassLoader loader) throws WeavingException {
+        return weaveReporting(classFile, loader).classFile();
+    }
+
+    /**
+     * What weaving one class file gave.
+     *
+     * @param classFile      the woven class file, or the one given if there was nothing to weave
+     * @param leftAsCompiled the methods of the class that may suspend but were left as compiled,
+     *                       by name and descriptor ({@code run(Ljava/lang/Object;)Ljava/lang/Object;}),
+     *                       in the class's order, each with why; a suspension inside one is refused
+     */
+    public record Outcome(byte[] classFile, Map<String, String> leftAsCompiled) {
+    }
+
+    /**
+     * {@link #weave(byte[], ClassLoader)}, also saying which methods it left as compiled and why:
+     * what a weaving tool reports to its user.
+     *
+     * @param classFile the class file's bytes, left unchanged
+     * @param loader    where to read superclasses' class files from; null for the system class loader
+     * @return the class file to use and the methods left as compiled
+     * @throws WeavingException naming the class, if ASM cannot read or write it
+     */
+    public Outcome weaveReporting(byte[] classFile, ClassLoader loader) throws WeavingException {
         Map<String, String> leftAsCompiled = new HashMap<>();
         while (true) {
             try {
@@ -121,14 +146,20 @@ public final class Weaver {
     }
 
     /** {@link #weave(byte[], ClassLoader)}, leaving the methods {@code leftAsCompiled} names as compiled, for its reasons. */
-    private static byte[] weave(byte[] classFile, ClassLoader loader, Map<String, String> leftAsCompiled)
+    private static Outcome weave(byte[] classFile, ClassLoader loader, Map<String, String> leftAsCompiled)
             throws WeavingException {
-        ClassReader reader = new ClassReader(classFile);
         // 1. read, frames expanded so that every frame lists all its types
+        ClassReader reader;
         ClassNode type = new ClassNode();
-        reader.accept(type, ClassReader.EXPAND_FRAMES);
+        try {
+            reader = new ClassReader(classFile);
+            reader.accept(type, ClassReader.EXPAND_FRAMES);
+        } catch (RuntimeException e) {
+            throw new WeavingException("cannot read " + (type.name == null ? "a class file" : type.name.replace('/', '.'))
+                    + ": " + e, e);
+        }
         if (!isWeavable(type)) {
-            return classFile;
+            return new Outcome(classFile, Map.of());
         }
         PhaseDump dump = PhaseDump.fromSystemProperty();
         try {
@@ -180,12 +211,23 @@ public final class Weaver {
             if (dump != null) {
                 dump.check(type.name, woven);
             }
-            return woven;
+            return new Outcome(woven, leftAsCompiled(analyses));
         } catch (MethodTooLargeException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
         }
+    }
+
+    /** The methods {@code analyses} left as compiled, in the class's order, with why. */
+    private static Map<String, String> leftAsCompiled(List<SuspensionSites> analyses) {
+        Map<String, String> left = new LinkedHashMap<>();
+        for (SuspensionSites analysis : analyses) {
+            if (analysis.unsupported() != null) {
+                left.put(analysis.method().name + analysis.method().desc, analysis.unsupported());
+            }
+        }
+        return java.util.Collections.unmodifiableMap(left);
     }
 
     private static void deferAllocations(ClassNode type, ClassHierarchy hierarchy, Set<String> leftAsCompiled) {

@@ -133,12 +133,19 @@ public final class WeaverAgent {
                 return null;
             }
             try {
-                byte[] woven = weaver.weave(classFile, loader);
-                return woven == classFile ? null : woven;
+                Weaver.Outcome outcome = weaver.weaveReporting(classFile, loader);
+                outcome.leftAsCompiled().forEach((method, why) -> report(className, method, why));
+                return outcome.classFile() == classFile ? null : outcome.classFile();
             } catch (WeavingException | RuntimeException e) {
-                System.err.println("weft-weaver: left " + className.replace('/', '.') + " unwoven: " + e.getMessage());
+                report(className, null, e.getMessage());
                 return null;
             }
+        }
+
+        /** Says on standard error, as the command line and the plugin do, what was left as compiled and why. */
+        private static void report(String internalName, String method, String why) {
+            System.err.println("weft-weaver: " + new WeaveCommand.Report.Left(internalName.replace('/', '.'), method, why)
+                    .describe());
         }
     }
 }
