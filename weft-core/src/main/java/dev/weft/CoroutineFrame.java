@@ -1,5 +1,7 @@
 package dev.weft;
 
+import dev.weft.internal.woven.SourceTerms;
+
 import java.io.Serializable;
 import java.lang.reflect.Method;
 
@@ -61,9 +63,15 @@ public class CoroutineFrame implements Serializable {
         this.objectValues = objectValues;
     }
 
+    /**
+     * The frame's place as a stack trace element shows it, then its site and size:
+     * {@code com.example.flows.Counter.run(Counter.java:14) at bci 23 (4 locals, 1 on the stack)}.
+     * The source file and line are those the weaver recorded for the site, where the method's
+     * class is woven and its table registered; else {@code (Unknown Source)}.
+     */
     @Override
     public String toString() {
-        String where = method == null ? "<no method>" : method.getDeclaringClass().getName() + "." + method.getName();
-        return where + "@" + bci + " (" + localCount + " locals, " + expressionCount + " on the stack)";
+        String where = method == null ? "<no method>" : SourceTerms.place(method, bci);
+        return where + " at bci " + bci + " (" + localCount + " locals, " + expressionCount + " on the stack)";
     }
 }

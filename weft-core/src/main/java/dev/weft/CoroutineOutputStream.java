@@ -1,5 +1,7 @@
 package dev.weft;
 
+import dev.weft.internal.woven.SourceTerms;
+
 import java.io.Closeable;
 import java.io.Flushable;
 import java.io.IOException;
@@ -182,14 +184,22 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
                 Object written = value == null || value == coroutine || value instanceof Method ? null
                         : replaceObject(value); // a Method is written as a reference, by name
                 if (written != null && !(written instanceof Serializable)) {
-                    throw new NotSerializableException("cannot write " + coroutine + ": frame " + i + " ("
-                            + frame.method.getDeclaringClass().getName() + "." + frame.method.getName() + ", bci "
-                            + frame.bci + ") " + (slot < frame.localCount ? "local " : "stack ") + "slot " + slot
-                            + " holds a " + written.getClass().getName() + ", which is not Serializable;"
-                            + " nothing of the coroutine was written, and it goes on as it was");
+                    throw new NotSerializableException("cannot write " + coroutine + ": frame " + i + ", "
+                            + slotInSourceTerms(frame, slot) + " holds a " + written.getClass().getName()
+                            + ", which is not Serializable; nothing of the coroutine was written, and it goes on as it was");
                 }
             }
         }
+    }
+
+    /**
+     * {@code Class.method(File.java:line), local name (bci b, local slot s)}: slot {@code slot}
+     * of {@code frame} as its source names it, then as the JVM does.
+     */
+    private static String slotInSourceTerms(CoroutineFrame frame, int slot) {
+        return SourceTerms.place(frame.method, frame.bci) + ", "
+                + SourceTerms.slot(frame.method, frame.bci, frame.localCount, slot) + " ("
+                + SourceTerms.slotDetail(frame.method, frame.bci, frame.localCount, slot) + ")";
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.weft;
 
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
@@ -66,7 +67,8 @@ record MethodReference(String className, String name, String descriptor, String 
             throw invalid("its class does not exist here", e);
         }
         if (!WovenMethods.isMarked(type)) {
-            throw invalid("its class is not woven (it is neither initialized nor looked into further)", null);
+            throw invalid("its class is not woven (it is neither initialized nor looked into further): "
+                    + SourceTerms.howToWeave(type), null);
         }
         return type;
     }

@@ -263,7 +263,8 @@ class StreamSafetyTest {
             header = bytes.toByteArray();
             NotSerializableException e = assertThrows(NotSerializableException.class, () -> out.writeAsymCoroutine(co));
             assertTrue(e.getMessage().contains("cannot write holder [suspended") && e.getMessage().contains("frame ")
-                    && e.getMessage().contains(Holder.class.getName() + ".run, bci ")
+                    && e.getMessage().contains(Holder.class.getName() + ".run(StreamSafetyTest.java:")
+                    && e.getMessage().contains("), local held (bci ")
                     && e.getMessage().contains("holds a java.lang.Object, which is not Serializable"), e.getMessage());
             out.flush();
             assertArrayEquals(header, bytes.toByteArray(), "nothing of the coroutine was written");

@@ -195,8 +195,9 @@ abstract class TamperedFramesContract extends EngineContract {
         int run = innermostOf(frames, "run");
         int local = slotOf(frames[run], Up.class);
         frames[run].objectValues[local] = new Up(); // the receiver and the callee's this stay the old Up
-        assertRefused(copy, frames, "frame " + run + " of", "has a receiver (slot " + (frames[run].objectValues.length - 1)
-                + ") for its call of", "that is not the object in local " + local + ", from which its code loaded it");
+        assertRefused(copy, frames, "frame " + run + " of", "stack slot " + (frames[run].objectValues.length - 1)
+                + ", local slot " + local + ") has a receiver for its call of",
+                "that is not the object in local s, from which its code loaded it");
     }
 
     /** Cause a: the innermost frame relabelled as another class's method of the same name and descriptor. */
@@ -221,12 +222,14 @@ abstract class TamperedFramesContract extends EngineContract {
         int run = innermostOf(captured, "run");
         long[][] cases = {{1, 2}, {'y', 70_000}, {37, 300}};
         String[] kinds = {"boolean", "char", "byte"};
+        String[] names = {"odd", "mark", "low"};
         for (int k = 0; k < cases.length; k++) {
             Narrow copy = new Narrow(engine());
             CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
             int slot = slotHolding(frames[run], cases[k][0]);
             frames[run].scalarValues[slot] = cases[k][1];
-            assertRefused(copy, frames, "slot " + slot + " holds " + cases[k][1], "does not fit its " + kinds[k]);
+            assertRefused(copy, frames, "local " + names[k] + " (bci ", "local slot " + slot + ") holds " + cases[k][1],
+                    "does not fit its " + kinds[k]);
         }
         Narrow copy = new Narrow(engine());
         copy.deserialize(SerializationContract.rehome(captured, original, copy));
@@ -270,8 +273,14 @@ abstract class TamperedFramesContract extends EngineContract {
         int run = innermostOf(frames, "run");
         int slot = slotHolding(frames[run], original);
         frames[run].scalarValues[slot] = refused;
-        assertRefused(copy, frames, "frame " + run + " of ", "slot " + slot + " holds " + refused
-                + ", which does not fit its " + type);
+        String name = switch (type) {
+            case "boolean" -> "flag";
+            case "byte" -> "low";
+            case "char" -> "mark";
+            default -> "wide";
+        };
+        assertRefused(copy, frames, "frame " + run + " of ", "local " + name + " (bci ", "local slot " + slot + ") holds "
+                + refused + ", which does not fit its " + type);
         frames = SerializationContract.rehome(first.serialize(), first, copy);
         frames[run].scalarValues[slot] = accepted;
         copy.deserialize(frames);
@@ -295,7 +304,7 @@ abstract class TamperedFramesContract extends EngineContract {
         CoroutineFrame[] frames = SerializationContract.rehome(original.serialize(), original, copy);
         int apply = innermostOf(frames, "apply");
         frames[apply].objectValues[0] = null;
-        assertRefused(copy, frames, "frame " + apply + " of", "has a null this (slot 0)");
+        assertRefused(copy, frames, "frame " + apply + " of", "local slot 0) has a null this");
         frames = SerializationContract.rehome(original.serialize(), original, copy);
         CoroutineFrame run = frames[apply - 1];
         run.objectValues[run.objectValues.length - 1] = null;

@@ -23,7 +23,7 @@ class WovenStealTest extends StealContract {
     @Override
     void expectMonitorRefusal(String refusal, Class<?> body) {
         assertMentions(refusal, "cannot suspend holder [running, thread ", "on the woven engine: the woven frame "
-                + body.getName() + ".run (line ", "suspends while it holds a monitor (synchronized)",
+                + body.getName() + ".run(StealContract.java:", "suspends while it holds a monitor (synchronized)",
                 "nothing was suspended");
     }
 }

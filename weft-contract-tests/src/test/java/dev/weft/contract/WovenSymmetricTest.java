@@ -24,7 +24,7 @@ class WovenSymmetricTest extends SymmetricContract {
         assertEquals(List.of("in callback x", "main", "main", "main"), List.of(events.get(0), events.get(2),
                 events.get(3), events.get(4)));
         assertMentions(events.get(1), "refused: cannot suspend in-callback [running, thread ", "on the woven engine",
-                "the woven frame " + YieldsInACallback.class.getName() + ".run (line ",
+                "the woven frame " + YieldsInACallback.class.getName() + ".run(SymmetricContract.java:",
                 "which the woven engine cannot unwind",
                 "on the way to the suspension in " + YieldsInACallback.class.getName() + ".lambda$run$",
                 "use Engine.NATIVE for such code", "nothing was suspended");

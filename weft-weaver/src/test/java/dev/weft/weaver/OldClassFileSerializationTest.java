@@ -219,7 +219,7 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
         woven.setName("no twins");
         CoroutineFrame[] frames = Replay.rehome(original.serialize(), original, woven);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> woven.deserialize(frames));
-        for (String part : List.of("cannot deserialize into no twins [new", "frame 0 of 1 (" + old.name() + ".run@",
+        for (String part : List.of("cannot deserialize into no twins [new", "frame 0 of 1 (" + old.name() + ".run(",
                 "has no twin", "class files of Java 7 and later", "a coroutine of the native engine")) {
             assertTrue(e.getMessage().contains(part), "missing '" + part + "' in: " + e.getMessage());
         }

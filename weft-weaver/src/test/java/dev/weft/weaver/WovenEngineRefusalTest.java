@@ -25,6 +25,12 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
     /** Leaves the fixtures named Unwoven* as compiled. */
     private final WovenLoader partly = WovenLoader.leavingUnwovenClassesAsIs();
 
+    /** How every not-woven refusal says to weave a class of the fixtures' package. */
+    private static final String HOW_TO_WEAVE_FIXTURES = "weave it with the Maven plugin (<package>dev.weft.weaver.fixtures"
+            + "</package> in weft-maven-plugin's <packages>), the agent (-javaagent:weft-weaver-VERSION-agent.jar="
+            + "dev.weft.weaver.fixtures) or the command line (java -jar weft-weaver-VERSION-agent.jar --only"
+            + " dev.weft.weaver.fixtures DIR)";
+
     private static void assertMessage(Throwable e, String... parts) {
         for (String part : parts) {
             assertTrue(e.getMessage().contains(part), "missing '" + part + "' in: " + e.getMessage());
@@ -56,7 +62,7 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> partly.newInstance("UnwovenBody", Engine.WOVEN));
         assertMessage(e, "cannot run UnwovenBody-", "on the woven engine", "dev.weft.weaver.fixtures.UnwovenBody",
-                "is not woven");
+                "is not woven: " + HOW_TO_WEAVE_FIXTURES + ", or run it on Engine.NATIVE");
         AsymCoroutine<Integer, String> onNative = partly.newInstance("UnwovenBody", Engine.NATIVE);
         assertEquals("once 1", onNative.call(1));
         assertEquals("end 2", onNative.call(2));
@@ -66,7 +72,7 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
     void aRunnableClassThatIsNotWovenIsRefusedAtConstruction() throws ReflectiveOperationException {
         Runnable task = (Runnable) partly.loadClass("dev.weft.weaver.fixtures.UnwovenTask").getConstructor().newInstance();
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Coroutine(task, Engine.WOVEN));
-        assertMessage(e, "on the woven engine", "dev.weft.weaver.fixtures.UnwovenTask", "is not woven");
+        assertMessage(e, "on the woven engine", "dev.weft.weaver.fixtures.UnwovenTask", "is not woven: " + HOW_TO_WEAVE_FIXTURES);
         assertEquals(0, CoroutineBase.closeAll());
     }
 
@@ -87,7 +93,8 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
         List<String> refusals = refusals(co);
         assertEquals(1, refusals.size());
         assertMessage(new IllegalStateException(refusals.get(0)), "cannot suspend callback [", "on the woven engine",
-                "RefusedInCallback.lambda$run$", "which the woven engine cannot unwind");
+                "RefusedInCallback.lambda$run$", "which the woven engine cannot unwind (it is not woven: it is JDK code,"
+                + " which is never woven)");
         assertEquals("end 2", co.call(2));
         assertTrue(co.isFinished());
     }
@@ -127,8 +134,8 @@ class WovenEngineRefusalTest extends WovenFixtureTest {
             assertMessage(new IllegalStateException(refusal), "cannot suspend locker [", "on the woven engine",
                     "holds a monitor");
         }
-        assertMessage(new IllegalStateException(refusals.get(0)), "SynchronizedRet.lockedBlock ");
-        assertMessage(new IllegalStateException(refusals.get(1)), "SynchronizedRet.lockedStep ");
+        assertMessage(new IllegalStateException(refusals.get(0)), "SynchronizedRet.lockedBlock(SynchronizedRet.java:");
+        assertMessage(new IllegalStateException(refusals.get(1)), "SynchronizedRet.lockedStep(SynchronizedRet.java:");
         assertEquals("end 2", co.call(2));
         assertTrue(co.isFinished());
     }

@@ -11,9 +11,14 @@ import java.util.Set;
  * The two tables a woven class hands the runtime, written by the weaver and read by the runtime
  * with this one codec.
  *
- * <p><b>The site table</b> ({@link #write(List)}, {@link #read(String)}): a header line,
- * {@link WeavingContract#TABLE_HEADER} and {@link WeavingContract#FORMAT_VERSION}, then one line
- * per method the weaver looked at:
+ * <p><b>The site table</b> ({@link #write(String, List)}, {@link #read(String)}): a header line,
+ * {@link WeavingContract#TABLE_HEADER} and {@link WeavingContract#FORMAT_VERSION}, then, after a
+ * tab, the class's source file as its {@code SourceFile} attribute names it, if it has one
+ * ({@link #sourceFileOf(String)}):
+ * <pre>
+ *     weft-sites 8 [TAB File.java]
+ * </pre>
+ * then one line per method the weaver looked at:
  * <pre>
  *     name+descriptor TAB hash TAB site SPACE site ... [TAB reason]
  * </pre>
@@ -22,13 +27,22 @@ import java.util.Set;
  * it bridges to, after {@link #BRIDGES_TO}:
  * <pre>
  *     name+descriptor TAB hash TAB &gt;name+descriptor
- * </pre> Each site is {@code bci|owner.name+descriptor|locals|stack|monitors|opcode}: the
+ * </pre> Each site is {@code bci|owner.name+descriptor|locals|stack|monitors|opcode|line|names}: the
  * call's site id and target; one code per local and per saved stack slot, bottom first,
  * separated by {@code ,} ({@link #DEAD} for a local not read after the call, {@link #SECOND_HALF}
  * for the second slot of a long or double, else the slot's type descriptor, an int-like slot
  * with its width, one of {@link #INT_WIDTHS}, and a reference that is never null there marked
- * with a leading {@link #NON_NULL}); how many monitors the method holds there; and the call's opcode (JVM
- * specification 6.5). The receiver's code, the last of the stack, may end in
+ * with a leading {@link #NON_NULL}); how many monitors the method holds there; the call's opcode (JVM
+ * specification 6.5); the source line in effect at the call, as the {@code LineNumberTable} maps
+ * its bytecode index, or {@link #NO_LINE}; and the source names of the locals, one per local code
+ * and separated by {@code ,} as they are, each the name a {@code LocalVariableTable} entry that
+ * covers the call gives the slot, or empty where none does (the whole field empty where no
+ * local has a name). A name is a Java identifier, so it never holds a separator; a slot whose
+ * name is not one (a synthetic variable of another language) has none here. That slot 0 of an
+ * instance method is {@code this} is the runtime's rule, not an entry. For example
+ * <pre>
+ *     23|com/example/Flows.ask(Ljava/lang/String;)I|!Lcom/example/Flows;,_,Ljava/lang/Thread;|!Lcom/example/Flows;=0|0|182|14|this,,worker
+ * </pre> The receiver's code, the last of the stack, may end in
  * {@link #RECEIVER_IN} and a local's index: the receiver was loaded from that local, which
  * still holds it and is saved, so that twins save it once ({@link Site#receiverLocal}).
  *
@@ -101,6 +115,9 @@ public final class SiteTable {
         return value >= lowest(width) && value <= highest(width);
     }
 
+    /** The line of a site whose class has no {@code LineNumberTable} entry for its call. */
+    public static final int NO_LINE = -1;
+
     /** The site id given in the landing table to a call that is not a suspension site. */
     public static final int NOT_A_SITE = -1;
 
@@ -112,9 +129,12 @@ public final class SiteTable {
      * @param receiverLocal the local the call's receiver was loaded from and which still holds
      *        it, live at the site, or -1: the woven engine saves only the local, and a frame whose
      *        receiver is another object than that local's is refused
+     * @param line the source line of the call, or {@link #NO_LINE}
+     * @param names each local's source name at the call, the empty string where it has none;
+     *        an empty list where no local has one
      */
     public record Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
-            Set<Integer> nonNull, int receiverLocal) {
+            Set<Integer> nonNull, int receiverLocal, int line, List<String> names) {
 
         /** The JVM's {@code invokestatic} opcode. */
         public static final int INVOKESTATIC = 184;
@@ -125,6 +145,12 @@ public final class SiteTable {
             locals = List.copyOf(locals);
             stack = List.copyOf(stack);
             nonNull = Set.copyOf(nonNull);
+            names = names.stream().allMatch(String::isEmpty) ? List.of() : List.copyOf(names);
+            if (!names.isEmpty() && names.size() != locals.size()
+                    || !names.stream().allMatch(name -> name.isEmpty() || isIdentifier(name))) {
+                throw new IllegalArgumentException("malformed site table entry: site " + bci + " names its "
+                        + locals.size() + " locals " + names);
+            }
             if (receiverLocal != -1 && !holdsReceiver(receiverLocal, locals, stack, opcode)) {
                 throw new IllegalArgumentException("malformed site table entry: site " + bci + " names local "
                         + receiverLocal + " as its receiver's, which is no live local of the receiver's type");
@@ -141,6 +167,17 @@ public final class SiteTable {
         public Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
                 Set<Integer> nonNull) {
             this(bci, target, locals, stack, monitors, opcode, nonNull, -1);
+        }
+
+        /** A site of a class without line numbers or local variable names. */
+        public Site(int bci, String target, List<String> locals, List<String> stack, int monitors, int opcode,
+                Set<Integer> nonNull, int receiverLocal) {
+            this(bci, target, locals, stack, monitors, opcode, nonNull, receiverLocal, NO_LINE, List.of());
+        }
+
+        /** The source name of local {@code slot} at this site, or null if the table has none. */
+        public String nameOf(int slot) {
+            return slot >= 0 && slot < names.size() && !names.get(slot).isEmpty() ? names.get(slot) : null;
         }
 
         /** Whether the call selects its method by its receiver's class ({@code invokevirtual}, {@code invokeinterface}). */
@@ -189,9 +226,30 @@ public final class SiteTable {
     private SiteTable() {
     }
 
-    /** The site table of {@code methods}, header line included. */
+    /** Whether {@code name} is a Java identifier, which a site may record as a local's name. */
+    public static boolean isIdentifier(String name) {
+        if (name.isEmpty() || !Character.isJavaIdentifierStart(name.codePointAt(0))) {
+            return false;
+        }
+        return name.codePoints().allMatch(Character::isJavaIdentifierPart);
+    }
+
+    /** The site table of {@code methods} of a class without a source file name, header line included. */
     public static String write(List<Method> methods) {
-        StringBuilder table = new StringBuilder(WeavingContract.tableHeader()).append('\n');
+        return write(null, methods);
+    }
+
+    /**
+     * The site table of {@code methods}, header line included.
+     *
+     * @param sourceFile the name of the class's source file, or null if it has none
+     */
+    public static String write(String sourceFile, List<Method> methods) {
+        StringBuilder table = new StringBuilder(WeavingContract.tableHeader());
+        if (sourceFile != null && !sourceFile.isEmpty()) {
+            table.append('\t').append(sourceFile.replace('\n', ' ').replace('\t', ' '));
+        }
+        table.append('\n');
         for (Method method : methods) {
             table.append(method.key()).append('\t').append(method.hash()).append('\t');
             if (method.bridgeTo() != null) {
@@ -210,7 +268,7 @@ public final class SiteTable {
         String receiverIn = site.receiverLocal() < 0 ? "" : RECEIVER_IN + site.receiverLocal();
         return site.bci() + "|" + site.target() + "|" + String.join(",", marked(site, site.locals(), 0)) + "|"
                 + String.join(",", marked(site, site.stack(), site.locals().size())) + receiverIn + "|"
-                + site.monitors() + "|" + site.opcode();
+                + site.monitors() + "|" + site.opcode() + "|" + site.line() + "|" + String.join(",", site.names());
     }
 
     /** {@code codes}, the slots from {@code first} on, with the never-null ones marked. */
@@ -224,11 +282,24 @@ public final class SiteTable {
 
     /** The format version {@code table} declares in its header line; "unknown" if it has none. */
     public static String formatOf(String table) {
+        String header = header(table);
+        if (!header.startsWith(WeavingContract.TABLE_HEADER)) {
+            return "unknown";
+        }
+        int tab = header.indexOf('\t');
+        return header.substring(WeavingContract.TABLE_HEADER.length(), tab < 0 ? header.length() : tab);
+    }
+
+    /** The source file name {@code table}'s header line gives its class, or null if it gives none. */
+    public static String sourceFileOf(String table) {
+        String header = header(table);
+        int tab = header.indexOf('\t');
+        return tab < 0 || tab == header.length() - 1 ? null : header.substring(tab + 1);
+    }
+
+    private static String header(String table) {
         int newline = table.indexOf('\n');
-        String header = newline < 0 ? table : table.substring(0, newline);
-        return header.startsWith(WeavingContract.TABLE_HEADER)
-                ? header.substring(WeavingContract.TABLE_HEADER.length())
-                : "unknown";
+        return newline < 0 ? table : table.substring(0, newline);
     }
 
     /**
@@ -267,7 +338,7 @@ public final class SiteTable {
     }
 
     private static Site readSite(String site) {
-        String[] f = fields(site, "\\|", 6, 6);
+        String[] f = fields(site, "\\|", 8, 8);
         List<String> locals = codes(f[2]);
         int mark = f[3].indexOf(RECEIVER_IN);
         List<String> stack = codes(mark < 0 ? f[3] : f[3].substring(0, mark));
@@ -280,8 +351,9 @@ public final class SiteTable {
                 nonNull.add(slot);
             }
         }
+        List<String> names = f[7].isEmpty() ? List.of() : List.of(f[7].split(",", -1));
         return new Site(Integer.parseInt(f[0]), f[1], unmarked(locals), unmarked(stack), Integer.parseInt(f[4]),
-                Integer.parseInt(f[5]), nonNull, receiverLocal);
+                Integer.parseInt(f[5]), nonNull, receiverLocal, Integer.parseInt(f[6]), names);
     }
 
     private static List<String> unmarked(List<String> codes) {

@@ -37,7 +37,9 @@ public final class WeavingContract {
      * method has one, and otherwise may be {@link SiteTable#BYTE_AND_CHAR} or
      * {@link SiteTable#SHORT_AND_CHAR}, the values a constant's possible types share (format 7 gave a
      * constant the narrowest single type that holds it, which admitted values of another type);
-     * frames are those of format 6 still, and what format 6 code saved is accepted.
+     * each site records its source line and its locals' source names, and the header line the
+     * class's source file ({@link SiteTable}), so that refusals speak in source terms; frames are
+     * those of format 6 still, and what format 6 code saved is accepted.
      */
     public static final int FORMAT_VERSION = 8;
 

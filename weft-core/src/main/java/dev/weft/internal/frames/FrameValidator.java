@@ -6,6 +6,7 @@ import dev.weft.CoroutineBase;
 import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
 import dev.weft.internal.contract.SiteTable;
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenLambdas;
 
 import java.lang.reflect.Method;
@@ -47,8 +48,10 @@ public final class FrameValidator {
     /**
      * A copy of {@code frames}, checked: later changes to {@code frames} or their value arrays
      * cannot slip into what is restored. Throws {@link IllegalArgumentException} saying which
-     * frame, and which slot, does not fit, and {@link NullPointerException} if {@code frames} is
-     * null.
+     * frame, and which slot, does not fit, in source terms ({@link SourceTerms}: the frame as
+     * {@code Class.method(File.java:line)}, a local by its name or as {@code this}) and then the
+     * JVM's ({@code (bci 23, local slot 3)}), and {@link NullPointerException} if {@code frames}
+     * is null.
      */
     public static CoroutineFrame[] validatedCopy(CoroutineBase coroutine, CoroutineFrame[] frames) {
         CoroutineFrame[] copy = new CoroutineFrame[Objects.requireNonNull(frames, "frames").length];
@@ -84,16 +87,16 @@ public final class FrameValidator {
     /** A frame's {@code this}, and the receiver of the call it is suspended in, must not be null. */
     private void checkReceivers(int i, CoroutineFrame frame, SiteCheck site) {
         if (!Modifier.isStatic(frame.method.getModifiers()) && frame.objectValues[0] == null) {
-            throw refuse(i, "has a null this (slot 0)");
+            throw refuse(i, jvm(frame, 0), "has a null this");
         }
+        int receiverSlot = frame.objectValues.length - 1;
         if (site.hasReceiver && receiver(frame) == null) {
-            throw refuse(i, "has a null receiver (slot " + (frame.objectValues.length - 1) + ") for its call of "
-                    + site.target);
+            throw refuse(i, jvm(frame, receiverSlot), "has a null receiver for its call of " + site.target);
         }
         if (site.receiverLocal >= 0 && receiver(frame) != frame.objectValues[site.receiverLocal]) {
-            throw refuse(i, "has a receiver (slot " + (frame.objectValues.length - 1) + ") for its call of "
-                    + site.target + " that is not the object in local " + site.receiverLocal
-                    + ", from which its code loaded it");
+            throw refuse(i, jvm(frame, receiverSlot) + ", local slot " + site.receiverLocal,
+                    "has a receiver for its call of " + site.target + " that is not the object in "
+                    + SourceTerms.local(frame.method, frame.bci, site.receiverLocal) + ", from which its code loaded it");
         }
     }
 
@@ -108,7 +111,7 @@ public final class FrameValidator {
         }
         SiteCheck site = method.siteAt(frame.bci);
         if (site == null) {
-            throw refuse(i, "has bci " + frame.bci + ", which is not a suspension site of " + frame.method
+            throw refuse(i, null, "has bci " + frame.bci + ", which is not a suspension site of " + frame.method
                     + " (its sites: " + method.siteList() + ")");
         }
         return site;
@@ -116,7 +119,7 @@ public final class FrameValidator {
 
     private void checkShape(int i, CoroutineFrame frame, SiteCheck site) {
         if (frame.localCount != site.localCount || frame.expressionCount != site.codes.length - site.localCount) {
-            throw refuse(i, "has " + frame.localCount + " locals and " + frame.expressionCount
+            throw refuse(i, null, "has " + frame.localCount + " locals and " + frame.expressionCount
                     + " stack slots, but its method has " + site.localCount + " and "
                     + (site.codes.length - site.localCount) + " at bci " + frame.bci);
         }
@@ -141,14 +144,13 @@ public final class FrameValidator {
         switch (site.kinds[slot]) {
             case '_', '-' -> {
                 if (object != null || scalar != 0) {
-                    throw refuse(i, "slot " + slot + " holds a value, but it is dead at bci " + frame.bci
-                            + " and must be empty");
+                    throw refuseSlot(i, slot, "holds a value, but it is dead there and must be empty");
                 }
             }
             case 'I', 'F', 'Z', 'B', 'C', 'S', SiteTable.BYTE_AND_CHAR, SiteTable.SHORT_AND_CHAR -> {
                 requireNoObject(i, slot, object, site.codes[slot]);
                 if (!fits(site.kinds[slot], scalar)) {
-                    throw refuse(i, "slot " + slot + " holds " + scalar + ", which does not fit its "
+                    throw refuseSlot(i, slot, "holds " + scalar + ", which does not fit its "
                             + kind(site.codes[slot]) + ("ZBCS".indexOf(site.kinds[slot]) < 0 ? ""
                             : " (every value the code can give it there does)"));
                 }
@@ -160,21 +162,21 @@ public final class FrameValidator {
 
     private void requireNoObject(int i, int slot, Object object, String code) {
         if (object != null) {
-            throw refuse(i, "slot " + slot + " holds a " + object.getClass().getName() + " where its method has "
+            throw refuseSlot(i, slot, "holds a " + object.getClass().getName() + " where its method has "
                     + kind(code));
         }
     }
 
     private void checkReference(int i, CoroutineFrame frame, int slot, SiteCheck site, Object object, long scalar) {
         if (scalar != 0) {
-            throw refuse(i, "slot " + slot + " holds the number " + scalar + " where its method has a reference");
+            throw refuseSlot(i, slot, "holds the number " + scalar + " where its method has a reference");
         }
         if (object == null) {
             if (slot == 0 && !Modifier.isStatic(frame.method.getModifiers())) {
-                throw refuse(i, "has a null this (slot 0)");
+                throw refuse(i, jvm(frame, 0), "has a null this");
             }
             if (site.isNonNull(slot)) {
-                throw refuse(i, "slot " + slot + " holds null, which the code never leaves there at bci " + frame.bci
+                throw refuseSlot(i, slot, "holds null, which the code never leaves there"
                         + (slot == site.codes.length - 1 && site.hasReceiver ? " (the receiver of its call of "
                         + site.target + ")" : ""));
             }
@@ -182,10 +184,10 @@ public final class FrameValidator {
         }
         Class<?> type = site.typeAt(slot, frame.method.getDeclaringClass());
         if (type == null) {
-            throw refuse(i, "needs class " + SiteCheck.className(site.codes[slot]) + ", which cannot be found");
+            throw refuse(i, jvm(frame, slot), "needs class " + SiteCheck.className(site.codes[slot]) + ", which cannot be found");
         }
         if (object.getClass() != type && !type.isInstance(object)) {
-            throw refuse(i, "slot " + slot + " holds a " + object.getClass().getName() + " where its method has a "
+            throw refuseSlot(i, slot, "holds a " + object.getClass().getName() + " where its method has a "
                     + type.getName());
         }
     }
@@ -232,8 +234,8 @@ public final class FrameValidator {
             throw refuse(i, "is suspended in a call of " + site.target + ", which reaches "
                     + (reached == null ? "no method" : reached.getDeclaringClass().getName() + "." + reached.getName())
                     + (receiver == null ? "" : " on its receiver, a " + receiver.getClass().getName()) + ", but frame "
-                    + (i + 1) + " is " + callee.method.getDeclaringClass().getName() + "." + next.key
-                    + ": the frames do not chain");
+                    + (i + 1) + " is " + SourceTerms.place(callee.method, callee.bci) + " (" + next.key
+                    + "): the frames do not chain");
         }
         if (receiver != null && !Modifier.isStatic(callee.method.getModifiers()) && callee.objectValues[0] != receiver) {
             throw refuse(i, "calls " + site.target + " on a " + receiver.getClass().getName() + ", but frame "
@@ -320,8 +322,42 @@ public final class FrameValidator {
         }
     }
 
+    /** Refuses frame {@code i}, naming its place and then its bci. */
     private IllegalArgumentException refuse(int i, String why) {
+        CoroutineFrame frame = frames[i];
+        return refuse(i, frame == null || frame.method == null ? null : "bci " + frame.bci, why);
+    }
+
+    /**
+     * Refuses frame {@code i}: {@code cannot deserialize ...: frame i of n, Class.method(File.java:line) (detail) why},
+     * without the place if the frame has no method, and without {@code (detail)} if {@code detail} is null.
+     */
+    private IllegalArgumentException refuse(int i, String detail, String why) {
+        CoroutineFrame frame = frames[i];
+        String place = frame == null || frame.method == null ? ""
+                : ", " + SourceTerms.place(frame.method, frame.bci) + (detail == null ? "" : " (" + detail + ")");
         return new IllegalArgumentException("cannot deserialize into " + coroutine + ": frame " + i + " of "
-                + frames.length + " (" + frames[i] + ") " + why);
+                + frames.length + place + " " + why);
+    }
+
+    /** Refuses slot {@code slot} of frame {@code i}: {@code ..., Class.method(File.java:line), local name (bci b, local slot s) why}. */
+    private IllegalArgumentException refuseSlot(int i, int slot, String why) {
+        CoroutineFrame frame = frames[i];
+        return new IllegalArgumentException("cannot deserialize into " + coroutine + ": frame " + i + " of "
+                + frames.length + ", " + SourceTerms.place(frame.method, frame.bci) + ", " + slotName(frame, slot)
+                + " (" + detail(frame, slot) + ") " + why);
+    }
+
+    private static String slotName(CoroutineFrame frame, int slot) {
+        return SourceTerms.slot(frame.method, frame.bci, frame.localCount, slot);
+    }
+
+    /** The JVM's terms for slot {@code slot} of {@code frame}, for a refusal that does not name it otherwise. */
+    private static String jvm(CoroutineFrame frame, int slot) {
+        return "bci " + frame.bci + (slot < frame.localCount ? ", local slot " : ", stack slot ") + slot;
+    }
+
+    private static String detail(CoroutineFrame frame, int slot) {
+        return SourceTerms.slotDetail(frame.method, frame.bci, frame.localCount, slot);
     }
 }

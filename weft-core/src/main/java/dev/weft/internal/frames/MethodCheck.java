@@ -1,6 +1,7 @@
 package dev.weft.internal.frames;
 
 import dev.weft.internal.contract.SiteTable;
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenFrames;
 import dev.weft.internal.woven.WovenMethods;
 
@@ -62,7 +63,8 @@ final class MethodCheck {
         String key = method.getName() + WovenFrames.descriptorOf(method);
         WovenMethods table = WovenMethods.of(method.getDeclaringClass());
         if (table == null) {
-            return new MethodCheck(key, Map.of(), "is in " + method.getDeclaringClass().getName() + ", which is not woven");
+            return new MethodCheck(key, Map.of(), "is in " + method.getDeclaringClass().getName() + ", which is not woven: "
+                    + SourceTerms.howToWeave(method.getDeclaringClass()));
         }
         WovenMethods.WovenMethod woven = table.method(key);
         if (woven != null && woven.bridgeTo() != null) {

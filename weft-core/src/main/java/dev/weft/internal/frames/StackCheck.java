@@ -4,6 +4,7 @@ import dev.weft.internal.contract.SiteTable;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.util.Iterator;
@@ -99,7 +100,7 @@ public final class StackCheck {
         Class<?> type = frame.getDeclaringClass();
         WovenMethods table = WovenMethods.of(type);
         if (table == null) {
-            return refuse(frame, "is not woven (weave " + type.getName() + " with weft-weaver)");
+            return refuse(frame, "is not woven: " + SourceTerms.howToWeave(type));
         }
         SiteTable.Site site = WovenMethods.unsharedSiteAt(type, frame.getByteCodeIndex());
         if (site != null && site.monitors() == 0) {
@@ -129,15 +130,29 @@ public final class StackCheck {
         boolean holdsMonitor = site != null ? site.monitors() > 0
                 : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
         if (holdsMonitor) {
-            return refuse(frame, "holds a monitor (synchronized) where it is suspended"
-                    + (site != null ? ", at bci " + site.bci() : ""));
+            return refuse(frame, site, "holds a monitor (synchronized) where it is suspended");
         }
         return null;
     }
 
+    /**
+     * {@code its frame Class.method(File.java:line) (name+descriptor, bci b) why}: the frame as a
+     * stack trace element shows it, then as the JVM knows it. Its line and bytecode index are the
+     * woven code's, whose lines are the source's; the index is the original one where the frame is
+     * at a site of the woven table.
+     */
     private static String refuse(StackWalker.StackFrame frame, String why) {
-        return "its frame " + frame.getDeclaringClass().getName() + "." + frame.getMethodName() + frame.getDescriptor()
-                + " " + why;
+        Class<?> type = frame.getDeclaringClass();
+        return refuse(frame, WovenMethods.registered(type) == null ? null
+                : WovenMethods.unsharedSiteAt(type, frame.getByteCodeIndex()), why);
+    }
+
+    /** {@link #refuse(StackWalker.StackFrame, String)} of a frame at {@code site}, or at a site unknown if null. */
+    private static String refuse(StackWalker.StackFrame frame, SiteTable.Site site, String why) {
+        Class<?> type = frame.getDeclaringClass();
+        return "its frame " + SourceTerms.place(type.getName(), frame.getMethodName(), frame.getFileName(),
+                frame.getLineNumber()) + " (" + frame.getMethodName() + frame.getDescriptor()
+                + (site != null ? ", bci " + site.bci() : "") + ") " + why;
     }
 
     /**

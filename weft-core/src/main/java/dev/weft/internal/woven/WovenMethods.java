@@ -45,9 +45,12 @@ public final class WovenMethods {
 
     private final Map<String, WovenMethod> methods;
     private final boolean everyFrameCapturable;
+    /** The class's source file as its {@code SourceFile} attribute names it, or null. */
+    private final String sourceFile;
 
-    private WovenMethods(Map<String, WovenMethod> methods) {
+    private WovenMethods(Map<String, WovenMethod> methods, String sourceFile) {
         this.methods = methods;
+        this.sourceFile = sourceFile;
         this.everyFrameCapturable = methods.values().stream().allMatch(
                 m -> m.unsupported() == null && m.sites().values().stream().allMatch(site -> site.monitors() == 0));
     }
@@ -59,6 +62,11 @@ public final class WovenMethods {
      */
     public boolean everyFrameCapturable() {
         return everyFrameCapturable;
+    }
+
+    /** The class's source file name as the weaver found it, or null if the class names none. */
+    public String sourceFile() {
+        return sourceFile;
     }
 
     /** Per class, for each woven method, the original bytecode index of the site at each woven one. */
@@ -164,11 +172,13 @@ public final class WovenMethods {
     public static synchronized void register(MethodHandles.Lookup own, String table) {
         Class<?> type = registering(own);
         WovenMethods[] holder = TABLES.get(type);
-        Map<String, WovenMethod> methods = new HashMap<>(parse(type, table).methods);
+        WovenMethods parsed = parse(type, table);
+        Map<String, WovenMethod> methods = new HashMap<>(parsed.methods);
         if (holder[0] != null) {
             methods.putAll(holder[0].methods);
         }
-        holder[0] = new WovenMethods(methods);
+        holder[0] = new WovenMethods(methods, parsed.sourceFile != null || holder[0] == null ? parsed.sourceFile
+                : holder[0].sourceFile);
     }
 
     /**
@@ -186,6 +196,11 @@ public final class WovenMethods {
             }
         }
         return holder[0];
+    }
+
+    /** The table {@code type} has registered, or null: never initializes it, unlike {@link #of}. */
+    public static WovenMethods registered(Class<?> type) {
+        return TABLES.get(type)[0];
     }
 
     /** Whether {@code type} declares the field the weaver marks woven classes with; looked up without initializing it. */
@@ -255,6 +270,6 @@ public final class WovenMethods {
             methods.put(method.key(), new WovenMethod(method.key(), method.hash(), sites, method.unsupported(),
                     method.bridgeTo()));
         }
-        return new WovenMethods(methods);
+        return new WovenMethods(methods, SiteTable.sourceFileOf(table));
     }
 }

@@ -61,19 +61,19 @@ class SiteTableTest {
     void aReceiverLocalThatCannotHoldTheReceiverIsRefused() {
         String header = WeavingContract.tableHeader() + "\n";
         String[] refused = {
-            "run()V\th\t7|A.b()V|LA;,I|LA;=1|0|182", // an int local
-            "run()V\th\t7|A.b()V|LA;,_|LA;=1|0|182", // a dead local
-            "run()V\th\t7|A.b()V|LA;|LA;=1|0|182", // past the locals
-            "run()V\th\t7|A.b()V|LA;|LA;=-2|0|182",
-            "run()V\th\t7|A.b()V|LA;|I=0|0|182", // the receiver's code is no reference of its type
-            "run()V\th\t7|A.b()V|LA;|LA;=0|0|184", // a static call has no receiver
-            "run()V\th\t7|A.b()V|LA;||0|182=0",
-            "run()V\th\t7|A.b()V|LA;|LA;=x|0|182",
+            "run()V\th\t7|A.b()V|LA;,I|LA;=1|0|182|-1|", // an int local
+            "run()V\th\t7|A.b()V|LA;,_|LA;=1|0|182|-1|", // a dead local
+            "run()V\th\t7|A.b()V|LA;|LA;=1|0|182|-1|", // past the locals
+            "run()V\th\t7|A.b()V|LA;|LA;=-2|0|182|-1|",
+            "run()V\th\t7|A.b()V|LA;|I=0|0|182|-1|", // the receiver's code is no reference of its type
+            "run()V\th\t7|A.b()V|LA;|LA;=0|0|184|-1|", // a static call has no receiver
+            "run()V\th\t7|A.b()V|LA;||0|182=0|-1|",
+            "run()V\th\t7|A.b()V|LA;|LA;=x|0|182|-1|",
         };
         for (String line : refused) {
             assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + line + "\n"), line);
         }
-        assertEquals(0, SiteTable.read(header + "run()V\th\t7|A.b()V|LA;|LA;=0|0|182\n").get(0).sites().get(0)
+        assertEquals(0, SiteTable.read(header + "run()V\th\t7|A.b()V|LA;|LA;=0|0|182|-1|\n").get(0).sites().get(0)
                 .receiverLocal());
     }
 
@@ -105,6 +105,37 @@ class SiteTableTest {
         assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\n"));
         assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I|0\n"));
         assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\tx|A.b()V|||0|184\n"));
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|||0|184\n"),
+                "format 7's six fields");
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I||0|184|3|a,b\n"),
+                "more names than locals");
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I||0|184|3|x y\n"),
+                "a name that is no Java identifier");
+        assertThrows(IllegalArgumentException.class, () -> SiteTable.read(header + "run()V\th\t7|A.b()V|I||0|184|x|\n"),
+                "a line that is no number");
+    }
+
+    @Test
+    void aSiteRecordsItsLineAndItsLocalsNamesAndTheHeaderTheSourceFile() {
+        SiteTable.Site ask = new SiteTable.Site(23, "com/example/Flows.ask(Ljava/lang/String;)I",
+                List.of("Lcom/example/Flows;", SiteTable.DEAD, "Ljava/lang/Thread;", "J", SiteTable.SECOND_HALF),
+                List.of("Lcom/example/Flows;"), 0, 182, Set.of(0, 5), 0, 14, List.of("this", "", "worker", "count", ""));
+        SiteTable.Site bare = new SiteTable.Site(30, "A.b()V", List.of("I"), List.of(), 0, 184, Set.of());
+        String table = SiteTable.write("Flows.java", List.of(new SiteTable.Method("run()V", "h", List.of(ask, bare), null)));
+        assertTrue(table.startsWith(WeavingContract.tableHeader() + "\tFlows.java\n"), table);
+        assertTrue(table.contains("|!Lcom/example/Flows;=0|0|182|14|this,,worker,count, "), table);
+        assertTrue(table.contains("|I||0|184|-1|\n"), table);
+        assertEquals("Flows.java", SiteTable.sourceFileOf(table));
+        assertEquals(String.valueOf(WeavingContract.FORMAT_VERSION), SiteTable.formatOf(table));
+        List<SiteTable.Site> read = SiteTable.read(table).get(0).sites();
+        assertEquals(List.of(ask, bare), read);
+        assertEquals(14, read.get(0).line());
+        assertEquals("worker", read.get(0).nameOf(2));
+        assertEquals(null, read.get(0).nameOf(1));
+        assertEquals(SiteTable.NO_LINE, read.get(1).line());
+        assertEquals(List.of(), read.get(1).names());
+        assertEquals(null, read.get(1).nameOf(0));
+        assertEquals(null, SiteTable.sourceFileOf(SiteTable.write(List.of())));
     }
 
     @Test

@@ -25,9 +25,14 @@ import org.objectweb.asm.tree.MethodInsnNode;
  * @param receiverLocal the live local the receiver was loaded from and which still holds it at
  *        the call ({@link NonNullValues#receiverLocal}), of the receiver's own type, or -1: a
  *        twin saves that local and not the receiver again
+ * @param line the source line in effect at the call ({@link SourceNames#lineAt}), or
+ *        {@link SiteTable#NO_LINE}
+ * @param names each local's source name at the call, empty where it has none
+ *        ({@link SourceNames#namesAt}); an empty list where none has one
  */
 public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals, BitSet live,
-        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull, int receiverLocal) {
+        List<SlotType> stackBelow, SlotType receiver, int monitors, BitSet nonNull, int receiverLocal, int line,
+        List<String> names) {
 
     /** Whether the receiver is saved as the local it was loaded from, not as a value of its own. */
     public boolean receiverIsLocal() {
@@ -46,7 +51,7 @@ public record SuspensionSite(MethodInsnNode call, int bci, List<SlotType> locals
     /** This site's entry in its class's site table: the call, the type codes of the frame's slots, and the call's opcode. */
     public SiteTable.Site tableEntry() {
         return new SiteTable.Site(bci, call.owner + "." + call.name + call.desc, localCodes(), stackCodes(), monitors,
-                call.getOpcode(), nonNullSlots(), receiverLocal);
+                call.getOpcode(), nonNullSlots(), receiverLocal, line, names);
     }
 
     private List<String> localCodes() {

@@ -64,13 +64,14 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         IntWidths widths = IntWidths.compute(owner, method, types);
         NonNullValues nonNull = NonNullValues.compute(owner, method);
         MonitorDepth monitors = MonitorDepth.compute(method);
+        SourceNames names = SourceNames.compute(method);
         List<SuspensionSite> sites = new ArrayList<>();
         InsnList insns = method.instructions;
         for (int i = 0; i < insns.size(); i++) {
             if (!(insns.get(i) instanceof MethodInsnNode call) || !isSite(call) || types.before(i) == null) {
                 continue;
             }
-            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, nonNull, i,
+            SuspensionSite site = site(call, siteIds.get(call), types.before(i), liveness, widths, nonNull, names, i,
                     monitors.before(i));
             String refused = site == null ? "is inside the arguments of a constructor call" : unresolved(site);
             if (refused != null) {
@@ -123,7 +124,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
      * outermost frame's method on it.
      */
     private static SuspensionSite site(MethodInsnNode call, int bci, Frame<SlotType> frame, Liveness liveness,
-            IntWidths widths, NonNullValues facts, int index, int monitors) {
+            IntWidths widths, NonNullValues facts, SourceNames names, int index, int monitors) {
         int arguments = Type.getArgumentTypes(call.desc).length;
         boolean hasReceiver = call.getOpcode() != Opcodes.INVOKESTATIC;
         int below = frame.getStackSize() - arguments - (hasReceiver ? 1 : 0);
@@ -163,7 +164,7 @@ public record SuspensionSites(MethodNode method, String hash, List<SuspensionSit
         }
         boolean savedAsLocal = receiverLocal >= 0 && live.get(receiverLocal) && locals.get(receiverLocal).equals(receiver);
         return uninitialized ? null : new SuspensionSite(call, bci, locals, live, stack, receiver, monitors, nonNull,
-                savedAsLocal ? receiverLocal : -1);
+                savedAsLocal ? receiverLocal : -1, names.lineAt(index), names.namesAt(index, locals.size()));
     }
 
     /** This method's entry in its class's site table. */

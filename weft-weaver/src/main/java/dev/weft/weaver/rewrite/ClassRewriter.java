@@ -160,7 +160,7 @@ public final class ClassRewriter implements Opcodes {
                 table.add(new SiteTable.Method(m.name + m.desc, MethodHash.of(m), List.of(), "constructors are never woven"));
             }
         }
-        return SiteTable.write(table);
+        return SiteTable.write(type.sourceFile, table);
     }
 
     private static boolean mayCallSuspendingCode(MethodNode method) {

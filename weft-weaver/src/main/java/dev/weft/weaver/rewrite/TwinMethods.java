@@ -91,7 +91,7 @@ public final class TwinMethods implements Opcodes {
         List<SuspensionSite> sites = new ArrayList<>();
         for (SuspensionSite s : analysis.sites()) {
             sites.add(new SuspensionSite((MethodInsnNode) copies.get(s.call()), s.bci(), s.locals(), s.live(),
-                    s.stackBelow(), s.receiver(), s.monitors(), s.nonNull(), s.receiverLocal()));
+                    s.stackBelow(), s.receiver(), s.monitors(), s.nonNull(), s.receiverLocal(), s.line(), s.names()));
         }
         return new SuspensionSites(twin, analysis.hash(), sites, null);
     }

@@ -10,6 +10,7 @@ import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.TwinAsymBody;
 import dev.weft.internal.woven.TwinAsymRunnable;
 import dev.weft.internal.woven.TwinRunnable;
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.Twins;
 import dev.weft.internal.woven.WovenLambdas;
 
@@ -245,9 +246,10 @@ final class WovenEntries {
         Method method = run.method();
         String why = type.isHidden()
                 ? "its body is a lambda or a method reference (" + type.getName() + ") of a class that is not woven, or"
-                        + " whose implementation is not woven; weave the class that creates it with weft-weaver"
-                : "its body's run method (" + (method == null ? type.getName() + ".run" : method.toString()) + ") is not woven;"
-                        + " weave " + (method == null ? type : method.getDeclaringClass()).getName() + " with weft-weaver";
+                        + " whose implementation is not woven; weave the class that creates it, "
+                        + type.getNestHost().getName() + ": " + SourceTerms.howToWeave(type.getNestHost())
+                : "its body's run method (" + (method == null ? type.getName() + ".run" : method.toString()) + ") is not woven: "
+                        + SourceTerms.howToWeave(method == null ? type : method.getDeclaringClass());
         throw new IllegalArgumentException("cannot run " + coroutine.getName() + " on the woven engine: " + why
                 + ", or run it on Engine.NATIVE");
     }

@@ -2,6 +2,7 @@ package dev.weft.internal.engine.woven;
 
 import dev.weft.CoroutineBase;
 import dev.weft.internal.contract.WeavingContract;
+import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenMethods;
 
 import java.util.List;
@@ -51,10 +52,13 @@ final class WovenRefusal {
 
     /** Why {@code f}, a frame a twin called, is not woven code: the weaver's reason if it left the method of a woven class as compiled. */
     private static String whyNotWoven(StackWalker.StackFrame f) {
-        WovenMethods table = WovenMethods.of(f.getDeclaringClass());
+        Class<?> type = f.getDeclaringClass();
+        WovenMethods table = WovenMethods.of(type);
         WovenMethods.WovenMethod method = table == null ? null : table.method(f.getMethodName() + f.getDescriptor());
-        return method != null && method.unsupported() != null
-                ? "the weaver left it as compiled: " + method.unsupported()
+        if (method != null && method.unsupported() != null) {
+            return "the weaver left it as compiled: " + method.unsupported();
+        }
+        return table == null && !type.isHidden() ? "it is not woven: " + SourceTerms.howToWeave(type)
                 : "it is not woven, or it is a lambda, a JDK method or reflection";
     }
 
@@ -67,7 +71,7 @@ final class WovenRefusal {
         if (method.endsWith(WeavingContract.TWIN_SUFFIX)) {
             method = method.substring(0, method.length() - WeavingContract.TWIN_SUFFIX.length());
         }
-        return f.getClassName() + "." + method + " (line " + f.getLineNumber() + ")";
+        return SourceTerms.place(f.getClassName(), method, f.getFileName(), f.getLineNumber());
     }
 
     private static boolean isWeft(Class<?> type) {
