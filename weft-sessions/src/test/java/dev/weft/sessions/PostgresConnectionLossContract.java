@@ -15,10 +15,7 @@ import dev.weft.sessions.testing.PostgresProxy.Cut;
 import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -224,17 +221,8 @@ abstract class PostgresConnectionLossContract {
     }
 
     private List<String> ledger(String id) throws SQLException {
-        try (Connection connection = connect();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT step, input FROM ledger WHERE session = ? ORDER BY step")) {
-            select.setString(1, id);
-            List<String> rows = new ArrayList<>();
-            try (ResultSet result = select.executeQuery()) {
-                while (result.next()) {
-                    rows.add(result.getInt(1) + ":" + result.getString(2));
-                }
-            }
-            return rows;
+        try (Connection connection = connect()) {
+            return StoredRows.ledger(connection, id);
         }
     }
 }

@@ -333,20 +333,9 @@ abstract class SessionStoreContract {
         sealing.resume(other, "Bob");
         Map<String, Object> original = storedRow(id);
         Map<String, Object> others = storedRow(other);
-        Map<String, Object> edits = new java.util.LinkedHashMap<>();
-        edits.put("status", "FAILED");
-        edits.put("version", 3L);
-        edits.put("build", Builds.fingerprint("another build"));
-        edits.put("point", "age");
-        edits.put("point_values", others.get("point_values"));
-        edits.put("state", others.get("state"));
-        edits.put("output", others.get("output"));
-        edits.put("failure", "java.lang.IllegalStateException: made up");
-        edits.put("created_at", (Long) original.get("created_at") - 1);
-        edits.put("updated_at", (Long) original.get("updated_at") + 1);
-        for (Map.Entry<String, Object> edit : edits.entrySet()) {
-            setColumn(id, edit.getKey(), edit.getValue());
-            assertRefused(sealing, id, "column " + edit.getKey() + " differs from what was sealed: changed in the"
+        for (String column : SEALED_COLUMNS.subList(0, SEALED_COLUMNS.size() - 1)) {
+            setColumn(id, column, sealedColumnEdit(column, original, others));
+            assertRefused(sealing, id, "column " + column + " differs from what was sealed: changed in the"
                     + " store, or taken from another session or another version of this one");
             putRow(id, original);
         }
@@ -920,17 +909,17 @@ abstract class SessionStoreContract {
         String other = resident.start(new Questionnaire(), null).id();
         resident.resume(other, "Bob");
         Map<String, Object> others = storedRow(other);
-        for (Map.Entry<String, Object> edit : sealedColumnEdits(others).entrySet()) {
+        for (String column : SEALED_COLUMNS) {
             String id = resident.start(new Questionnaire(), null).id();
             resident.resume(id, 1, "Ada");
             Map<String, Object> original = storedRow(id);
-            setColumn(id, edit.getKey(), edit.getValue() == null ? sealMadeUp(original) : edit.getValue());
+            setColumn(id, column, sealedColumnEdit(column, original, others));
             Map<String, Object> changed = storedRow(id);
             SessionRefusedException refused = assertThrows(SessionRefusedException.class,
-                    () -> resident.resume(id, 2, "London"), edit.getKey());
-            assertTrue(refused.reason().startsWith("column " + edit.getKey() + (edit.getKey().equals("seal")
+                    () -> resident.resume(id, 2, "London"), column);
+            assertTrue(refused.reason().startsWith("column " + column + (column.equals("seal")
                     ? " matches none of this node's 1 key(s)" : " differs from what was sealed")), refused.reason());
-            assertTrue(StoredRows.same(changed, storedRow(id)), edit.getKey() + " left byte for byte as it was: "
+            assertTrue(StoredRows.same(changed, storedRow(id)), column + " left byte for byte as it was: "
                     + StoredRows.describe(storedRow(id)));
             putRow(id, original);
             assertEquals("How old are you?", resident.<String, String>resume(id, 2, "London").output(),
@@ -938,21 +927,27 @@ abstract class SessionStoreContract {
         }
     }
 
-    /** A new value for each sealed column of a row at the Questionnaire's second question (null: a made-up seal). */
-    private static Map<String, Object> sealedColumnEdits(Map<String, Object> others) {
-        Map<String, Object> edits = new java.util.LinkedHashMap<>();
-        edits.put("status", "FAILED");
-        edits.put("version", 3L);
-        edits.put("build", Builds.fingerprint("another build"));
-        edits.put("point", "age");
-        edits.put("point_values", others.get("point_values"));
-        edits.put("state", others.get("state"));
-        edits.put("output", others.get("output"));
-        edits.put("failure", "java.lang.IllegalStateException: made up");
-        edits.put("created_at", (Long) others.get("created_at") - 1);
-        edits.put("updated_at", (Long) others.get("updated_at") + 1);
-        edits.put("seal", null);
-        return edits;
+    /** The columns a seal covers, and the seal itself last. */
+    private static final List<String> SEALED_COLUMNS = List.of("status", "version", "build", "point", "point_values",
+            "state", "output", "failure", "created_at", "updated_at", "seal");
+
+    /**
+     * A new value for sealed {@code column} of {@code row}, a Questionnaire's at its second
+     * question: made up, or taken from {@code others}, another session's row at the same point.
+     */
+    private static Object sealedColumnEdit(String column, Map<String, Object> row, Map<String, Object> others) {
+        return switch (column) {
+            case "status" -> "FAILED";
+            case "version" -> 3L;
+            case "build" -> Builds.fingerprint("another build");
+            case "point" -> "age";
+            case "point_values", "state", "output" -> others.get(column);
+            case "failure" -> "java.lang.IllegalStateException: made up";
+            case "created_at" -> (Long) row.get("created_at") - 1;
+            case "updated_at" -> (Long) row.get("updated_at") + 1;
+            case "seal" -> sealMadeUp(row);
+            default -> throw new IllegalArgumentException("no sealed column " + column);
+        };
     }
 
     /** {@code row}'s seal with the last byte of its MAC changed. */
@@ -1132,17 +1127,8 @@ abstract class SessionStoreContract {
     }
 
     List<String> ledger(String id) {
-        try (Connection connection = connect();
-                PreparedStatement select = connection.prepareStatement(
-                        "SELECT step, input FROM ledger WHERE session = ? ORDER BY step")) {
-            select.setString(1, id);
-            List<String> rows = new ArrayList<>();
-            try (ResultSet result = select.executeQuery()) {
-                while (result.next()) {
-                    rows.add(result.getInt(1) + ":" + result.getString(2));
-                }
-            }
-            return rows;
+        try (Connection connection = connect()) {
+            return StoredRows.ledger(connection, id);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

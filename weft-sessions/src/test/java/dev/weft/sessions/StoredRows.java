@@ -26,6 +26,21 @@ final class StoredRows {
     private StoredRows() {
     }
 
+    /** The rows the {@code Ledger} body wrote for session {@code id}, as {@code step:input}, in step order. */
+    static List<String> ledger(Connection connection, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(
+                "SELECT step, input FROM ledger WHERE session = ? ORDER BY step")) {
+            select.setString(1, id);
+            List<String> rows = new java.util.ArrayList<>();
+            try (ResultSet result = select.executeQuery()) {
+                while (result.next()) {
+                    rows.add(result.getInt(1) + ":" + result.getString(2));
+                }
+            }
+            return rows;
+        }
+    }
+
     private static Map<String, Kind> columns() {
         Map<String, Kind> columns = new LinkedHashMap<>();
         for (String text : List.of("id", "status", "build", "manifest", "point", "failure")) {
