@@ -6,16 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.AsymCoroutine;
 import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
+import dev.weft.contract.linkage.Asking;
+import dev.weft.contract.linkage.Base;
 import dev.weft.contract.linkage.Facade;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Calls the JVM links through a class other than the one that declares the method: a public
- * static method and a public instance method that a public class inherits from a class that is
- * not public, in another package (Kotlin's facade classes are built so), called as static, as
- * virtual and as {@code super} calls. A coroutine suspends inside each, is serialized there
- * and resumed from its frames, on either engine.
+ * The shapes of call the JVM links, each with a suspension inside: a public static method and a
+ * public instance method that a public class inherits from a class that is not public, in
+ * another package (Kotlin's facade classes are built so), called as static, as virtual and as
+ * {@code super} calls; an interface's static, private and default methods; a nestmate's private
+ * method; a protected method of a superclass in another package. A coroutine suspends inside
+ * each, is serialized there and resumed from its frames, on either engine. A call through a
+ * method handle ({@code invokeExact}, signature-polymorphic) suspends on the native engine; the
+ * woven engine cannot unwind the JDK's frames between, and refuses the suspension, saying so.
  */
 abstract class LinkageContract extends EngineContract {
 
@@ -39,6 +49,143 @@ abstract class LinkageContract extends EngineContract {
         @Override
         public String greet(AsymCoroutine<? extends String, ? super String> co) {
             return super.greet(co) + "!";
+        }
+    }
+
+    /**
+     * Suspends once in each of the other shapes javac links: an interface's static, private and
+     * default ({@code Asking.super}) methods, a nestmate's private method, and a protected method
+     * of a superclass in another package, called on itself and as {@code super}.
+     */
+    static final class Shapes extends AsymCoroutine<String, String> {
+        Shapes(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(String first) {
+            Asker asker = new Asker();
+            return String.join(", ", Asking.askStatic(this), asker.askThroughPrivate(this), asker.askDefault(this),
+                    new Nested().askOuter(this), asker.askOwnProtected(this), asker.askSuper(this));
+        }
+
+        private static String askNestmate(AsymCoroutine<? extends String, ? super String> co) {
+            return "nestmate=" + co.ret("nestmate private");
+        }
+
+        /** Calls its enclosing class's private method: javac 11 and later call a nestmate's directly. */
+        final class Nested {
+            String askOuter(AsymCoroutine<? extends String, ? super String> co) {
+                return askNestmate(co);
+            }
+        }
+    }
+
+    /** Implements {@link Asking} and extends {@link Base}, from another package than theirs. */
+    static final class Asker extends Base implements Asking {
+        @Override
+        public String askDefault(AsymCoroutine<? extends String, ? super String> co) {
+            return Asking.super.askDefault(co);
+        }
+
+        String askOwnProtected(AsymCoroutine<? extends String, ? super String> co) {
+            return askProtected(co);
+        }
+
+        String askSuper(AsymCoroutine<? extends String, ? super String> co) {
+            return "super " + super.askProtected(co);
+        }
+    }
+
+    /** The labels Shapes passes out, in order, and what it returns when each is answered with its position. */
+    private static final List<String> SHAPE_LABELS = List.of("interface static", "interface private",
+            "default through super", "nestmate private", "protected across packages", "protected across packages");
+    private static final String SHAPES_RESULT = "static=1, private=2, default=3, nestmate=4, protected=5, super protected=6";
+
+    @Test
+    void everyShapeOfCallJavacLinksSuspendsAndResumes() {
+        Shapes shapes = new Shapes(engine());
+        List<String> labels = new ArrayList<>();
+        labels.add(shapes.call("go"));
+        for (int i = 1; i < SHAPE_LABELS.size(); i++) {
+            labels.add(shapes.call(String.valueOf(i)));
+        }
+        assertEquals(SHAPE_LABELS, labels);
+        assertEquals(SHAPES_RESULT, shapes.call(String.valueOf(SHAPE_LABELS.size())));
+    }
+
+    @Test
+    void aCoroutineSuspendedInEachShapeIsResumedFromItsFrames() {
+        for (int suspended = 1; suspended <= SHAPE_LABELS.size(); suspended++) {
+            Shapes original = new Shapes(engine());
+            original.call("go");
+            for (int i = 1; i < suspended; i++) {
+                original.call(String.valueOf(i));
+            }
+            Shapes copy = new Shapes(engine());
+            copy.deserialize(SerializationContract.rehome(original.serialize(), original, copy));
+            original.close();
+            String result = null;
+            for (int i = suspended; i <= SHAPE_LABELS.size(); i++) {
+                result = copy.call(String.valueOf(i));
+            }
+            assertEquals(SHAPES_RESULT, result, "resumed at " + SHAPE_LABELS.get(suspended - 1));
+        }
+    }
+
+    /** Calls a method that suspends through {@code MethodHandle.invokeExact}, a signature-polymorphic call. */
+    static final class ThroughHandle extends AsymCoroutine<String, String> {
+        private static final MethodHandle ASK;
+
+        static {
+            try {
+                ASK = MethodHandles.lookup().findStatic(ThroughHandle.class, "ask",
+                        MethodType.methodType(String.class, AsymCoroutine.class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        ThroughHandle(Engine engine) {
+            super(engine);
+        }
+
+        private static String ask(AsymCoroutine<? extends String, ? super String> co) {
+            return "handle=" + co.ret("through a method handle");
+        }
+
+        @Override
+        protected String run(String first) {
+            try {
+                return (String) ASK.invokeExact((AsymCoroutine<?, ?>) this);
+            } catch (IllegalStateException refused) {
+                return "refused: " + refused.getMessage();
+            } catch (Throwable t) {
+                throw rethrow(t);
+            }
+        }
+    }
+
+    /**
+     * What a suspension inside a method called through a method handle gives: null if it
+     * suspends, as on the native engine; else the start of the refusal the body gets.
+     */
+    String refusalThroughMethodHandles() {
+        return null;
+    }
+
+    @Test
+    void aSignaturePolymorphicCallSuspendsOrIsRefusedAsTheEngineSays() {
+        ThroughHandle co = new ThroughHandle(engine());
+        co.setName("handle");
+        String first = co.call("go");
+        String refusal = refusalThroughMethodHandles();
+        if (refusal == null) {
+            assertEquals("through a method handle", first);
+            assertEquals("handle=x", co.call("x"));
+        } else {
+            assertTrue(first.startsWith(refusal), first);
+            assertTrue(co.isFinished());
         }
     }
 

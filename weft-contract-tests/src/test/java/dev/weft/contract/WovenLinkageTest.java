@@ -9,4 +9,9 @@ class WovenLinkageTest extends LinkageContract {
     Engine engine() {
         return Engine.WOVEN;
     }
+
+    @Override
+    String refusalThroughMethodHandles() {
+        return "refused: cannot suspend handle [";
+    }
 }
