@@ -15,6 +15,7 @@ import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import kotlin.text.StringsKt;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * public instance method that a public class inherits from a class that is not public, in
  * another package (Kotlin's facade classes are built so), called as static, as virtual and as
  * {@code super} calls; an interface's static, private and default methods; a nestmate's private
- * method; a protected method of a superclass in another package. A coroutine suspends inside
+ * method; a protected method of a superclass in another package; and kotlin-stdlib's facades
+ * (StringsKt), called between suspensions. A coroutine suspends inside
  * each, is serialized there and resumed from its frames, on either engine. A call through a
  * method handle ({@code invokeExact}, signature-polymorphic) suspends on the native engine; the
  * woven engine cannot unwind the JDK's frames between, and refuses the suspension, saying so.
@@ -187,6 +189,28 @@ abstract class LinkageContract extends EngineContract {
             assertTrue(first.startsWith(refusal), first);
             assertTrue(co.isFinished());
         }
+    }
+
+    /** Calls kotlin-stdlib's facades between its suspensions, as Java calls them: StringsKt's functions are its superclasses'. */
+    static final class KotlinFacades extends AsymCoroutine<String, String> {
+        KotlinFacades(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(String first) {
+            String before = StringsKt.substringBefore(first, ",", "none");
+            String next = ret(before);
+            return StringsKt.substringAfter(next, "=", "none") + " " + StringsKt.reversed((CharSequence) next);
+        }
+    }
+
+    @Test
+    void kotlinStdlibFacadesAreCalledFromACoroutine() {
+        KotlinFacades co = new KotlinFacades(engine());
+        assertEquals("a", co.call("a,b"));
+        assertEquals("2 2=x", co.call("x=2"));
+        assertTrue(co.isFinished());
     }
 
     @Test
