@@ -10,7 +10,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.ArrayList;
@@ -74,9 +76,16 @@ import javax.crypto.SecretKey;
  * drain it; {@link #refusal} and {@link #builds()} say which sessions this node can take, and an
  * {@linkplain Builder#upgrade upgrade} moves a session suspended at a named point to new code.
  *
- * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling thread.
+ * <p><b>Waits and workers.</b> A body may sleep, or wait for an input until a deadline
+ * ({@link StepContext#sleep}, {@link StepContext#awaitInput}); the wait is stored with the
+ * session. A node built with {@linkplain Builder#workers workers} resumes the sessions whose wait
+ * is due, from any node's store, each step in one transaction with its claim; {@link #close()}
+ * stops them.
+ *
+ * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
+ * thread, or on a worker when a wait comes due.
  */
-public final class Sessions {
+public final class Sessions implements AutoCloseable {
 
     /* Implementation notes: a step is
      *   1. this process's mark for the session (RunningSteps: busy or wait),
@@ -133,6 +142,9 @@ public final class Sessions {
         private int resident;
         private final Map<String, Upgrade> upgrades = new HashMap<>();
         private final List<SecretKey> keys = new ArrayList<>();
+        private Clock clock = Clock.systemUTC();
+        private int workers;
+        private Duration poll = Duration.ofSeconds(1);
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -281,7 +293,61 @@ public final class Sessions {
         }
 
         /**
-         * The sessions, on this builder's settings.
+         * The clock that times the sessions' waits: a wait's due time is stored as this clock's
+         * instant, and a worker resumes it once this clock has passed it. Default:
+         * {@link Clock#systemUTC()}. Nodes that share a store should have clocks that agree: a
+         * node whose clock is ahead resumes a wait early, one whose clock is behind resumes it
+         * late; a clock that jumps moves when waits are resumed, never whether, nor how many
+         * times (each wait is consumed by one step, exactly once).
+         *
+         * @param clock the nodes' clock
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            if (clock == null) {
+                throw new NullPointerException("clock");
+            }
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * How many workers this node runs: threads that claim the sessions whose wait is due, in
+         * this node's store and whichever node stored them, and run their next step. Default: 0,
+         * none: steps run only when a caller resumes a session, and waits come due only on nodes
+         * with workers. {@link Sessions#close()} stops them.
+         *
+         * @param workers how many sessions this node steps at once for their waits, 0 or more
+         * @return this builder
+         */
+        public Builder workers(int workers) {
+            if (workers < 0) {
+                throw new IllegalArgumentException("a negative number of workers: " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * How often an idle worker looks in the store for waits come due that it was not told
+         * of: stored by another node, or due earlier by a clock that jumped. A wait stored by
+         * this node wakes its workers at once, and a worker sleeps no longer than the next due
+         * time it knows of. Default: one second.
+         *
+         * @param interval the longest an idle worker goes without looking, more than zero
+         * @return this builder
+         */
+        public Builder pollEvery(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("a poll interval must be more than zero: " + interval);
+            }
+            this.poll = interval;
+            return this;
+        }
+
+        /**
+         * The sessions, on this builder's settings; with {@linkplain #workers workers}, they
+         * start.
          *
          * @return the sessions
          */
@@ -293,7 +359,11 @@ public final class Sessions {
             if (chosen == null) {
                 chosen = ClassLoader.getSystemClassLoader();
             }
-            return new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
+            Sessions sessions = new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
+            if (sessions.runner != null) {
+                sessions.runner.start();
+            }
+            return sessions;
         }
     }
 
@@ -307,6 +377,9 @@ public final class Sessions {
     private final Engine engine;
     private final RunningSteps running = new RunningSteps();
     private final ResidentSessions resident;
+    private final Clock clock;
+    /** This node's workers; null with none. */
+    private final SessionRunner runner;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -318,6 +391,9 @@ public final class Sessions {
         this.codec = new StateCodec(loader);
         this.rowSeal = new RowSeal(List.copyOf(builder.keys));
         this.builds = new Builds(loader);
+        this.clock = builder.clock;
+        this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
+                clock);
     }
 
     /**
@@ -419,14 +495,14 @@ public final class Sessions {
                     throw conflict(existing, 0);
                 }
                 long now = System.currentTimeMillis();
-                StepResult<O> result = run(connection, id, 1, coroutine, first);
+                StepResult<O> result = run(connection, id, 1, coroutine, first, false);
                 Row row = result.row(id, 1, now, now);
                 if (row != null) {
                     store.insert(connection, row);
                 }
                 store.commit(connection);
                 committed = true;
-                keepIfSuspended(row, coroutine);
+                stored(row, coroutine);
                 return result.reply(id, 1);
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
@@ -541,21 +617,78 @@ public final class Sessions {
 
     /** A step of a session read from the store under its row lock. */
     private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
-        return inStepTransaction(id, (connection, commit) -> {
-            Row row = lock(connection, id);
-            AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
-            long step = row.version() + 1;
-            StepResult<O> result = run(connection, id, step, coroutine, input);
-            Row next = result.row(id, step, row.created(), System.currentTimeMillis());
-            if (next == null) {
-                store.delete(connection, id);
-                commit.run(step);
-            } else {
-                commit.storing(next, row.build(), result.bodyWrote);
+        return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, id, expectedVersion,
+                input, false));
+    }
+
+    /**
+     * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
+     * a caller's {@code input}, which a session that waits for a time refuses, or run by a worker
+     * ({@code timedOut}) for the session's wait, which must be due (else null, nothing run).
+     */
+    private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
+            I input, boolean timedOut) throws SQLException {
+        Row row = lock(connection, id);
+        AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
+        SessionWait wait = SessionWait.of(row);
+        long now = clock.millis();
+        if (timedOut && (wait == null || !wait.due(now))) {
+            return null;
+        }
+        if (!timedOut && wait != null) {
+            wait.admitInput(id, now);
+        }
+        long step = row.version() + 1;
+        StepResult<O> result = run(connection, id, step, coroutine, input, timedOut);
+        Row next = result.row(id, step, row.created(), System.currentTimeMillis());
+        if (next == null) {
+            store.delete(connection, id);
+            commit.run(step);
+        } else {
+            commit.storing(next, row.build(), result.bodyWrote);
+        }
+        stored(next, coroutine);
+        return result.reply(id, step);
+    }
+
+    /**
+     * For {@link SessionRunner}'s workers: claims the session whose wait has been due longest,
+     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction.
+     *
+     * @return the id of the session claimed, or null if none was due
+     * @throws SessionException naming the session claimed, if its step could not run or be stored
+     *         (it stays as it was), or its body failed (stored as failed)
+     */
+    String runDue(Collection<String> skipped) {
+        Connection connection;
+        try {
+            connection = store.begin();
+        } catch (SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot begin a transaction to claim a due session", e);
+        }
+        Commit commit = new Commit(connection);
+        boolean healthy = true;
+        String id = null;
+        try {
+            id = store.claimDue(connection, clock.millis(), skipped);
+            if (id == null) {
+                return null;
             }
-            keepIfSuspended(next, coroutine);
-            return result.reply(id, step);
-        });
+            enter(id, 0);
+            try {
+                lockedStep(connection, commit, id, -1, null, true);
+            } finally {
+                running.leave(id);
+            }
+            return id;
+        } catch (SQLException e) {
+            healthy = false;
+            throw id == null ? StoreFailures.ofStore(store, "cannot claim a due session", e)
+                    : StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step for its due wait could not"
+                            + " be stored; the session stays at its last stored version");
+        } finally {
+            finish(connection, commit.done, healthy);
+        }
     }
 
     /**
@@ -569,7 +702,7 @@ public final class Sessions {
         SessionStore.Version stored = entry.stored();
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
-            StepResult<O> result = run(connection, id, step, coroutine, input);
+            StepResult<O> result = run(connection, id, step, coroutine, input, false);
             Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
             boolean current;
             if (next == null) {
@@ -583,7 +716,7 @@ public final class Sessions {
             if (!current) {
                 return null;
             }
-            keepIfSuspended(next, coroutine);
+            stored(next, coroutine);
             return result.reply(id, step);
         });
     }
@@ -647,17 +780,29 @@ public final class Sessions {
         }
     }
 
-    /** After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended session. */
-    private void keepIfSuspended(Row stored, AsymCoroutine<?, ?> coroutine) {
-        if (stored != null && stored.status() == SessionStatus.SUSPENDED) {
+    /**
+     * After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended
+     * session that awaits a plain input; tells this node's workers of a wait.
+     */
+    private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
+        if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
+            return;
+        }
+        if (stored.dueAt() == null) {
             resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
+        } else if (runner != null) {
+            runner.due(stored.dueAt());
         }
     }
 
     private void enter(String id) {
+        enter(id, busyWait.toNanos());
+    }
+
+    private void enter(String id, long waitNanos) {
         boolean entered;
         try {
-            entered = running.enter(id, busyWait.toNanos());
+            entered = running.enter(id, waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SessionBusyException(id, "interrupted while waiting for it on this node");
@@ -752,7 +897,7 @@ public final class Sessions {
         if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
             return "column failure is NULL, but column status says FAILED";
         }
-        return sealed;
+        return sealed != null ? sealed : SessionWait.distrust(row);
     }
 
     private static String abbreviated(String text) {
@@ -810,6 +955,8 @@ public final class Sessions {
         final byte[] pointValues;
         /** Whether the body took the step's connection (and so may have written through it). */
         final boolean bodyWrote;
+        /** What the suspended session waits for; null for a plain input. */
+        SessionWait wait;
 
         StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
                 byte[] state, String point, byte[] pointValues, boolean bodyWrote) {
@@ -839,8 +986,7 @@ public final class Sessions {
                         StateCodec.value(output), null, created, now) : null;
             }
             return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
-                    pointValues, state,
-                    StateCodec.value(output), null, created, now);
+                    pointValues, state, StateCodec.value(output), null, created, now).withWait(wait);
         }
 
         /** What the step returns to its caller, once stored. */
@@ -857,8 +1003,8 @@ public final class Sessions {
      * writes, if it takes the connection, begin at a savepoint.
      */
     private <I, O> StepResult<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
-            I input) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store);
+            I input, boolean timedOut) throws SQLException {
+        StepContext context = new StepContext(id, step, connection, store, clock, timedOut);
         StepContext previous = context.enter();
         O output;
         try {
@@ -879,8 +1025,10 @@ public final class Sessions {
             throw new SessionException(id, "step " + step + " ran but its state cannot be stored, so it is not"
                     + " (the session stays at its last stored version): " + e, e);
         }
-        return new StepResult<>(output, false, null, null, written.manifest(), written.state(), context.point(),
-                context.pointValues(), context.tookConnection());
+        StepResult<O> result = new StepResult<>(output, false, null, null, written.manifest(), written.state(),
+                context.point(), context.pointValues(), context.tookConnection());
+        result.wait = context.waitingFor();
+        return result;
     }
 
     private static String stackTrace(Throwable e) {
@@ -899,6 +1047,20 @@ public final class Sessions {
 
     private SessionException storage(String id, String what, SQLException e) {
         return StoreFailures.of(store, id, what, e);
+    }
+
+    /**
+     * Stops this node's workers, if it has any: they claim no more sessions, and the steps they
+     * are running end (commit, or roll back if their body or store fails) before this returns.
+     * If the calling thread is interrupted meanwhile, the workers are interrupted too, and a step
+     * that then fails rolls back: its session stays due, for another node's workers or this
+     * node's after a restart. Starting and resuming sessions still work after it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (runner != null) {
+            runner.close();
+        }
     }
 
     // ---------------------------------------------------------------- reading and removing
