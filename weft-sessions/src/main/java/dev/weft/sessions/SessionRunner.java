@@ -1,6 +1,8 @@
 package dev.weft.sessions;
 
 import java.lang.System.Logger.Level;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * {@link Sessions#runDue}: one transaction that claims the session whose wait has been due
  * longest (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}, so that the workers of many nodes claim
  * different sessions; SQLite: under the database's one write lock), runs its step and stores it,
- * or rolls back whole, leaving the session due for any worker. Thread-safe.
+ * or rolls back whole, leaving the session due for any worker. Workers are woken by the waits
+ * this node stores, on PostgreSQL by every node's ({@code LISTEN/NOTIFY}), and poll as a
+ * fallback. Thread-safe.
  */
 final class SessionRunner {
 
@@ -27,9 +31,14 @@ final class SessionRunner {
      * again, so a wait stored here is seen at once; one stored by another node is seen within the
      * poll interval, which also bounds how long a clock that jumps goes unnoticed. When due
      * sessions exist but none can be claimed (other transactions hold them), a worker waits
-     * BUSY_PAUSE_MILLIS, not the poll interval: they are likely to be free soon. A session whose
+     * BUSY_PAUSE_MILLIS, not the poll interval: they are likely to be free soon. On PostgreSQL, a
+     * listener thread wakes the workers when any node commits a step that stored a wait
+     * (LISTEN/NOTIFY), so the poll is only the fallback for a lost notification or listener. A session whose
      * step cannot run here (refused by this node's build or key, state not storable) is skipped
      * until the next poll, so that it does not hold the workers, and logged each time. */
+
+    /** How long the listener waits for a notification before it looks whether the node is stopping. */
+    private static final int LISTEN_SLICE_MILLIS = 100;
 
     /** How long a worker waits when due sessions are all held by other transactions. */
     private static final long BUSY_PAUSE_MILLIS = 20;
@@ -49,7 +58,7 @@ final class SessionRunner {
     /** Counts wake-ups, so that a worker that was told of a wait while it looked does not wait. */
     private long wakeups;
     private boolean stopping;
-    /** When {@link #skipped} was last cleared, by the clock. */
+    /** When {@link #skipped} was last cleared, by {@link System#nanoTime()}: real time, whatever the clock says. */
     private volatile long skippedSince;
 
     SessionRunner(Sessions sessions, SessionStore store, int workers, Duration poll, Clock clock) {
@@ -62,13 +71,46 @@ final class SessionRunner {
 
     /** Starts the workers; called once. */
     void start() {
-        skippedSince = clock.millis();
+        skippedSince = System.nanoTime();
         for (int i = 1; i <= workers; i++) {
             Thread thread = new Thread(this::work, "weft-sessions-worker-" + i + " (" + store + ")");
             thread.setDaemon(true);
             threads.add(thread);
         }
+        if (store.notifies()) {
+            Thread listener = new Thread(this::listen, "weft-sessions-listener (" + store + ")");
+            listener.setDaemon(true);
+            threads.add(listener);
+        }
         threads.forEach(Thread::start);
+    }
+
+    /**
+     * The listener's loop, until {@link #close()}: wakes the workers whenever a node's step that
+     * stored a wait commits (PostgreSQL's {@code LISTEN}; see {@link SessionStore#notifyDue}).
+     * A listener that loses its connection opens another after the poll interval; the workers
+     * poll meanwhile.
+     */
+    private void listen() {
+        while (!stopping()) {
+            Connection listening = null;
+            try {
+                listening = store.listen();
+                while (!stopping()) {
+                    if (store.awaitNotification(listening, LISTEN_SLICE_MILLIS)) {
+                        due(0);
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(Level.WARNING, "the workers of " + store + " hear of other nodes' waits by polling only,"
+                        + " until the listener connects again: " + e);
+                pause(wakeups(), pollMillis);
+            } finally {
+                if (listening != null) {
+                    store.stopListening(listening);
+                }
+            }
+        }
     }
 
     /** A session of this node now waits until {@code dueAt}: the workers look at the store again. Any thread. */
@@ -104,6 +146,12 @@ final class SessionRunner {
         }
     }
 
+    private long wakeups() {
+        synchronized (lock) {
+            return wakeups;
+        }
+    }
+
     private boolean stopping() {
         synchronized (lock) {
             return stopping;
@@ -113,10 +161,7 @@ final class SessionRunner {
     /** One worker's loop, until {@link #close()}. */
     private void work() {
         while (!stopping()) {
-            long seen;
-            synchronized (lock) {
-                seen = wakeups;
-            }
+            long seen = wakeups();
             long pause;
             try {
                 pause = step();
@@ -138,11 +183,11 @@ final class SessionRunner {
      * at once).
      */
     private long step() {
-        long now = clock.millis();
-        if (now - skippedSince >= pollMillis || now < skippedSince) {
+        if (System.nanoTime() - skippedSince >= TimeUnit.MILLISECONDS.toNanos(pollMillis)) {
             skipped.clear();
-            skippedSince = now;
+            skippedSince = System.nanoTime();
         }
+        long now = clock.millis();
         List<String> passedOver = List.copyOf(skipped);
         Long next;
         try {

@@ -821,6 +821,65 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
+    /** The channel on which PostgreSQL nodes tell each other that a session waits. */
+    private static final String DUE_CHANNEL = "weft_sessions_due";
+
+    /** Whether this store tells other nodes of waits as they commit (PostgreSQL's {@code NOTIFY}). */
+    boolean notifies() {
+        return dialect == Dialect.POSTGRES;
+    }
+
+    /**
+     * PostgreSQL: a notification, in this transaction, to the nodes that {@link #listen}: the
+     * server sends it when the transaction commits, and drops it if it rolls back. SQLite:
+     * nothing (its nodes share one file, and poll).
+     */
+    void notifyDue(Connection connection) throws SQLException {
+        if (dialect == Dialect.POSTGRES) {
+            prepared(connection, "SELECT pg_notify('" + DUE_CHANNEL + "', '')").execute();
+        }
+    }
+
+    /**
+     * PostgreSQL: a connection of its own that listens for {@link #notifyDue}'s notifications,
+     * for {@link #awaitNotification}; give it back with {@link #stopListening}.
+     */
+    Connection listen() throws SQLException {
+        Connection connection = pool.take();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LISTEN " + DUE_CHANNEL);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            pool.give(connection, false);
+            throw e;
+        }
+    }
+
+    /**
+     * Waits at most {@code millis} for a notification on {@code listening}; whether one came.
+     * Through pgjdbc's {@code PGConnection.getNotifications(int)}, reached by reflection, as the
+     * PostgreSQL driver is optional.
+     */
+    boolean awaitNotification(Connection listening, int millis) throws SQLException {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, listening.getClass().getClassLoader());
+            Object notifications = pg.getMethod("getNotifications", int.class).invoke(listening.unwrap(pg), millis);
+            return notifications != null && java.lang.reflect.Array.getLength(notifications) > 0;
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new SQLException("cannot wait for notifications: " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new SQLException("cannot wait for notifications with this PostgreSQL driver: " + e, e);
+        }
+    }
+
+    /** Closes a connection that {@link #listen}ed: it is not kept for other work. */
+    void stopListening(Connection listening) {
+        pool.give(listening, false);
+    }
+
     private static String notIn(java.util.Collection<String> ids) {
         return ids.isEmpty() ? "" : " AND id NOT IN (" + String.join(", ", Collections.nCopies(ids.size(), "?"))
                 + ")";

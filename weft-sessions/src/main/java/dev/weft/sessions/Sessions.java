@@ -1028,6 +1028,9 @@ public final class Sessions implements AutoCloseable {
         StepResult<O> result = new StepResult<>(output, false, null, null, written.manifest(), written.state(),
                 context.point(), context.pointValues(), context.tookConnection());
         result.wait = context.waitingFor();
+        if (result.wait != null) {
+            store.notifyDue(connection);
+        }
         return result;
     }
 

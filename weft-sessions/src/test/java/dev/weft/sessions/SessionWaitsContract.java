@@ -123,6 +123,39 @@ abstract class SessionWaitsContract {
         assertEquals(SessionStatus.FAILED, node.status("negative").orElseThrow().status());
     }
 
+    @Test
+    void aWaitStoredOnANodeWakesItsWorkersWithoutWaitingForThePoll() {
+        try (Sessions node = node().pollEvery(Duration.ofMinutes(10)).workers(1).keepFinished(true).build()) {
+            String id = node.start(new Alarm(), Duration.ZERO).id();
+            awaitFinished(node, id);
+        }
+    }
+
+    @Test
+    void aWorkersStepThatTheDatabaseRefusesRollsBackWholeAndRunsAgainOnceItCan() throws Exception {
+        MutableClock clock = new MutableClock(T0);
+        Sessions caller = node().clock(clock).build();
+        String id = caller.start(new Recurring(3, Duration.ofMinutes(1)), null).id();
+        execute(postgres()
+                ? List.of("CREATE FUNCTION refuse_step_2() RETURNS trigger AS $$ BEGIN IF NEW.version = 2 THEN RAISE"
+                        + " EXCEPTION 'step 2 refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
+                        "CREATE TRIGGER refuse_step_2 BEFORE UPDATE ON weft_sessions FOR EACH ROW EXECUTE FUNCTION"
+                        + " refuse_step_2()")
+                : List.of("CREATE TRIGGER refuse_step_2 BEFORE UPDATE ON weft_sessions WHEN NEW.version = 2 BEGIN"
+                        + " SELECT RAISE(ABORT, 'step 2 refused'); END"));
+        clock.advance(Duration.ofMinutes(1));
+        try (Sessions worker = node().clock(clock).workers(1).build()) {
+            TimeUnit.MILLISECONDS.sleep(10 * POLL.toMillis());
+            assertEquals(1, caller.status(id).orElseThrow().version(), "every try rolled back");
+            assertEquals(List.of("1:start"), suite().ledger(id), "with the round's own write");
+            execute(List.of(postgres() ? "DROP TRIGGER refuse_step_2 ON weft_sessions" : "DROP TRIGGER refuse_step_2"));
+            awaitTrue(() -> caller.status(id).orElseThrow().version() == 2, () -> "the step once the database takes it");
+            clock.advance(Duration.ofMinutes(1));
+            awaitGone(worker, id);
+        }
+        assertEquals(List.of("1:start", "2:timer", "3:timer"), suite().ledger(id));
+    }
+
     // ---------------------------------------------------------------- an input with a deadline
 
     @Test
@@ -290,6 +323,18 @@ abstract class SessionWaitsContract {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+
+    private boolean postgres() {
+        return suite() instanceof PostgresSessionStoreContract;
+    }
+
+    private void execute(List<String> statements) throws SQLException {
+        try (Connection connection = suite().connect(); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
             }
         }
     }
