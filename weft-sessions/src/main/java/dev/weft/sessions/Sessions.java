@@ -5,9 +5,6 @@ import dev.weft.AsymRunnable;
 import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -90,7 +87,8 @@ public final class Sessions implements AutoCloseable {
     /* Implementation notes: a step is
      *   1. this process's mark for the session (RunningSteps: busy or wait),
      *   2. a transaction that locks the row (PostgreSQL: FOR UPDATE; SQLite: the write lock),
-     *   3. the checks: status, expected version, build (cached per manifest),
+     *   3. the checks (RowReader): status, expected version, build (cached per manifest), and the
+     *      wait (SessionWait): a caller's input is refused by a sleep or a passed deadline,
      *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
      *   5. the new row (or a deletion) written and committed, then the mark released; on PostgreSQL
      *      a new row over the locked one and the COMMIT go in one round trip when the body took no
@@ -104,7 +102,11 @@ public final class Sessions implements AutoCloseable {
      * every sealed column and the seal as this node stored them (SessionStore.Version); when that
      * finds another row, the step is rolled back and run as a stored step, whose check in 3
      * refuses a row changed in the store. A COMMIT whose reply is lost with the connection is
-     * reported as in doubt, never as not stored (StoreFailures). */
+     * reported as in doubt, never as not stored (StoreFailures). A worker's step (runDue, for
+     * SessionRunner) is 2 to 5 with no input, its transaction begun by the claim of the session
+     * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
+     * due; a step that stores a wait notifies the other nodes' workers as it commits
+     * (SessionStore.notifyDue). Sessions that wait are never kept resident. */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
@@ -260,7 +262,7 @@ public final class Sessions implements AutoCloseable {
          * Seals every stored row with {@code key}, and accepts rows sealed with {@code key} or
          * with one of {@code earlier}. A row's seal is an HMAC-SHA256 of every column a node
          * trusts from it (id, status, version, build, point, point values, state, output,
-         * failure, creation and update times), so that a column changed in the store, a value
+         * failure, creation and update times, and what it waits for until when), so that a column changed in the store, a value
          * moved from another session's row, or an older version of the row put back, is refused
          * with {@link SessionRefusedException} naming the session and the column, before a byte
          * of it is read, and the row is left as it was (never marked failed); {@link Sessions#status},
@@ -370,10 +372,9 @@ public final class Sessions implements AutoCloseable {
     private final SessionStore store;
     private final Duration busyWait;
     private final boolean keepFinished;
-    private final Map<String, Upgrade> upgrades;
     private final StateCodec codec;
-    private final RowSeal rowSeal;
-    private final Builds builds;
+    /** Checks, seals and restores this node's rows. */
+    private final RowReader rows;
     private final Engine engine;
     private final RunningSteps running = new RunningSteps();
     private final ResidentSessions resident;
@@ -387,10 +388,9 @@ public final class Sessions implements AutoCloseable {
         this.store = builder.store;
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
-        this.upgrades = Map.copyOf(builder.upgrades);
         this.codec = new StateCodec(loader);
-        this.rowSeal = new RowSeal(List.copyOf(builder.keys));
-        this.builds = new Builds(loader);
+        this.rows = new RowReader(new RowSeal(List.copyOf(builder.keys)), new Builds(loader),
+                Map.copyOf(builder.upgrades), codec, engine);
         this.clock = builder.clock;
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
@@ -492,11 +492,11 @@ public final class Sessions implements AutoCloseable {
                 }
                 Row existing = store.lock(connection, id, busyWait);
                 if (existing != null) {
-                    throw conflict(existing, 0);
+                    throw rows.conflict(existing, 0);
                 }
                 long now = System.currentTimeMillis();
-                StepResult<O> result = run(connection, id, 1, coroutine, first, false);
-                Row row = result.row(id, 1, now, now);
+                StepRun<O> result = run(connection, id, 1, coroutine, first, false);
+                Row row = rows.sealed(result.row(id, 1, now, now, keepFinished));
                 if (row != null) {
                     store.insert(connection, row);
                 }
@@ -520,7 +520,7 @@ public final class Sessions implements AutoCloseable {
             // another start with this id committed first: nothing of this one is stored
             Row existing = existing(id);
             if (existing != null) {
-                throw conflict(existing, 0);
+                throw rows.conflict(existing, 0);
             }
             throw storage(id, "its first step ran but could not be stored; nothing is stored", duplicate);
         } finally {
@@ -540,11 +540,6 @@ public final class Sessions implements AutoCloseable {
         } finally {
             finish(connection, false, healthy);
         }
-    }
-
-    private SessionConflictException conflict(Row row, long expectedVersion) {
-        return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
-                distrust(row) == null ? readQuietly(row.output()) : null);
     }
 
     /**
@@ -629,7 +624,7 @@ public final class Sessions implements AutoCloseable {
     private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
             I input, boolean timedOut) throws SQLException {
         Row row = lock(connection, id);
-        AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
+        AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
         SessionWait wait = SessionWait.of(row);
         long now = clock.millis();
         if (timedOut && (wait == null || !wait.due(now))) {
@@ -639,8 +634,8 @@ public final class Sessions implements AutoCloseable {
             wait.admitInput(id, now);
         }
         long step = row.version() + 1;
-        StepResult<O> result = run(connection, id, step, coroutine, input, timedOut);
-        Row next = result.row(id, step, row.created(), System.currentTimeMillis());
+        StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
+        Row next = rows.sealed(result.row(id, step, row.created(), System.currentTimeMillis(), keepFinished));
         if (next == null) {
             store.delete(connection, id);
             commit.run(step);
@@ -702,8 +697,8 @@ public final class Sessions implements AutoCloseable {
         SessionStore.Version stored = entry.stored();
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
-            StepResult<O> result = run(connection, id, step, coroutine, input, false);
-            Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
+            StepRun<O> result = run(connection, id, step, coroutine, input, false);
+            Row next = rows.sealed(result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
             boolean current;
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
@@ -848,204 +843,10 @@ public final class Sessions implements AutoCloseable {
         store.release(connection, keep);
     }
 
-    /** The stored session as a coroutine ready to run its next step, or why not. */
-    private <I, O> AsymCoroutine<I, O> restore(Row row, long expectedVersion) {
-        String id = row.id();
-        String distrust = distrust(row);
-        if (distrust != null) {
-            throw new SessionRefusedException(id, row.build(), distrust, null);
-        }
-        if (row.status() == SessionStatus.FAILED) {
-            throw new SessionFailedException(id, row.version(), row.failure(), null);
-        }
-        if (row.status() == SessionStatus.FINISHED
-                || expectedVersion >= 0 && expectedVersion != row.version()) {
-            throw conflict(row, expectedVersion);
-        }
-        String refusal = builds.refusal(row.build(), row.manifest());
-        if (refusal != null) {
-            return upgrade(row, refusal);
-        }
-        if (row.state() == null) {
-            throw new SessionRefusedException(id, row.build(), "column state is NULL: no frames are stored", null);
-        }
-        try {
-            return codec.read(row.state(), new AsymCoroutine<>(engine));
-        } catch (IOException | RuntimeException e) {
-            throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
-        }
-    }
-
-    /**
-     * Why the stored {@code row} cannot be trusted as it is, naming the column; null if it can:
-     * its id, status and version are of a session, and with a key its seal matches every sealed
-     * column, or without one it has no seal.
-     */
-    private String distrust(Row row) {
-        if (row.id() == null) {
-            return "column id is NULL";
-        }
-        if (row.status() == null) {
-            return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
-                    + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());
-        }
-        if (row.version() < 1 || row.version() == Long.MAX_VALUE) {
-            return "column version holds " + row.version() + ", not the number of a step";
-        }
-        String sealed = rowSeal.sealing() ? rowSeal.mismatch(row) : row.seal() == null ? null
-                : "column seal is set: the row was sealed with a key, and this node has none";
-        if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
-            return "column failure is NULL, but column status says FAILED";
-        }
-        return sealed != null ? sealed : SessionWait.distrust(row);
-    }
-
-    private static String abbreviated(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "... (" + text.length() + " characters)";
-    }
-
-    /** {@code row} sealed under this node's key, if it has one. */
-    private Row sealed(Row row) {
-        return row == null || !rowSeal.sealing() ? row : row.withSeal(rowSeal.seal(row));
-    }
-
-    /** What the store says about {@code row}, once it is trusted. */
-    private SessionInfo info(Row row) {
-        String distrust = distrust(row);
-        if (distrust != null) {
-            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
-        }
-        return infoOfTrusted(row);
-    }
-
-    /** What the store says about {@code row}, which {@link #distrust} has passed. */
-    private static SessionInfo infoOfTrusted(Row row) {
-        return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
-                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
-    }
-
-    @SuppressWarnings("unchecked")
-    private <I, O> AsymCoroutine<I, O> upgrade(Row row, String refusal) {
-        Upgrade upgrade = row.point() == null ? null : upgrades.get(row.point());
-        if (upgrade == null) {
-            throw new SessionRefusedException(row.id(), row.build(), refusal + (row.point() == null
-                    ? "; it is suspended at no named point, so no upgrade applies"
-                    : "; no upgrade is registered for its point '" + row.point() + "'"), null);
-        }
-        Map<String, Object> values;
-        try {
-            values = codec.readPointValues(row.pointValues());
-        } catch (IOException e) {
-            throw new SessionRefusedException(row.id(), row.build(), refusal + "; the values at its point '"
-                    + row.point() + "' cannot be read here: " + e, e);
-        }
-        AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
-        return new AsymCoroutine<>(body, engine);
-    }
-
-    /** The body's output on the way out of one step, and what to store. */
-    private final class StepResult<O> {
-        final O output;
-        final boolean finished;
-        final String failure;
-        final Throwable thrown;
-        final Builds.Manifest manifest;
-        final byte[] state;
-        final String point;
-        final byte[] pointValues;
-        /** Whether the body took the step's connection (and so may have written through it). */
-        final boolean bodyWrote;
-        /** What the suspended session waits for; null for a plain input. */
-        SessionWait wait;
-
-        StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
-                byte[] state, String point, byte[] pointValues, boolean bodyWrote) {
-            this.output = output;
-            this.finished = finished;
-            this.failure = failure;
-            this.thrown = thrown;
-            this.manifest = manifest;
-            this.state = state;
-            this.point = point;
-            this.pointValues = pointValues;
-            this.bodyWrote = bodyWrote;
-        }
-
-        /** The row to store after step {@code step}, sealed if this node has a key; null to delete it. */
-        Row row(String id, long step, long created, long now) {
-            return sealed(unsealedRow(id, step, created, now));
-        }
-
-        private Row unsealedRow(String id, long step, long created, long now) {
-            if (failure != null) {
-                return new Row(id, SessionStatus.FAILED, step, null, null, null, null, null, null, failure, created,
-                        now);
-            }
-            if (finished) {
-                return keepFinished ? new Row(id, SessionStatus.FINISHED, step, null, null, null, null, null,
-                        StateCodec.value(output), null, created, now) : null;
-            }
-            return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
-                    pointValues, state, StateCodec.value(output), null, created, now).withWait(wait);
-        }
-
-        /** What the step returns to its caller, once stored. */
-        SessionStep<O> reply(String id, long step) {
-            if (failure != null) {
-                throw new SessionFailedException(id, step, failure, thrown);
-            }
-            return new SessionStep<>(id, step, finished, output);
-        }
-    }
-
-    /**
-     * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
-     * writes, if it takes the connection, begin at a savepoint.
-     */
-    private <I, O> StepResult<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
+    /** {@link StepRun#run} on this node's store, codec and clock. */
+    private <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
             I input, boolean timedOut) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store, clock, timedOut);
-        StepContext previous = context.enter();
-        O output;
-        try {
-            output = coroutine.call(input);
-        } catch (RuntimeException | Error e) {
-            StepContext.restore(previous);
-            context.rollBackWrites();
-            return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection());
-        }
-        StepContext.restore(previous);
-        if (coroutine.isFinished()) {
-            return new StepResult<>(output, true, null, null, null, null, null, null, context.tookConnection());
-        }
-        StateCodec.Written written;
-        try {
-            written = codec.write(coroutine);
-        } catch (IOException | RuntimeException e) {
-            throw new SessionException(id, "step " + step + " ran but its state cannot be stored, so it is not"
-                    + " (the session stays at its last stored version): " + e, e);
-        }
-        StepResult<O> result = new StepResult<>(output, false, null, null, written.manifest(), written.state(),
-                context.point(), context.pointValues(), context.tookConnection());
-        result.wait = context.waitingFor();
-        if (result.wait != null) {
-            store.notifyDue(connection);
-        }
-        return result;
-    }
-
-    private static String stackTrace(Throwable e) {
-        StringWriter text = new StringWriter();
-        e.printStackTrace(new PrintWriter(text));
-        return text.toString();
-    }
-
-    private Object readQuietly(byte[] bytes) {
-        try {
-            return codec.readValue(bytes);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        return StepRun.run(connection, store, codec, clock, id, step, coroutine, input, timedOut);
     }
 
     private SessionException storage(String id, String what, SQLException e) {
@@ -1078,7 +879,7 @@ public final class Sessions implements AutoCloseable {
      */
     public Optional<SessionInfo> status(String id) {
         try {
-            return store.info(id).map(this::info);
+            return store.info(id).map(rows::info);
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -1096,7 +897,7 @@ public final class Sessions implements AutoCloseable {
     public Optional<Object> lastOutput(String id) {
         try {
             Optional<Row> row = store.info(id);
-            return row.map(this::info).map(trusted -> readQuietly(row.get().output()));
+            return row.map(rows::info).map(trusted -> rows.readQuietly(row.get().output()));
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -1111,17 +912,10 @@ public final class Sessions implements AutoCloseable {
      */
     public List<SessionInfo> list() {
         try {
-            return store.list().stream().map(this::info).toList();
+            return store.list().stream().map(rows::info).toList();
         } catch (SQLException e) {
             throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
-    }
-
-    /** {@code row} as {@link #listing()} gives it, its seal checked once. */
-    private Listing listing(Row row) {
-        String distrust = distrust(row);
-        return distrust != null ? new Listing(row.id(), null, distrust)
-                : new Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
     }
 
     /**
@@ -1135,27 +929,10 @@ public final class Sessions implements AutoCloseable {
      */
     public Optional<String> refusal(String id) {
         try {
-            return store.info(id).map(this::refusal);
+            return store.info(id).map(rows::refusal);
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
-    }
-
-    private String refusal(Row row) {
-        String distrust = distrust(row);
-        return distrust != null ? distrust : refusalOfTrusted(row);
-    }
-
-    /** Why this node would refuse to resume {@code row}, which {@link #distrust} has passed: its build; null if it takes it. */
-    private String refusalOfTrusted(Row row) {
-        if (row.status() != SessionStatus.SUSPENDED) {
-            return null;
-        }
-        String refusal = builds.refusal(row.build(), row.manifest());
-        if (refusal == null || row.point() != null && upgrades.containsKey(row.point())) {
-            return null;
-        }
-        return refusal;
     }
 
     /** One stored session as {@link SessionsCommand} lists it: what the store says, if it is trusted, and this node's verdict. */
@@ -1165,7 +942,7 @@ public final class Sessions implements AutoCloseable {
     /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
     List<Listing> listing() {
         try {
-            return store.list().stream().map(this::listing).toList();
+            return store.list().stream().map(rows::listing).toList();
         } catch (SQLException e) {
             throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
@@ -1186,7 +963,7 @@ public final class Sessions implements AutoCloseable {
             throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
         }
         return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
-                count.build() == null ? null : builds.refusal(count.build(), count.manifest()))).toList();
+                count.build() == null ? null : rows.buildRefusal(count.build(), count.manifest()))).toList();
     }
 
     /**
