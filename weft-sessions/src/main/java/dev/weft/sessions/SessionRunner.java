@@ -98,7 +98,7 @@ final class SessionRunner {
                 listening = store.listen();
                 while (!stopping()) {
                     if (store.awaitNotification(listening, LISTEN_SLICE_MILLIS)) {
-                        due(0);
+                        wake();
                     }
                 }
             } catch (SQLException | RuntimeException e) {
@@ -113,8 +113,18 @@ final class SessionRunner {
         }
     }
 
-    /** A session of this node now waits until {@code dueAt}: the workers look at the store again. Any thread. */
+    /**
+     * A session now waits until {@code dueAt}: the workers look at the store again, unless it is
+     * due after their next poll anyway. Any thread.
+     */
     void due(long dueAt) {
+        if (dueAt - clock.millis() < pollMillis) {
+            wake();
+        }
+    }
+
+    /** Makes the workers look at the store again. Any thread. */
+    private void wake() {
         synchronized (lock) {
             wakeups++;
             lock.notifyAll();

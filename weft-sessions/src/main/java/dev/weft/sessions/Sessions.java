@@ -50,7 +50,9 @@ import javax.crypto.SecretKey;
  * service) runs at least once: a step that dies before its commit runs again when the input is
  * resent. To answer a step exactly once when a reply may be lost, pass the version it showed
  * ({@link #resume(String, long, Object)}): a resend of an answer already taken fails with
- * {@link SessionConflictException}, which carries the output of the step that took it.
+ * {@link SessionConflictException}, which carries the output of the step that took it. A wait's
+ * end (a sleep, a deadline) is consumed exactly once, by the step a worker commits for it; that
+ * step's other side effects, as any step's, run at least once.
  *
  * <p><b>Resident sessions.</b> With {@link Builder#keepResident}, a node keeps the coroutines it
  * last stored in memory, and a session's next step on the same thread runs from there: no state

@@ -121,6 +121,19 @@ abstract class SessionWaitsContract {
         assertTrue(failed.getMessage().contains("session negative: a negative sleep, PT-1S: give zero or more (or a"
                 + " time, which may be past)"), failed.getMessage());
         assertEquals(SessionStatus.FAILED, node.status("negative").orElseThrow().status());
+        SessionFailedException endless = assertThrows(SessionFailedException.class,
+                () -> node.start("endless", new Alarm(), Duration.ofSeconds(Long.MAX_VALUE)));
+        assertTrue(endless.getMessage().contains("session endless: a sleep of PT2562047788015215H30M7S ends beyond what"
+                + " a due time can hold"), endless.getMessage());
+    }
+
+    @Test
+    void aNodeIsRefusedANegativeNumberOfWorkersOrAPollIntervalOfNothing() {
+        assertEquals("a negative number of workers: -1", assertThrows(IllegalArgumentException.class,
+                () -> node().workers(-1)).getMessage());
+        assertEquals("a poll interval must be more than zero: PT0S", assertThrows(IllegalArgumentException.class,
+                () -> node().pollEvery(Duration.ZERO)).getMessage());
+        assertThrows(NullPointerException.class, () -> node().clock(null));
     }
 
     @Test
