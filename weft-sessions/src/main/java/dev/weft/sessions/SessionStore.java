@@ -25,7 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * build (keyed by the build fingerprint) so that a step writes only its build's fingerprint.
  * Rows written before {@code weft_builds} existed hold their manifest themselves, and are read
  * as they are. A row's {@code seal} column holds its {@link RowSeal} when written by a node with
- * a key (a table from before rows were sealed gets the column when opened). The store reads rows
+ * a key (a table from before rows were sealed gets the column when opened); its {@code wait_kind}
+ * and {@code due_at} columns what the session waits for until when ({@link SessionWait}), indexed
+ * by due time for the workers' claims ({@link #claimDue}; added to an older table when opened
+ * too). The store reads rows
  * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
  * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *

@@ -255,7 +255,8 @@ abstract class SessionWaitsContract {
     // ---------------------------------------------------------------- sealed waits, older databases
 
     @Test
-    void aSealedWaitIsResumedAndItsWaitColumnsChangedInTheStoreAreRefusedNamingThem() throws SQLException {
+    void aSealedWaitIsResumedAndItsWaitColumnsChangedInTheStoreAreRefusedNamingThemAndPassedOverByWorkers()
+            throws SQLException {
         SecretKeySpec key = new SecretKeySpec(new byte[32], "HmacSHA256");
         MutableClock clock = new MutableClock(T0);
         Sessions node = node().clock(clock).sealWith(key).keepFinished(true).build();
@@ -271,11 +272,14 @@ abstract class SessionWaitsContract {
         SessionRefusedException added = assertThrows(SessionRefusedException.class, () -> node.resume(plain, "yes"));
         assertEquals("column wait_kind differs from what was sealed: changed in the store, or taken from another"
                 + " session or another version of this one", added.reason());
+        Map<String, Object> changed = storedRow(plain);
         clock.advance(Duration.ofHours(2));
         try (Sessions worker = node().clock(clock).sealWith(key).workers(1).keepFinished(true).build()) {
             awaitFinished(worker, sleeping);
             assertEquals("woke at step 2, timed out true, input null", worker.lastOutput(sleeping).orElseThrow());
         }
+        assertTrue(StoredRows.same(changed, storedRow(plain)), "the due row the workers refuse is passed over, left as"
+                + " it was: " + StoredRows.describe(storedRow(plain)));
     }
 
     @Test
