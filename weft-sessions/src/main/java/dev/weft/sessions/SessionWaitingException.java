@@ -12,7 +12,9 @@ public final class SessionWaitingException extends SessionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** Whether the session sleeps, rather than having passed its deadline for an input. */
     private final boolean sleeping;
+    /** When a worker resumes it. */
     private final Instant until;
 
     SessionWaitingException(String sessionId, SessionWait.Kind kind, Instant until, String detail) {
