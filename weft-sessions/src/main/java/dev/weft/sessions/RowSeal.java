@@ -18,10 +18,15 @@ import javax.crypto.SecretKey;
  * from the row, bound to the session's id and version, kept in the row's {@code seal} column.
  *
  * <pre>
- *   byte  magic[4]       "WRS1"
- *   int   crc[11]        CRC32C of each sealed column as encoded below, in {@link #COLUMNS}' order
+ *   byte  magic[4]       "WRS1", or "WRS2" for a row that waits (its wait_kind or due_at is set)
+ *   int   crc[n]         CRC32C of each sealed column as encoded below, in {@link #COLUMNS}' order:
+ *                        the first 11 for WRS1, all 13 for WRS2
  *   byte  mac[32]        HMAC-SHA256 of magic, crc[] and each sealed column encoded below
  * </pre>
+ *
+ * A row that waits for nothing is sealed as rows were before sessions waited (WRS1), so that
+ * nodes of that version still read it; a WRS1 seal also says that the wait columns are NULL,
+ * so a wait added to such a row in the store is refused as a change of those columns.
  *
  * A column is encoded as its name's index (one byte), then for a text or bytes column a presence
  * byte (0 for NULL) and, if present, a length (int) and the bytes (text as UTF-8); a number
@@ -37,10 +42,18 @@ final class RowSeal {
 
     /** The sealed columns, in the order they are encoded. */
     static final List<String> COLUMNS = List.of("id", "status", "version", "build", "point", "point_values", "state",
-            "output", "failure", "created_at", "updated_at");
+            "output", "failure", "created_at", "updated_at", "wait_kind", "due_at");
+    /** "WRS1": the first {@link #WITHOUT_WAIT} columns sealed, the wait columns NULL. */
     static final int MAGIC = 0x57525331;
+    /** "WRS2": every column sealed. */
+    static final int MAGIC_WAITING = 0x57525332;
+    static final int WITHOUT_WAIT = 11;
     static final int MAC_LENGTH = 32;
-    static final int LENGTH = 4 + 4 * COLUMNS.size() + MAC_LENGTH;
+    static final int LENGTH = length(WITHOUT_WAIT);
+
+    private static int length(int columns) {
+        return 4 + 4 * columns + MAC_LENGTH;
+    }
 
     private final List<SecretKey> keys;
     private final ThreadLocal<Mac[]> macs;
@@ -60,14 +73,20 @@ final class RowSeal {
 
     /** The seal of {@code row} under this node's first key. */
     byte[] seal(Row row) {
-        byte[][][] columns = encode(row);
-        ByteBuffer seal = ByteBuffer.allocate(LENGTH);
-        seal.putInt(MAGIC);
+        boolean waits = waits(row);
+        byte[][][] columns = encode(row, waits);
+        int length = length(columns.length);
+        ByteBuffer seal = ByteBuffer.allocate(length);
+        seal.putInt(waits ? MAGIC_WAITING : MAGIC);
         for (byte[][] column : columns) {
             seal.putInt(crc(column));
         }
-        seal.put(mac(0, seal.array(), LENGTH - MAC_LENGTH, columns));
+        seal.put(mac(0, seal.array(), length - MAC_LENGTH, columns));
         return seal.array();
+    }
+
+    private static boolean waits(Row row) {
+        return row.waitKind() != null || row.dueAt() != null;
     }
 
     /**
@@ -81,15 +100,25 @@ final class RowSeal {
                     + " rows were sealed, when only the state was: such a row is resumed only by a node of that"
                     + " earlier version)";
         }
-        if (seal.length != LENGTH || ByteBuffer.wrap(seal).getInt() != MAGIC) {
+        int magic = seal.length < 4 ? 0 : ByteBuffer.wrap(seal).getInt();
+        boolean waiting = magic == MAGIC_WAITING;
+        int length = length(waiting ? COLUMNS.size() : WITHOUT_WAIT);
+        if (seal.length != length || magic != MAGIC && !waiting) {
             return "column seal holds " + seal.length + " bytes that are not a row seal";
         }
-        byte[][][] columns = encode(row);
-        byte[] stored = Arrays.copyOfRange(seal, LENGTH - MAC_LENGTH, LENGTH);
-        for (int key = 0; key < keys.size(); key++) {
-            if (MessageDigest.isEqual(mac(key, seal, LENGTH - MAC_LENGTH, columns), stored)) {
-                return null;
-            }
+        byte[][][] columns = encode(row, waiting);
+        byte[] stored = Arrays.copyOfRange(seal, length - MAC_LENGTH, length);
+        boolean matches = false;
+        for (int key = 0; key < keys.size() && !matches; key++) {
+            matches = MessageDigest.isEqual(mac(key, seal, length - MAC_LENGTH, columns), stored);
+        }
+        if (matches && !waiting && waits(row)) {
+            return (row.waitKind() != null && row.dueAt() != null ? "columns wait_kind, due_at differ"
+                    : row.waitKind() != null ? "column wait_kind differs" : "column due_at differs")
+                    + " from what was sealed: changed in the store (the row was sealed waiting for nothing)";
+        }
+        if (matches) {
+            return null;
         }
         List<String> changed = new ArrayList<>();
         ByteBuffer header = ByteBuffer.wrap(seal);
@@ -108,10 +137,18 @@ final class RowSeal {
     }
 
     /** Each sealed column as its encoding's head (index, presence, length) and its value's bytes (or null). */
-    private static byte[][][] encode(Row row) {
-        return new byte[][][] {text(0, row.id()), text(1, row.statusName()), number(2, row.version()),
+    private static byte[][][] encode(Row row, boolean withWait) {
+        byte[][][] columns = {text(0, row.id()), text(1, row.statusName()), number(2, row.version()),
             text(3, row.build()), text(4, row.point()), bytes(5, row.pointValues()), bytes(6, row.state()),
             bytes(7, row.output()), text(8, row.failure()), number(9, row.created()), number(10, row.updated())};
+        if (!withWait) {
+            return columns;
+        }
+        byte[][][] all = Arrays.copyOf(columns, COLUMNS.size());
+        all[11] = text(11, row.waitKind());
+        all[12] = row.dueAt() == null ? new byte[][] {{12, 0}, null} : new byte[][] {ByteBuffer.allocate(10)
+                .put((byte) 12).put((byte) 1).putLong(row.dueAt()).array(), null};
+        return all;
     }
 
     private static byte[][] text(int index, String value) {

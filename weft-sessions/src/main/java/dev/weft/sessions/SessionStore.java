@@ -25,7 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * build (keyed by the build fingerprint) so that a step writes only its build's fingerprint.
  * Rows written before {@code weft_builds} existed hold their manifest themselves, and are read
  * as they are. A row's {@code seal} column holds its {@link RowSeal} when written by a node with
- * a key (a table from before rows were sealed gets the column when opened). The store reads rows
+ * a key (a table from before rows were sealed gets the column when opened); its {@code wait_kind}
+ * and {@code due_at} columns what the session waits for until when ({@link SessionWait}), indexed
+ * by due time for the workers' claims ({@link #claimDue}; added to an older table when opened
+ * too). The store reads rows
  * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
  * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *
@@ -74,31 +77,39 @@ public final class SessionStore implements AutoCloseable {
      */
     record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
             byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated,
-            String statusName, byte[] seal) {
+            String statusName, byte[] seal, String waitKind, Long dueAt) {
 
-        /** A row as a step writes it, not yet sealed. */
+        /** A row as a step writes it, not yet sealed, waiting for a plain input. */
         Row(String id, SessionStatus status, long version, String build, String manifest, String point,
                 byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
             this(id, status, version, build, manifest, point, pointValues, state, output, failure, created, updated,
-                    status.name(), null);
+                    status.name(), null, null, null);
         }
 
         Row withSeal(byte[] newSeal) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure, created,
-                    updated, statusName, newSeal);
+                    updated, statusName, newSeal, waitKind, dueAt);
         }
 
         Row withManifest(String newManifest) {
             return new Row(id, status, version, build, newManifest, point, pointValues, state, output, failure,
-                    created, updated, statusName, seal);
+                    created, updated, statusName, seal, waitKind, dueAt);
+        }
+
+        /** This row waiting for {@code wait} (null: a plain input). */
+        Row withWait(SessionWait wait) {
+            return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure,
+                    created, updated, statusName, seal, wait == null ? null : wait.kind().name(),
+                    wait == null ? null : wait.dueAt());
         }
     }
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
-            + " failure, created_at, updated_at, seal";
+            + " failure, created_at, updated_at, seal, wait_kind, due_at";
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
     private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
-            + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal";
+            + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal, s.wait_kind,"
+            + " s.due_at";
     /** The most manifests of builds kept in memory: a store may name any number of builds. */
     private static final int KNOWN_BUILDS = 1024;
     private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
@@ -216,8 +227,12 @@ public final class SessionStore implements AutoCloseable {
                 statement.execute("SELECT pg_advisory_xact_lock(7217)");
             }
             statement.execute(ddl);
-            addSealColumn(statement);
+            addColumn(statement, "seal", dialect.bytes);
+            addColumn(statement, "wait_kind", "VARCHAR(16)");
+            addColumn(statement, "due_at", "BIGINT");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
+            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due ON weft_sessions (due_at)"
+                    + " WHERE due_at IS NOT NULL");
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
             commit(connection);
@@ -230,20 +245,23 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    /** Adds the {@code seal} column to a table created before rows were sealed. */
-    private void addSealColumn(Statement statement) throws SQLException {
+    /**
+     * Adds column {@code name} to a table created before it existed: {@code seal} before rows
+     * were sealed, {@code wait_kind} and {@code due_at} before sessions waited for times.
+     */
+    private void addColumn(Statement statement, String name, String type) throws SQLException {
         if (dialect == Dialect.POSTGRES) {
-            statement.execute("ALTER TABLE weft_sessions ADD COLUMN IF NOT EXISTS seal BYTEA");
+            statement.execute("ALTER TABLE weft_sessions ADD COLUMN IF NOT EXISTS " + name + " " + type);
             return;
         }
         boolean present = false;
         try (ResultSet columns = statement.executeQuery("PRAGMA table_info(weft_sessions)")) {
             while (columns.next()) {
-                present |= "seal".equalsIgnoreCase(columns.getString("name"));
+                present |= name.equalsIgnoreCase(columns.getString("name"));
             }
         }
         if (!present) {
-            statement.execute("ALTER TABLE weft_sessions ADD COLUMN seal BLOB");
+            statement.execute("ALTER TABLE weft_sessions ADD COLUMN " + name + " " + type);
         }
     }
 
@@ -513,7 +531,7 @@ public final class SessionStore implements AutoCloseable {
     void insert(Connection connection, Row row) throws SQLException {
         addBuild(connection, row);
         PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind(insert, row);
         insert.executeUpdate();
     }
@@ -526,7 +544,7 @@ public final class SessionStore implements AutoCloseable {
      * that table existed held it).
      */
     private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
-            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?";
+            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?, wait_kind = ?, due_at = ?";
     private static final String NEW_BUILD = ", build = ?, manifest = NULL";
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
@@ -539,7 +557,8 @@ public final class SessionStore implements AutoCloseable {
     private static final String AT_SEALED = " AND status = ? AND build IS NOT DISTINCT FROM ?"
             + " AND point IS NOT DISTINCT FROM ? AND point_values IS NOT DISTINCT FROM ?"
             + " AND state IS NOT DISTINCT FROM ? AND output IS NOT DISTINCT FROM ?"
-            + " AND failure IS NOT DISTINCT FROM ? AND seal = ?";
+            + " AND failure IS NOT DISTINCT FROM ? AND seal = ? AND wait_kind IS NOT DISTINCT FROM ?"
+            + " AND due_at IS NOT DISTINCT FROM ?";
 
     /**
      * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
@@ -637,7 +656,9 @@ public final class SessionStore implements AutoCloseable {
         update.setString(7, row.failure());
         update.setLong(8, row.updated());
         update.setBytes(9, row.seal());
-        int next = 10;
+        update.setString(10, row.waitKind());
+        setLong(update, 11, row.dueAt());
+        int next = 12;
         if (newBuild) {
             update.setString(next++, row.build());
         }
@@ -702,6 +723,8 @@ public final class SessionStore implements AutoCloseable {
                 statement.setBytes(first + 8, sealed.output());
                 statement.setString(first + 9, sealed.failure());
                 statement.setBytes(first + 10, sealed.seal());
+                statement.setString(first + 11, sealed.waitKind());
+                setLong(statement, first + 12, sealed.dueAt());
             }
         }
     }
@@ -720,6 +743,16 @@ public final class SessionStore implements AutoCloseable {
         statement.setLong(11, row.created());
         statement.setLong(12, row.updated());
         statement.setBytes(13, row.seal());
+        statement.setString(14, row.waitKind());
+        setLong(statement, 15, row.dueAt());
+    }
+
+    private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, java.sql.Types.BIGINT);
+        } else {
+            statement.setLong(index, value);
+        }
     }
 
     /** A row as stored, whatever it holds: its columns are checked by whoever trusts them. */
@@ -727,7 +760,12 @@ public final class SessionStore implements AutoCloseable {
         String status = rows.getString(2);
         return new Row(rows.getString(1), status(status), rows.getLong(3), rows.getString(4), rows.getString(5),
                 rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9), rows.getString(10),
-                rows.getLong(11), rows.getLong(12), status, rows.getBytes(13));
+                rows.getLong(11), rows.getLong(12), status, rows.getBytes(13), rows.getString(14), longOrNull(rows, 15));
+    }
+
+    private static Long longOrNull(ResultSet rows, int column) throws SQLException {
+        long value = rows.getLong(column);
+        return rows.wasNull() ? null : value;
     }
 
     /** The status named {@code name}, or null if it names none. */
@@ -738,6 +776,124 @@ public final class SessionStore implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    // ---------------------------------------------------------------- waits
+
+    /** The rows a worker may resume once due: suspended, with a wait. */
+    private static final String WAITING = " FROM weft_sessions WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL"
+            + " AND status = 'SUSPENDED'";
+
+    /**
+     * The earliest due time of a waiting session but those in {@code skipped}, read without a
+     * lock (the rows may change before a worker claims one); null if none waits.
+     */
+    Long nextDue(java.util.Collection<String> skipped) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (PreparedStatement select = connection.prepareStatement("SELECT MIN(due_at)" + WAITING
+                + notIn(skipped))) {
+            bindIds(select, 1, skipped);
+            Long due;
+            try (ResultSet rows = select.executeQuery()) {
+                due = rows.next() ? longOrNull(rows, 1) : null;
+            }
+            healthy = true;
+            return due;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /**
+     * Claims, for this transaction, the session whose wait has been due longest at {@code now},
+     * but those in {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
+     * ({@code FOR UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so that
+     * workers of many nodes claim different sessions); SQLite: the transaction holds the
+     * database's write lock already.
+     */
+    String claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT id" + WAITING + " AND due_at <= ?"
+                + notIn(skipped) + " ORDER BY due_at LIMIT 1" + (dialect == Dialect.POSTGRES
+                        ? " FOR UPDATE SKIP LOCKED" : ""))) {
+            select.setLong(1, now);
+            bindIds(select, 2, skipped);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    /** The channel on which PostgreSQL nodes tell each other that a session waits. */
+    private static final String DUE_CHANNEL = "weft_sessions_due";
+
+    /** Whether this store tells other nodes of waits as they commit (PostgreSQL's {@code NOTIFY}). */
+    boolean notifies() {
+        return dialect == Dialect.POSTGRES;
+    }
+
+    /**
+     * PostgreSQL: a notification, in this transaction, to the nodes that {@link #listen}: the
+     * server sends it when the transaction commits, and drops it if it rolls back. SQLite:
+     * nothing (its nodes share one file, and poll).
+     */
+    void notifyDue(Connection connection) throws SQLException {
+        if (dialect == Dialect.POSTGRES) {
+            prepared(connection, "SELECT pg_notify('" + DUE_CHANNEL + "', '')").execute();
+        }
+    }
+
+    /**
+     * PostgreSQL: a connection of its own that listens for {@link #notifyDue}'s notifications,
+     * for {@link #awaitNotification}; give it back with {@link #stopListening}.
+     */
+    Connection listen() throws SQLException {
+        Connection connection = pool.take();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LISTEN " + DUE_CHANNEL);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            pool.give(connection, false);
+            throw e;
+        }
+    }
+
+    /**
+     * Waits at most {@code millis} for a notification on {@code listening}; whether one came.
+     * Through pgjdbc's {@code PGConnection.getNotifications(int)}, reached by reflection, as the
+     * PostgreSQL driver is optional.
+     */
+    boolean awaitNotification(Connection listening, int millis) throws SQLException {
+        try {
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, listening.getClass().getClassLoader());
+            Object notifications = pg.getMethod("getNotifications", int.class).invoke(listening.unwrap(pg), millis);
+            return notifications != null && java.lang.reflect.Array.getLength(notifications) > 0;
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof SQLException sql) {
+                throw sql;
+            }
+            throw new SQLException("cannot wait for notifications: " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new SQLException("cannot wait for notifications with this PostgreSQL driver: " + e, e);
+        }
+    }
+
+    /** Closes a connection that {@link #listen}ed: it is not kept for other work. */
+    void stopListening(Connection listening) {
+        pool.give(listening, false);
+    }
+
+    private static String notIn(java.util.Collection<String> ids) {
+        return ids.isEmpty() ? "" : " AND id NOT IN (" + String.join(", ", Collections.nCopies(ids.size(), "?"))
+                + ")";
+    }
+
+    private static void bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids)
+            throws SQLException {
+        int index = first;
+        for (String id : ids) {
+            statement.setString(index++, id);
+        }
     }
 
     // ---------------------------------------------------------------- reading and removing, no lock

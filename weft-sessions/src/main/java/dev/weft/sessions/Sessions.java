@@ -5,12 +5,11 @@ import dev.weft.AsymRunnable;
 import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.ArrayList;
@@ -51,7 +50,9 @@ import javax.crypto.SecretKey;
  * service) runs at least once: a step that dies before its commit runs again when the input is
  * resent. To answer a step exactly once when a reply may be lost, pass the version it showed
  * ({@link #resume(String, long, Object)}): a resend of an answer already taken fails with
- * {@link SessionConflictException}, which carries the output of the step that took it.
+ * {@link SessionConflictException}, which carries the output of the step that took it. A wait's
+ * end (a sleep, a deadline) is consumed exactly once, by the step a worker commits for it; that
+ * step's other side effects, as any step's, run at least once.
  *
  * <p><b>Resident sessions.</b> With {@link Builder#keepResident}, a node keeps the coroutines it
  * last stored in memory, and a session's next step on the same thread runs from there: no state
@@ -74,14 +75,22 @@ import javax.crypto.SecretKey;
  * drain it; {@link #refusal} and {@link #builds()} say which sessions this node can take, and an
  * {@linkplain Builder#upgrade upgrade} moves a session suspended at a named point to new code.
  *
- * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling thread.
+ * <p><b>Waits and workers.</b> A body may sleep, or wait for an input until a deadline
+ * ({@link StepContext#sleep}, {@link StepContext#awaitInput}); the wait is stored with the
+ * session. A node built with {@linkplain Builder#workers workers} resumes the sessions whose wait
+ * is due, from any node's store, each step in one transaction with its claim; {@link #close()}
+ * stops them.
+ *
+ * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
+ * thread, or on a worker when a wait comes due.
  */
-public final class Sessions {
+public final class Sessions implements AutoCloseable {
 
     /* Implementation notes: a step is
      *   1. this process's mark for the session (RunningSteps: busy or wait),
      *   2. a transaction that locks the row (PostgreSQL: FOR UPDATE; SQLite: the write lock),
-     *   3. the checks: status, expected version, build (cached per manifest),
+     *   3. the checks (RowReader): status, expected version, build (cached per manifest), and the
+     *      wait (SessionWait): a caller's input is refused by a sleep or a passed deadline,
      *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
      *   5. the new row (or a deletion) written and committed, then the mark released; on PostgreSQL
      *      a new row over the locked one and the COMMIT go in one round trip when the body took no
@@ -95,7 +104,11 @@ public final class Sessions {
      * every sealed column and the seal as this node stored them (SessionStore.Version); when that
      * finds another row, the step is rolled back and run as a stored step, whose check in 3
      * refuses a row changed in the store. A COMMIT whose reply is lost with the connection is
-     * reported as in doubt, never as not stored (StoreFailures). */
+     * reported as in doubt, never as not stored (StoreFailures). A worker's step (runDue, for
+     * SessionRunner) is 2 to 5 with no input, its transaction begun by the claim of the session
+     * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
+     * due; a step that stores a wait notifies the other nodes' workers as it commits
+     * (SessionStore.notifyDue). Sessions that wait are never kept resident. */
 
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
@@ -133,6 +146,9 @@ public final class Sessions {
         private int resident;
         private final Map<String, Upgrade> upgrades = new HashMap<>();
         private final List<SecretKey> keys = new ArrayList<>();
+        private Clock clock = Clock.systemUTC();
+        private int workers;
+        private Duration poll = Duration.ofSeconds(1);
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -248,7 +264,7 @@ public final class Sessions {
          * Seals every stored row with {@code key}, and accepts rows sealed with {@code key} or
          * with one of {@code earlier}. A row's seal is an HMAC-SHA256 of every column a node
          * trusts from it (id, status, version, build, point, point values, state, output,
-         * failure, creation and update times), so that a column changed in the store, a value
+         * failure, creation and update times, and what it waits for until when), so that a column changed in the store, a value
          * moved from another session's row, or an older version of the row put back, is refused
          * with {@link SessionRefusedException} naming the session and the column, before a byte
          * of it is read, and the row is left as it was (never marked failed); {@link Sessions#status},
@@ -281,7 +297,61 @@ public final class Sessions {
         }
 
         /**
-         * The sessions, on this builder's settings.
+         * The clock that times the sessions' waits: a wait's due time is stored as this clock's
+         * instant, and a worker resumes it once this clock has passed it. Default:
+         * {@link Clock#systemUTC()}. Nodes that share a store should have clocks that agree: a
+         * node whose clock is ahead resumes a wait early, one whose clock is behind resumes it
+         * late; a clock that jumps moves when waits are resumed, never whether, nor how many
+         * times (each wait is consumed by one step, exactly once).
+         *
+         * @param clock the nodes' clock
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            if (clock == null) {
+                throw new NullPointerException("clock");
+            }
+            this.clock = clock;
+            return this;
+        }
+
+        /**
+         * How many workers this node runs: threads that claim the sessions whose wait is due, in
+         * this node's store and whichever node stored them, and run their next step. Default: 0,
+         * none: steps run only when a caller resumes a session, and waits come due only on nodes
+         * with workers. {@link Sessions#close()} stops them.
+         *
+         * @param workers how many sessions this node steps at once for their waits, 0 or more
+         * @return this builder
+         */
+        public Builder workers(int workers) {
+            if (workers < 0) {
+                throw new IllegalArgumentException("a negative number of workers: " + workers);
+            }
+            this.workers = workers;
+            return this;
+        }
+
+        /**
+         * How often an idle worker looks in the store for waits come due that it was not told
+         * of: stored by another node, or due earlier by a clock that jumped. A wait stored by
+         * this node wakes its workers at once, and a worker sleeps no longer than the next due
+         * time it knows of. Default: one second.
+         *
+         * @param interval the longest an idle worker goes without looking, more than zero
+         * @return this builder
+         */
+        public Builder pollEvery(Duration interval) {
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("a poll interval must be more than zero: " + interval);
+            }
+            this.poll = interval;
+            return this;
+        }
+
+        /**
+         * The sessions, on this builder's settings; with {@linkplain #workers workers}, they
+         * start.
          *
          * @return the sessions
          */
@@ -293,20 +363,26 @@ public final class Sessions {
             if (chosen == null) {
                 chosen = ClassLoader.getSystemClassLoader();
             }
-            return new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
+            Sessions sessions = new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
+            if (sessions.runner != null) {
+                sessions.runner.start();
+            }
+            return sessions;
         }
     }
 
     private final SessionStore store;
     private final Duration busyWait;
     private final boolean keepFinished;
-    private final Map<String, Upgrade> upgrades;
     private final StateCodec codec;
-    private final RowSeal rowSeal;
-    private final Builds builds;
+    /** Checks, seals and restores this node's rows. */
+    private final RowReader rows;
     private final Engine engine;
     private final RunningSteps running = new RunningSteps();
     private final ResidentSessions resident;
+    private final Clock clock;
+    /** This node's workers; null with none. */
+    private final SessionRunner runner;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -314,10 +390,12 @@ public final class Sessions {
         this.store = builder.store;
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
-        this.upgrades = Map.copyOf(builder.upgrades);
         this.codec = new StateCodec(loader);
-        this.rowSeal = new RowSeal(List.copyOf(builder.keys));
-        this.builds = new Builds(loader);
+        this.rows = new RowReader(new RowSeal(List.copyOf(builder.keys)), new Builds(loader),
+                Map.copyOf(builder.upgrades), codec, engine);
+        this.clock = builder.clock;
+        this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
+                clock);
     }
 
     /**
@@ -416,17 +494,17 @@ public final class Sessions {
                 }
                 Row existing = store.lock(connection, id, busyWait);
                 if (existing != null) {
-                    throw conflict(existing, 0);
+                    throw rows.conflict(existing, 0);
                 }
                 long now = System.currentTimeMillis();
-                StepResult<O> result = run(connection, id, 1, coroutine, first);
-                Row row = result.row(id, 1, now, now);
+                StepRun<O> result = run(connection, id, 1, coroutine, first, false);
+                Row row = rows.sealed(result.row(id, 1, now, now, keepFinished));
                 if (row != null) {
                     store.insert(connection, row);
                 }
                 store.commit(connection);
                 committed = true;
-                keepIfSuspended(row, coroutine);
+                stored(row, coroutine);
                 return result.reply(id, 1);
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
@@ -444,7 +522,7 @@ public final class Sessions {
             // another start with this id committed first: nothing of this one is stored
             Row existing = existing(id);
             if (existing != null) {
-                throw conflict(existing, 0);
+                throw rows.conflict(existing, 0);
             }
             throw storage(id, "its first step ran but could not be stored; nothing is stored", duplicate);
         } finally {
@@ -464,11 +542,6 @@ public final class Sessions {
         } finally {
             finish(connection, false, healthy);
         }
-    }
-
-    private SessionConflictException conflict(Row row, long expectedVersion) {
-        return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
-                distrust(row) == null ? readQuietly(row.output()) : null);
     }
 
     /**
@@ -541,21 +614,78 @@ public final class Sessions {
 
     /** A step of a session read from the store under its row lock. */
     private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
-        return inStepTransaction(id, (connection, commit) -> {
-            Row row = lock(connection, id);
-            AsymCoroutine<I, O> coroutine = restore(row, expectedVersion);
-            long step = row.version() + 1;
-            StepResult<O> result = run(connection, id, step, coroutine, input);
-            Row next = result.row(id, step, row.created(), System.currentTimeMillis());
-            if (next == null) {
-                store.delete(connection, id);
-                commit.run(step);
-            } else {
-                commit.storing(next, row.build(), result.bodyWrote);
+        return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, id, expectedVersion,
+                input, false));
+    }
+
+    /**
+     * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
+     * a caller's {@code input}, which a session that waits for a time refuses, or run by a worker
+     * ({@code timedOut}) for the session's wait, which must be due (else null, nothing run).
+     */
+    private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
+            I input, boolean timedOut) throws SQLException {
+        Row row = lock(connection, id);
+        AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
+        SessionWait wait = SessionWait.of(row);
+        long now = clock.millis();
+        if (timedOut && (wait == null || !wait.due(now))) {
+            return null;
+        }
+        if (!timedOut && wait != null) {
+            wait.admitInput(id, now);
+        }
+        long step = row.version() + 1;
+        StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
+        Row next = rows.sealed(result.row(id, step, row.created(), System.currentTimeMillis(), keepFinished));
+        if (next == null) {
+            store.delete(connection, id);
+            commit.run(step);
+        } else {
+            commit.storing(next, row.build(), result.bodyWrote);
+        }
+        stored(next, coroutine);
+        return result.reply(id, step);
+    }
+
+    /**
+     * For {@link SessionRunner}'s workers: claims the session whose wait has been due longest,
+     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction.
+     *
+     * @return the id of the session claimed, or null if none was due
+     * @throws SessionException naming the session claimed, if its step could not run or be stored
+     *         (it stays as it was), or its body failed (stored as failed)
+     */
+    String runDue(Collection<String> skipped) {
+        Connection connection;
+        try {
+            connection = store.begin();
+        } catch (SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot begin a transaction to claim a due session", e);
+        }
+        Commit commit = new Commit(connection);
+        boolean healthy = true;
+        String id = null;
+        try {
+            id = store.claimDue(connection, clock.millis(), skipped);
+            if (id == null) {
+                return null;
             }
-            keepIfSuspended(next, coroutine);
-            return result.reply(id, step);
-        });
+            enter(id, 0);
+            try {
+                lockedStep(connection, commit, id, -1, null, true);
+            } finally {
+                running.leave(id);
+            }
+            return id;
+        } catch (SQLException e) {
+            healthy = false;
+            throw id == null ? StoreFailures.ofStore(store, "cannot claim a due session", e)
+                    : StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step for its due wait could not"
+                            + " be stored; the session stays at its last stored version");
+        } finally {
+            finish(connection, commit.done, healthy);
+        }
     }
 
     /**
@@ -569,8 +699,8 @@ public final class Sessions {
         SessionStore.Version stored = entry.stored();
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
-            StepResult<O> result = run(connection, id, step, coroutine, input);
-            Row next = result.row(id, step, stored.created(), System.currentTimeMillis());
+            StepRun<O> result = run(connection, id, step, coroutine, input, false);
+            Row next = rows.sealed(result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
             boolean current;
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
@@ -583,7 +713,7 @@ public final class Sessions {
             if (!current) {
                 return null;
             }
-            keepIfSuspended(next, coroutine);
+            stored(next, coroutine);
             return result.reply(id, step);
         });
     }
@@ -647,17 +777,29 @@ public final class Sessions {
         }
     }
 
-    /** After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended session. */
-    private void keepIfSuspended(Row stored, AsymCoroutine<?, ?> coroutine) {
-        if (stored != null && stored.status() == SessionStatus.SUSPENDED) {
+    /**
+     * After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended
+     * session that awaits a plain input; tells this node's workers of a wait.
+     */
+    private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
+        if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
+            return;
+        }
+        if (stored.dueAt() == null) {
             resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
+        } else if (runner != null) {
+            runner.due(stored.dueAt());
         }
     }
 
     private void enter(String id) {
+        enter(id, busyWait.toNanos());
+    }
+
+    private void enter(String id, long waitNanos) {
         boolean entered;
         try {
-            entered = running.enter(id, busyWait.toNanos());
+            entered = running.enter(id, waitNanos);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SessionBusyException(id, "interrupted while waiting for it on this node");
@@ -703,202 +845,28 @@ public final class Sessions {
         store.release(connection, keep);
     }
 
-    /** The stored session as a coroutine ready to run its next step, or why not. */
-    private <I, O> AsymCoroutine<I, O> restore(Row row, long expectedVersion) {
-        String id = row.id();
-        String distrust = distrust(row);
-        if (distrust != null) {
-            throw new SessionRefusedException(id, row.build(), distrust, null);
-        }
-        if (row.status() == SessionStatus.FAILED) {
-            throw new SessionFailedException(id, row.version(), row.failure(), null);
-        }
-        if (row.status() == SessionStatus.FINISHED
-                || expectedVersion >= 0 && expectedVersion != row.version()) {
-            throw conflict(row, expectedVersion);
-        }
-        String refusal = builds.refusal(row.build(), row.manifest());
-        if (refusal != null) {
-            return upgrade(row, refusal);
-        }
-        if (row.state() == null) {
-            throw new SessionRefusedException(id, row.build(), "column state is NULL: no frames are stored", null);
-        }
-        try {
-            return codec.read(row.state(), new AsymCoroutine<>(engine));
-        } catch (IOException | RuntimeException e) {
-            throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
-        }
-    }
-
-    /**
-     * Why the stored {@code row} cannot be trusted as it is, naming the column; null if it can:
-     * its id, status and version are of a session, and with a key its seal matches every sealed
-     * column, or without one it has no seal.
-     */
-    private String distrust(Row row) {
-        if (row.id() == null) {
-            return "column id is NULL";
-        }
-        if (row.status() == null) {
-            return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
-                    + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());
-        }
-        if (row.version() < 1 || row.version() == Long.MAX_VALUE) {
-            return "column version holds " + row.version() + ", not the number of a step";
-        }
-        String sealed = rowSeal.sealing() ? rowSeal.mismatch(row) : row.seal() == null ? null
-                : "column seal is set: the row was sealed with a key, and this node has none";
-        if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
-            return "column failure is NULL, but column status says FAILED";
-        }
-        return sealed;
-    }
-
-    private static String abbreviated(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "... (" + text.length() + " characters)";
-    }
-
-    /** {@code row} sealed under this node's key, if it has one. */
-    private Row sealed(Row row) {
-        return row == null || !rowSeal.sealing() ? row : row.withSeal(rowSeal.seal(row));
-    }
-
-    /** What the store says about {@code row}, once it is trusted. */
-    private SessionInfo info(Row row) {
-        String distrust = distrust(row);
-        if (distrust != null) {
-            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
-        }
-        return infoOfTrusted(row);
-    }
-
-    /** What the store says about {@code row}, which {@link #distrust} has passed. */
-    private static SessionInfo infoOfTrusted(Row row) {
-        return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
-                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
-    }
-
-    @SuppressWarnings("unchecked")
-    private <I, O> AsymCoroutine<I, O> upgrade(Row row, String refusal) {
-        Upgrade upgrade = row.point() == null ? null : upgrades.get(row.point());
-        if (upgrade == null) {
-            throw new SessionRefusedException(row.id(), row.build(), refusal + (row.point() == null
-                    ? "; it is suspended at no named point, so no upgrade applies"
-                    : "; no upgrade is registered for its point '" + row.point() + "'"), null);
-        }
-        Map<String, Object> values;
-        try {
-            values = codec.readPointValues(row.pointValues());
-        } catch (IOException e) {
-            throw new SessionRefusedException(row.id(), row.build(), refusal + "; the values at its point '"
-                    + row.point() + "' cannot be read here: " + e, e);
-        }
-        AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
-        return new AsymCoroutine<>(body, engine);
-    }
-
-    /** The body's output on the way out of one step, and what to store. */
-    private final class StepResult<O> {
-        final O output;
-        final boolean finished;
-        final String failure;
-        final Throwable thrown;
-        final Builds.Manifest manifest;
-        final byte[] state;
-        final String point;
-        final byte[] pointValues;
-        /** Whether the body took the step's connection (and so may have written through it). */
-        final boolean bodyWrote;
-
-        StepResult(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
-                byte[] state, String point, byte[] pointValues, boolean bodyWrote) {
-            this.output = output;
-            this.finished = finished;
-            this.failure = failure;
-            this.thrown = thrown;
-            this.manifest = manifest;
-            this.state = state;
-            this.point = point;
-            this.pointValues = pointValues;
-            this.bodyWrote = bodyWrote;
-        }
-
-        /** The row to store after step {@code step}, sealed if this node has a key; null to delete it. */
-        Row row(String id, long step, long created, long now) {
-            return sealed(unsealedRow(id, step, created, now));
-        }
-
-        private Row unsealedRow(String id, long step, long created, long now) {
-            if (failure != null) {
-                return new Row(id, SessionStatus.FAILED, step, null, null, null, null, null, null, failure, created,
-                        now);
-            }
-            if (finished) {
-                return keepFinished ? new Row(id, SessionStatus.FINISHED, step, null, null, null, null, null,
-                        StateCodec.value(output), null, created, now) : null;
-            }
-            return new Row(id, SessionStatus.SUSPENDED, step, manifest.build(), manifest.text(), point,
-                    pointValues, state,
-                    StateCodec.value(output), null, created, now);
-        }
-
-        /** What the step returns to its caller, once stored. */
-        SessionStep<O> reply(String id, long step) {
-            if (failure != null) {
-                throw new SessionFailedException(id, step, failure, thrown);
-            }
-            return new SessionStep<>(id, step, finished, output);
-        }
-    }
-
-    /**
-     * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
-     * writes, if it takes the connection, begin at a savepoint.
-     */
-    private <I, O> StepResult<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
-            I input) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store);
-        StepContext previous = context.enter();
-        O output;
-        try {
-            output = coroutine.call(input);
-        } catch (RuntimeException | Error e) {
-            StepContext.restore(previous);
-            context.rollBackWrites();
-            return new StepResult<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection());
-        }
-        StepContext.restore(previous);
-        if (coroutine.isFinished()) {
-            return new StepResult<>(output, true, null, null, null, null, null, null, context.tookConnection());
-        }
-        StateCodec.Written written;
-        try {
-            written = codec.write(coroutine);
-        } catch (IOException | RuntimeException e) {
-            throw new SessionException(id, "step " + step + " ran but its state cannot be stored, so it is not"
-                    + " (the session stays at its last stored version): " + e, e);
-        }
-        return new StepResult<>(output, false, null, null, written.manifest(), written.state(), context.point(),
-                context.pointValues(), context.tookConnection());
-    }
-
-    private static String stackTrace(Throwable e) {
-        StringWriter text = new StringWriter();
-        e.printStackTrace(new PrintWriter(text));
-        return text.toString();
-    }
-
-    private Object readQuietly(byte[] bytes) {
-        try {
-            return codec.readValue(bytes);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+    /** {@link StepRun#run} on this node's store, codec and clock. */
+    private <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
+            I input, boolean timedOut) throws SQLException {
+        return StepRun.run(connection, store, codec, clock, id, step, coroutine, input, timedOut);
     }
 
     private SessionException storage(String id, String what, SQLException e) {
         return StoreFailures.of(store, id, what, e);
+    }
+
+    /**
+     * Stops this node's workers, if it has any: they claim no more sessions, and the steps they
+     * are running end (commit, or roll back if their body or store fails) before this returns.
+     * If the calling thread is interrupted meanwhile, the workers are interrupted too, and a step
+     * that then fails rolls back: its session stays due, for another node's workers or this
+     * node's after a restart. Starting and resuming sessions still work after it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (runner != null) {
+            runner.close();
+        }
     }
 
     // ---------------------------------------------------------------- reading and removing
@@ -913,7 +881,7 @@ public final class Sessions {
      */
     public Optional<SessionInfo> status(String id) {
         try {
-            return store.info(id).map(this::info);
+            return store.info(id).map(rows::info);
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -931,7 +899,7 @@ public final class Sessions {
     public Optional<Object> lastOutput(String id) {
         try {
             Optional<Row> row = store.info(id);
-            return row.map(this::info).map(trusted -> readQuietly(row.get().output()));
+            return row.map(rows::info).map(trusted -> rows.readQuietly(row.get().output()));
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
@@ -946,17 +914,10 @@ public final class Sessions {
      */
     public List<SessionInfo> list() {
         try {
-            return store.list().stream().map(this::info).toList();
+            return store.list().stream().map(rows::info).toList();
         } catch (SQLException e) {
             throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
-    }
-
-    /** {@code row} as {@link #listing()} gives it, its seal checked once. */
-    private Listing listing(Row row) {
-        String distrust = distrust(row);
-        return distrust != null ? new Listing(row.id(), null, distrust)
-                : new Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
     }
 
     /**
@@ -970,27 +931,10 @@ public final class Sessions {
      */
     public Optional<String> refusal(String id) {
         try {
-            return store.info(id).map(this::refusal);
+            return store.info(id).map(rows::refusal);
         } catch (SQLException e) {
             throw storage(id, "cannot read it from " + store, e);
         }
-    }
-
-    private String refusal(Row row) {
-        String distrust = distrust(row);
-        return distrust != null ? distrust : refusalOfTrusted(row);
-    }
-
-    /** Why this node would refuse to resume {@code row}, which {@link #distrust} has passed: its build; null if it takes it. */
-    private String refusalOfTrusted(Row row) {
-        if (row.status() != SessionStatus.SUSPENDED) {
-            return null;
-        }
-        String refusal = builds.refusal(row.build(), row.manifest());
-        if (refusal == null || row.point() != null && upgrades.containsKey(row.point())) {
-            return null;
-        }
-        return refusal;
     }
 
     /** One stored session as {@link SessionsCommand} lists it: what the store says, if it is trusted, and this node's verdict. */
@@ -1000,7 +944,7 @@ public final class Sessions {
     /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
     List<Listing> listing() {
         try {
-            return store.list().stream().map(this::listing).toList();
+            return store.list().stream().map(rows::listing).toList();
         } catch (SQLException e) {
             throw StoreFailures.ofStore(store, "cannot list the sessions", e);
         }
@@ -1021,7 +965,7 @@ public final class Sessions {
             throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
         }
         return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
-                count.build() == null ? null : builds.refusal(count.build(), count.manifest()))).toList();
+                count.build() == null ? null : rows.buildRefusal(count.build(), count.manifest()))).toList();
     }
 
     /**

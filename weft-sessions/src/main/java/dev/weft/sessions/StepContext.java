@@ -4,6 +4,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,6 +28,24 @@ import java.util.Map;
  * }
  * }</pre>
  *
+ * <p><b>Waits.</b> A body waits for a time, or for an input until a deadline, by saying so and
+ * then suspending: the wait applies to the {@code ret} that ends this step, and is stored with
+ * the session in the same transaction. A worker of any node ({@link Sessions.Builder#workers})
+ * resumes the session when the time comes, with {@code null} as the input, and
+ * {@link #timedOut()} is then true in the step it runs:
+ *
+ * <pre>{@code
+ * for (int round = 1;; round++) {                        // a recurring job
+ *     report(round);
+ *     StepContext.current().sleep(Duration.ofHours(1));
+ *     self.ret("round " + round + " done");              // a worker resumes it in an hour
+ * }
+ *
+ * StepContext.current().awaitInput(Duration.ofDays(2));
+ * String answer = self.ret("Do you confirm?");           // an input within two days, or null
+ * if (StepContext.current().timedOut()) { ... }          // the deadline came first
+ * }</pre>
+ *
  * <p>Confined to the thread running the step; valid until the body suspends or returns (do not
  * keep it in a field or a local across a {@code ret}: it would be serialized with the frames).
  */
@@ -42,12 +63,21 @@ public final class StepContext {
     private boolean savepoint;
     private String point;
     private byte[] pointValues;
+    /** The nodes' clock, which times waits. */
+    private final Clock clock;
+    /** Whether a worker runs this step because the session's wait came due. */
+    private final boolean timedOut;
+    /** What the session waits for after this step's {@code ret}; null for a plain input. */
+    private SessionWait wait;
 
-    StepContext(String sessionId, long step, Connection connection, SessionStore store) {
+    StepContext(String sessionId, long step, Connection connection, SessionStore store, Clock clock,
+            boolean timedOut) {
         this.sessionId = sessionId;
         this.step = step;
         this.raw = connection;
         this.store = store;
+        this.clock = clock;
+        this.timedOut = timedOut;
     }
 
     /** The step's connection, refusing what would end or split the step's transaction. */
@@ -174,6 +204,99 @@ public final class StepContext {
 
     String point() {
         return point;
+    }
+
+    /**
+     * Makes the session sleep for {@code duration} once this step suspends: no input resumes it,
+     * and a worker does when the time has passed (at once for a zero duration), with
+     * {@code null} as the input of its {@code ret}. The time is the node's clock
+     * ({@link Sessions.Builder#clock}) now plus {@code duration}; the last wait named in a step
+     * counts, and a step that finishes the body ignores it.
+     *
+     * @param duration how long to sleep, zero or more
+     * @throws IllegalArgumentException if {@code duration} is negative, or too long to be a time
+     */
+    public void sleep(Duration duration) {
+        wait = new SessionWait(SessionWait.Kind.SLEEP, after(duration, "sleep"));
+    }
+
+    /**
+     * Makes the session sleep until {@code time} once this step suspends, as {@link #sleep}: a
+     * time already past wakes it as soon as a worker sees it.
+     *
+     * @param time when a worker resumes it
+     */
+    public void sleepUntil(Instant time) {
+        wait = new SessionWait(SessionWait.Kind.SLEEP, millis(time, "sleep"));
+    }
+
+    /**
+     * Makes the session wait at most {@code timeout} for its next input once this step suspends:
+     * an input before the deadline resumes it as usual; from the deadline on, an input is refused
+     * with {@link SessionWaitingException} and a worker resumes it with {@code null}, its
+     * {@link #timedOut()} true.
+     *
+     * @param timeout how long an input is awaited, zero or more
+     * @throws IllegalArgumentException if {@code timeout} is negative, or too long to be a time
+     */
+    public void awaitInput(Duration timeout) {
+        wait = new SessionWait(SessionWait.Kind.INPUT, after(timeout, "input's timeout"));
+    }
+
+    /**
+     * Makes the session wait for its next input until {@code deadline} once this step suspends,
+     * as {@link #awaitInput(Duration)}.
+     *
+     * @param deadline when a worker resumes it as timed out
+     */
+    public void awaitInputUntil(Instant deadline) {
+        wait = new SessionWait(SessionWait.Kind.INPUT, millis(deadline, "input's deadline"));
+    }
+
+    /**
+     * Whether this step runs because the time the session waited for came: its sleep ended, or
+     * its deadline for an input passed with none. The input of the {@code ret} it returns from
+     * is then {@code null}.
+     *
+     * @return true if a worker resumed the session when its wait came due
+     */
+    public boolean timedOut() {
+        return timedOut;
+    }
+
+    /** What the session waits for after this step, or null for a plain input. */
+    SessionWait waitingFor() {
+        return wait;
+    }
+
+    private long after(Duration duration, String what) {
+        if (duration == null) {
+            throw new NullPointerException("session " + sessionId + ": the " + what);
+        }
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("session " + sessionId + ": a negative " + what + ", " + duration
+                    + ": give zero or more (or a time, which may be past)");
+        }
+        Instant due;
+        try {
+            due = clock.instant().plus(duration);
+        } catch (java.time.DateTimeException | ArithmeticException e) {
+            throw new IllegalArgumentException("session " + sessionId + ": a " + what + " of " + duration
+                    + " ends beyond what a due time can hold", e);
+        }
+        return millis(due, what);
+    }
+
+    private long millis(Instant time, String what) {
+        if (time == null) {
+            throw new NullPointerException("session " + sessionId + ": the time of the " + what);
+        }
+        try {
+            return time.toEpochMilli();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("session " + sessionId + ": the " + what + " ends at " + time
+                    + ", beyond what a due time can hold", e);
+        }
     }
 
     /** The values of {@link #point()}, serialized when it was named; null if none was. */

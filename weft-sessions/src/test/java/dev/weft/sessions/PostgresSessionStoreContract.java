@@ -13,10 +13,12 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The contract on PostgreSQL: a real server that the test starts ({@link PostgresServer}), a database per test. */
@@ -142,6 +144,22 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
         assertEquals(0, openTransactions());
         assertEquals("5:e", resident.<String, String>resume(id, "e").output());
         assertEquals("6:f", sessions.<String, String>resume(id, 5, "f").output());
+    }
+
+    // ---------------------------------------------------------------- waits across nodes
+
+    @Test
+    void aWaitStoredByOneNodeWakesAnotherNodesWorkersThroughNotifyWithoutWaitingForThePoll() throws Exception {
+        try (SessionStore otherStore = reopen();
+                Sessions listening = Sessions.builder(otherStore).engine(engine()).pollEvery(Duration.ofMinutes(10))
+                        .workers(1).keepFinished(true).build()) {
+            TimeUnit.MILLISECONDS.sleep(200); // its workers looked once, found nothing, and wait for ten minutes
+            String id = sessions.start(new dev.weft.sessions.flows.Alarm(), Duration.ZERO).id();
+            SessionWaitsContract.awaitTrue(() -> listening.status(id).orElseThrow().status() == SessionStatus.FINISHED,
+                    () -> "the other node's worker to run session " + id);
+            assertEquals("woke at step 2, timed out true, input null", listening.lastOutput(id).orElseThrow());
+            assertEquals(0, openTransactions());
+        }
     }
 
     /** How many connections to this test's database are inside a transaction, this one's aside. */

@@ -292,6 +292,10 @@ final class RowFuzz {
             accepted(trusted, call);
             return failed.getCause() == null ? "accepted: failed before" : "failed by the body";
         }
+        if (e instanceof SessionWaitingException) {
+            accepted(trusted, call);
+            return "accepted: waits for a time";
+        }
         if (e instanceof SessionConflictException) {
             accepted(trusted, call);
             return "accepted: conflict (ended)";

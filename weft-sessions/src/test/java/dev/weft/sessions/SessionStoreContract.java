@@ -37,6 +37,7 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,6 +123,15 @@ abstract class SessionStoreContract {
         assertTrue(sessions.status(id).isEmpty(), "a finished session is deleted");
         SessionNotFoundException gone = assertThrows(SessionNotFoundException.class, () -> sessions.resume(id, "x"));
         assertTrue(gone.getMessage().contains(id), gone.getMessage());
+    }
+
+    /** Waits and workers ({@link SessionWaitsContract}), on this suite's store and engine. */
+    @Nested
+    class Waits extends SessionWaitsContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
     }
 
     // ---------------------------------------------------------------- engines

@@ -43,10 +43,10 @@ final class StoredRows {
 
     private static Map<String, Kind> columns() {
         Map<String, Kind> columns = new LinkedHashMap<>();
-        for (String text : List.of("id", "status", "build", "manifest", "point", "failure")) {
+        for (String text : List.of("id", "status", "build", "manifest", "point", "failure", "wait_kind")) {
             columns.put(text, Kind.TEXT);
         }
-        for (String number : List.of("version", "created_at", "updated_at")) {
+        for (String number : List.of("version", "created_at", "updated_at", "due_at")) {
             columns.put(number, Kind.NUMBER);
         }
         for (String bytes : List.of("point_values", "state", "output", "seal")) {

@@ -1,0 +1,172 @@
+package dev.weft.sessions;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.Engine;
+import dev.weft.sessions.SessionStore.Row;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * What a node makes of a stored row, before and after it trusts it: why not (the column that is
+ * out of range or differs from its seal), what the store says about the session, why this node's
+ * code refuses it, and the coroutine that runs its next step. Also seals the rows this node
+ * writes. Stateless but for its settings; any thread.
+ */
+final class RowReader {
+
+    private final RowSeal rowSeal;
+    private final Builds builds;
+    private final Map<String, Sessions.Upgrade> upgrades;
+    private final StateCodec codec;
+    private final Engine engine;
+
+    RowReader(RowSeal rowSeal, Builds builds, Map<String, Sessions.Upgrade> upgrades, StateCodec codec,
+            Engine engine) {
+        this.rowSeal = rowSeal;
+        this.builds = builds;
+        this.upgrades = upgrades;
+        this.codec = codec;
+        this.engine = engine;
+    }
+
+    /** The conflict of a step that expected {@code expectedVersion} with {@code row}, its output if the row is trusted. */
+    SessionConflictException conflict(Row row, long expectedVersion) {
+        return new SessionConflictException(row.id(), expectedVersion, row.version(), row.status(),
+                distrust(row) == null ? readQuietly(row.output()) : null);
+    }
+
+    /** The stored session as a coroutine ready to run its next step, or why not. */
+    <I, O> AsymCoroutine<I, O> restore(Row row, long expectedVersion) {
+        String id = row.id();
+        String distrust = distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(id, row.build(), distrust, null);
+        }
+        if (row.status() == SessionStatus.FAILED) {
+            throw new SessionFailedException(id, row.version(), row.failure(), null);
+        }
+        if (row.status() == SessionStatus.FINISHED
+                || expectedVersion >= 0 && expectedVersion != row.version()) {
+            throw conflict(row, expectedVersion);
+        }
+        String refusal = builds.refusal(row.build(), row.manifest());
+        if (refusal != null) {
+            return upgrade(row, refusal);
+        }
+        if (row.state() == null) {
+            throw new SessionRefusedException(id, row.build(), "column state is NULL: no frames are stored", null);
+        }
+        try {
+            return codec.read(row.state(), new AsymCoroutine<>(engine));
+        } catch (IOException | RuntimeException e) {
+            throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
+        }
+    }
+
+    /**
+     * Why the stored {@code row} cannot be trusted as it is, naming the column; null if it can:
+     * its id, status and version are of a session, and with a key its seal matches every sealed
+     * column, or without one it has no seal.
+     */
+    String distrust(Row row) {
+        if (row.id() == null) {
+            return "column id is NULL";
+        }
+        if (row.status() == null) {
+            return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
+                    + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());
+        }
+        if (row.version() < 1 || row.version() == Long.MAX_VALUE) {
+            return "column version holds " + row.version() + ", not the number of a step";
+        }
+        String sealed = rowSeal.sealing() ? rowSeal.mismatch(row) : row.seal() == null ? null
+                : "column seal is set: the row was sealed with a key, and this node has none";
+        if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
+            return "column failure is NULL, but column status says FAILED";
+        }
+        return sealed != null ? sealed : SessionWait.distrust(row);
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "... (" + text.length() + " characters)";
+    }
+
+    /** {@code row} sealed under this node's key, if it has one; null for null. */
+    Row sealed(Row row) {
+        return row == null || !rowSeal.sealing() ? row : row.withSeal(rowSeal.seal(row));
+    }
+
+    /** What the store says about {@code row}, once it is trusted. */
+    SessionInfo info(Row row) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
+        }
+        return infoOfTrusted(row);
+    }
+
+    /** What the store says about {@code row}, which {@link #distrust} has passed. */
+    static SessionInfo infoOfTrusted(Row row) {
+        return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
+                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
+    }
+
+    @SuppressWarnings("unchecked")
+    <I, O> AsymCoroutine<I, O> upgrade(Row row, String refusal) {
+        Sessions.Upgrade upgrade = row.point() == null ? null : upgrades.get(row.point());
+        if (upgrade == null) {
+            throw new SessionRefusedException(row.id(), row.build(), refusal + (row.point() == null
+                    ? "; it is suspended at no named point, so no upgrade applies"
+                    : "; no upgrade is registered for its point '" + row.point() + "'"), null);
+        }
+        Map<String, Object> values;
+        try {
+            values = codec.readPointValues(row.pointValues());
+        } catch (IOException e) {
+            throw new SessionRefusedException(row.id(), row.build(), refusal + "; the values at its point '"
+                    + row.point() + "' cannot be read here: " + e, e);
+        }
+        AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
+        return new AsymCoroutine<>(body, engine);
+    }
+
+    /** The stored value {@code bytes}, or null if it cannot be read here. */
+    Object readQuietly(byte[] bytes) {
+        try {
+            return codec.readValue(bytes);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** {@code row} as {@link Sessions#listing()} gives it, its seal checked once. */
+    Sessions.Listing listing(Row row) {
+        String distrust = distrust(row);
+        return distrust != null ? new Sessions.Listing(row.id(), null, distrust)
+                : new Sessions.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
+    }
+
+    String refusal(Row row) {
+        String distrust = distrust(row);
+        return distrust != null ? distrust : refusalOfTrusted(row);
+    }
+
+    /** Why this node would refuse to resume {@code row}, which {@link #distrust} has passed: its build; null if it takes it. */
+    String refusalOfTrusted(Row row) {
+        if (row.status() != SessionStatus.SUSPENDED) {
+            return null;
+        }
+        String refusal = builds.refusal(row.build(), row.manifest());
+        if (refusal == null || row.point() != null && upgrades.containsKey(row.point())) {
+            return null;
+        }
+        return refusal;
+    }
+
+    /** Why this node refuses sessions of {@code build}, whose manifest the store holds; null if it takes them. */
+    String buildRefusal(String build, String manifest) {
+        return builds.refusal(build, manifest);
+    }
+}

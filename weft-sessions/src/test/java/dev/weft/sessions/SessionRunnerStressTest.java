@@ -1,0 +1,158 @@
+package dev.weft.sessions;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.weft.Engine;
+import dev.weft.sessions.flows.Recurring;
+import dev.weft.sessions.testing.PostgresServer;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Workers of several nodes on one store: {@code SESSIONS} recurring jobs
+ * ({@link Recurring}: each round writes a ledger row in its step's transaction, then sleeps a few
+ * milliseconds), started on random nodes, and resumed only by the nodes' workers, which claim
+ * them from the store (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}). Nodes alternate engines, and
+ * one node is closed (its running steps drain) once a third of the rounds are done and another
+ * opened in its place. In the end every session has finished, and its ledger holds each of its
+ * rounds exactly once, in order, each after the first one run by a worker for its sleep.
+ *
+ * <p>Sizes: {@code -Dweft.sessions.runner.sessions} (200), {@code .rounds} (5), {@code .nodes} (3),
+ * {@code .workers} (3 per node).
+ */
+class SessionRunnerStressTest {
+
+    private static final int SESSIONS = Integer.getInteger("weft.sessions.runner.sessions", 200);
+    private static final int ROUNDS = Integer.getInteger("weft.sessions.runner.rounds", 5);
+    private static final int NODES = Integer.getInteger("weft.sessions.runner.nodes", 3);
+    private static final int WORKERS = Integer.getInteger("weft.sessions.runner.workers", 3);
+
+    @Test
+    void workersOfManyNodesOnPostgresRunEveryRoundOfEverySessionOnceInOrder() throws Exception {
+        String url = PostgresServer.shared().newDatabase("runner");
+        run(() -> SessionStore.postgres(url, "postgres", null), () -> DriverManager.getConnection(url, "postgres", null));
+    }
+
+    @Test
+    void workersOfManyNodesOnOneSqliteFileRunEveryRoundOfEverySessionOnceInOrder(@TempDir Path directory)
+            throws Exception {
+        Path file = directory.resolve("sessions.db");
+        run(() -> SessionStore.sqlite(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
+    }
+
+    @FunctionalInterface
+    private interface Connect {
+        Connection get() throws SQLException;
+    }
+
+    private void run(Supplier<SessionStore> stores, Connect connect) throws Exception {
+        List<SessionStore> opened = new ArrayList<>();
+        List<Sessions> nodes = new ArrayList<>();
+        try {
+            SessionStore first = stores.get();
+            opened.add(first);
+            try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
+            }
+            for (int i = 0; i < NODES; i++) {
+                SessionStore store = i == 0 ? first : stores.get();
+                if (i > 0) {
+                    opened.add(store);
+                }
+                nodes.add(node(store, i));
+            }
+            List<String> ids = start(nodes);
+            awaitRows(connect, SESSIONS * ROUNDS / 3);
+            nodes.get(0).close(); // drains: its running steps commit or roll back, it claims no more
+            SessionStore replacement = stores.get();
+            opened.add(replacement);
+            nodes.set(0, node(replacement, NODES));
+            awaitRows(connect, SESSIONS * ROUNDS);
+            Sessions any = nodes.get(1);
+            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
+                    + " sessions to finish");
+            check(connect, ids);
+        } finally {
+            nodes.forEach(Sessions::close);
+            opened.forEach(SessionStore::close);
+        }
+    }
+
+    private static Sessions node(SessionStore store, int number) {
+        return Sessions.builder(store).engine(number % 2 == 0 ? Engine.NATIVE : Engine.WOVEN).workers(WORKERS)
+                .pollEvery(Duration.ofMillis(50)).waitWhenBusy(Duration.ofSeconds(30)).build();
+    }
+
+    /** Starts the sessions on random nodes, from several threads; their ids. */
+    private static List<String> start(List<Sessions> nodes) throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> started = new ArrayList<>();
+            Random random = new Random(32);
+            for (int i = 0; i < SESSIONS; i++) {
+                Sessions node = nodes.get(random.nextInt(nodes.size()));
+                Duration every = Duration.ofMillis(random.nextInt(20));
+                started.add(callers.submit(() -> node.start(new Recurring(ROUNDS, every), null).id()));
+            }
+            List<String> ids = new ArrayList<>();
+            for (Future<String> id : started) {
+                ids.add(id.get());
+            }
+            return ids;
+        } finally {
+            callers.shutdown();
+        }
+    }
+
+    private static void awaitRows(Connect connect, int rows) {
+        SessionWaitsContract.awaitTrue(() -> count(connect) >= rows, () -> rows + " ledger rows; there are "
+                + count(connect));
+    }
+
+    private static long count(Connect connect) {
+        try (Connection connection = connect.get(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM ledger")) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Every session's ledger: each round once, in order, the first at its start and every other by a timer. */
+    private static void check(Connect connect, List<String> ids) throws SQLException {
+        Map<String, List<String>> ledgers = new HashMap<>();
+        try (Connection connection = connect.get(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT session, step, input FROM ledger ORDER BY session,"
+                        + " step")) {
+            while (rows.next()) {
+                ledgers.computeIfAbsent(rows.getString(1), id -> new ArrayList<>()).add(rows.getInt(2) + ":"
+                        + rows.getString(3));
+            }
+        }
+        List<String> expected = new ArrayList<>(List.of("1:start"));
+        for (int round = 2; round <= ROUNDS; round++) {
+            expected.add(round + ":timer");
+        }
+        assertEquals(SESSIONS, ledgers.size(), "sessions in the ledger");
+        for (String id : ids) {
+            assertEquals(expected, ledgers.get(id), "session " + id);
+        }
+    }
+}
