@@ -3,10 +3,14 @@ package dev.weft.sessions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * The store's connections: idle ones are kept for the next operation, at most {@code maxIdle} of
- * them; a connection that saw an error is closed rather than kept. Any thread.
+ * them; a connection that saw an error is closed rather than kept. A connection given back that
+ * the driver has closed died with its server or its link (an outage, a restart), as the idle ones
+ * opened before it most likely did: they are closed too, so that after an outage one operation
+ * fails on a dead connection, not one for each idle one. Any thread.
  */
 final class ConnectionPool implements AutoCloseable {
 
@@ -41,7 +45,7 @@ final class ConnectionPool implements AutoCloseable {
         return opener.open();
     }
 
-    /** Gives {@code connection} back; {@code healthy} false closes it. */
+    /** Gives {@code connection} back; {@code healthy} false closes it, and the idle ones too if it died. */
     void give(Connection connection, boolean healthy) {
         if (healthy) {
             synchronized (this) {
@@ -51,7 +55,27 @@ final class ConnectionPool implements AutoCloseable {
                 }
             }
         }
+        if (!healthy && isDead(connection)) {
+            dropIdle();
+        }
         closeQuietly(connection);
+    }
+
+    private static boolean isDead(Connection connection) {
+        try {
+            return connection.isClosed();
+        } catch (SQLException e) {
+            return true;
+        }
+    }
+
+    private void dropIdle() {
+        List<Connection> dropped;
+        synchronized (this) {
+            dropped = List.copyOf(idle);
+            idle.clear();
+        }
+        dropped.forEach(this::closeQuietly);
     }
 
     @Override

@@ -99,6 +99,27 @@ abstract class PostgresConnectionLossContract {
         assertTrue(sessions.status("chosen").isEmpty());
     }
 
+    @Test
+    void afterAnOutageOneOperationAtMostFailsOnADeadPooledConnection() throws SQLException {
+        String id = sessions.<String, String>start(new Ledger(5), "a").id();
+        List<Connection> held = List.of(store.begin(), store.begin(), store.begin());
+        for (Connection connection : held) {
+            store.release(connection, store.rollbackQuietly(connection));
+        }
+        proxy.down();
+        proxy.up();
+        int failed = 0;
+        for (int i = 0; i < held.size() + 1; i++) {
+            try {
+                sessions.status(id);
+            } catch (SessionStoreUnavailableException e) {
+                failed++;
+            }
+        }
+        assertTrue(failed <= 1, failed + " operations failed on pooled connections the outage killed");
+        assertEquals("after step 2", sessions.<String, String>resume(id, 1, "b").output());
+    }
+
     // ---------------------------------------------------------------- lost before the COMMIT was sent
 
     @Test
