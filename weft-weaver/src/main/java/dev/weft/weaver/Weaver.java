@@ -64,6 +64,9 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  */
 public final class Weaver {
 
+    /** The JVM's limit on the bytes of a method's code. */
+    private static final int METHOD_LIMIT = 65_535;
+
     /** A weaver; it keeps no state between classes, so one may serve every thread. */
     public Weaver() {
     }
@@ -130,19 +133,44 @@ public final class Weaver {
     /**
      * Records that the method {@code tooLarge} names, or whose twin it names, is to be left as
      * compiled, with the reason; one that was left already, or that is no method of the class
-     * (a method the weaver adds), cannot be left, and the class cannot be woven.
+     * (a method the weaver adds), cannot be left, and the class cannot be woven. The methods
+     * whose sites, at the bytes a site of that method took woven, would come to a tenth over the
+     * limit are left too, their size an estimate: a class of many such methods is then woven
+     * again once, not once for each. One nearer the limit is left only if it is found too large.
      */
     private static void leaveAsCompiled(byte[] classFile, MethodTooLargeException tooLarge, Map<String, String> leftAsCompiled)
             throws WeavingException {
         String key = TwinMethods.originalKey(tooLarge.getMethodName(), tooLarge.getDescriptor());
         ClassNode type = new ClassNode();
-        new ClassReader(classFile).accept(type, ClassReader.SKIP_CODE);
-        boolean own = type.methods.stream().anyMatch(m -> (m.name + m.desc).equals(key));
-        if (!own || leftAsCompiled.containsKey(key)) {
+        new ClassReader(classFile).accept(type, 0);
+        MethodNode method = type.methods.stream().filter(m -> (m.name + m.desc).equals(key)).findFirst().orElse(null);
+        if (method == null || leftAsCompiled.containsKey(key)) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + tooLarge.getMessage(), tooLarge);
         }
-        leftAsCompiled.put(key, String.format(Locale.ROOT, "it is too large to weave: woven, its code would be %,d bytes,"
-                + " over the JVM's limit of 65,535 a method", tooLarge.getCodeSize()));
+        leftAsCompiled.put(key, tooLargeReason("", tooLarge.getCodeSize()));
+        double bytesPerSite = (double) tooLarge.getCodeSize() / Math.max(1, sites(method));
+        for (MethodNode other : type.methods) {
+            long estimate = Math.round(sites(other) * bytesPerSite);
+            if (SuspensionSites.isCandidate(other) && estimate > METHOD_LIMIT + METHOD_LIMIT / 10) {
+                leftAsCompiled.putIfAbsent(other.name + other.desc, tooLargeReason("about ", estimate));
+            }
+        }
+    }
+
+    private static String tooLargeReason(String about, long bytes) {
+        return String.format(Locale.ROOT, "it is too large to weave: woven, its code would be %s%,d bytes, over the JVM's"
+                + " limit of 65,535 a method", about, bytes);
+    }
+
+    /** How many suspension sites {@code method} has: the calls weaving adds code at. */
+    private static int sites(MethodNode method) {
+        int sites = 0;
+        for (AbstractInsnNode insn : method.instructions) {
+            if (insn instanceof MethodInsnNode call && SuspensionSites.isSite(call)) {
+                sites++;
+            }
+        }
+        return sites;
     }
 
     /** {@link #weave(byte[], ClassLoader)}, leaving the methods {@code leftAsCompiled} names as compiled, for its reasons. */

@@ -49,11 +49,16 @@ class LargeMethodTest {
         String reason = table.method("big(I)I").unsupported();
         assertTrue(reason != null && reason.startsWith(TOO_LARGE) && reason.endsWith("over the JVM's limit of 65,535 a method"),
                 reason);
+        String tooReason = table.method("bigToo(I)I").unsupported();
+        assertTrue(reason.contains(" would be about ") != tooReason.contains(" would be about "),
+                "the one found too large, the other of the same size left with it, at once: " + reason + " / " + tooReason);
+        assertTrue(tooReason.startsWith(TOO_LARGE), tooReason);
         assertEquals(null, table.method("small(I)I").unsupported());
         assertFalse(table.method("small(I)I").sites().isEmpty(), "small is woven");
         byte[] woven = new Weaver().weave(HUGE.classFile());
         assertEquals(code(HUGE.classFile(), "big"), code(woven, "big"), "big's instructions");
         assertFalse(methodNames(woven).contains("big$weft"), "no twin of big: " + methodNames(woven));
+        assertFalse(methodNames(woven).contains("bigToo$weft"), "no twin of bigToo: " + methodNames(woven));
         assertTrue(methodNames(woven).contains("small$weft"), "small's twin: " + methodNames(woven));
     }
 
