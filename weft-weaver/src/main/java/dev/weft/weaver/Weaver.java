@@ -191,16 +191,16 @@ public final class Weaver {
         }
         PhaseDump dump = PhaseDump.fromSystemProperty();
         try {
+            ClassHierarchy hierarchy = ClassHierarchy.of(loader);
+            hierarchy.add(type.name, type.superName, type.access, type.interfaces);
             // 2. what serialization computes from the class as compiled, which weaving changes
-            OptionalLong serialVersion = DefaultSerialVersion.of(type, loader);
+            OptionalLong serialVersion = DefaultSerialVersion.of(type, hierarchy);
             // 3. the original bytecode index of every call and fingerprint of every method, before anything moves
             Map<AbstractInsnNode, Integer> siteIds = OriginalOffsets.of(reader, type);
             Map<String, String> hashes = new HashMap<>();
             type.methods.forEach(m -> hashes.put(m.name + m.desc, MethodHash.of(m)));
             // 4. subroutines inlined: each copy of a call gets a site id of its own
             SubroutineInlining.apply(type, siteIds);
-            ClassHierarchy hierarchy = ClassHierarchy.of(loader);
-            hierarchy.add(type.name, type.superName, type.access);
             // 5. allocations whose constructor arguments may suspend move after those arguments
             deferAllocations(type, hierarchy, leftAsCompiled.keySet());
             if (dump != null) {

@@ -3,10 +3,14 @@ package dev.weft.weaver.analysis;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.Opcodes;
@@ -23,8 +27,8 @@ import org.objectweb.asm.Opcodes;
  */
 public final class ClassHierarchy {
 
-    /** What is known of one class: its superclass (null for {@code java/lang/Object}), and whether it is an interface. */
-    private record Header(String superName, boolean isInterface) {
+    /** What is known of one class: its superclass (null for {@code java/lang/Object}), whether it is an interface, and its interfaces. */
+    private record Header(String superName, boolean isInterface, List<String> interfaces) {
     }
 
     /** A chain longer than this is taken for a cycle in broken class files: its top is unresolved. */
@@ -55,8 +59,37 @@ public final class ClassHierarchy {
     }
 
     /** Makes the class {@code name} known as it is being woven, whether or not its class file can be found. */
-    public void add(String name, String superName, int access) {
-        headers.put(name, new Header(superName, (access & Opcodes.ACC_INTERFACE) != 0));
+    public void add(String name, String superName, int access, List<String> interfaces) {
+        headers.put(name, new Header(superName, (access & Opcodes.ACC_INTERFACE) != 0, List.copyOf(interfaces)));
+    }
+
+    /**
+     * Whether {@code name} is {@code supertype} or a subtype of it, through its superclasses and
+     * interfaces; null if it is not found to be and a class file on the way cannot be found.
+     */
+    public Boolean isSubtype(String name, String supertype) {
+        Deque<String> pending = new ArrayDeque<>(List.of(name));
+        Set<String> seen = new HashSet<>();
+        boolean complete = true;
+        while (!pending.isEmpty() && seen.size() < DEEPEST) {
+            String next = pending.pop();
+            if (next.equals(supertype)) {
+                return true;
+            }
+            if (!seen.add(next)) {
+                continue;
+            }
+            Header header = header(next);
+            if (header == null) {
+                complete = false;
+                continue;
+            }
+            if (header.superName() != null) {
+                pending.push(header.superName());
+            }
+            header.interfaces().forEach(pending::push);
+        }
+        return complete ? Boolean.FALSE : null;
     }
 
     /** Whether {@code name} is an interface; null if its class file cannot be found. */
@@ -101,6 +134,7 @@ public final class ClassHierarchy {
 
     private static Header headerOf(byte[] classFile) {
         ClassReader reader = new ClassReader(classFile);
-        return new Header(reader.getSuperName(), (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0);
+        return new Header(reader.getSuperName(), (reader.getAccess() & Opcodes.ACC_INTERFACE) != 0,
+                List.of(reader.getInterfaces()));
     }
 }

@@ -1,14 +1,6 @@
 package dev.weft.weaver.analysis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.HashSet;
-import java.util.List;
 import java.util.OptionalLong;
-import java.util.Set;
-import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.commons.SerialVersionUIDAdder;
@@ -24,9 +16,9 @@ import org.objectweb.asm.tree.ClassNode;
  *
  * <p>Only a class that needs it gets one: a {@code Serializable} class, not an enum or a record
  * (whose default is 0 and never compared), that declares none. Whether a class is
- * {@code Serializable} is read from the class files of its supertypes, found as resources of a
- * class loader (no class is loaded); a class whose supertypes cannot all be found is given the
- * value as if it were, which keeps serialization right and costs a class that is not one field.
+ * {@code Serializable} is read from the class files of its supertypes ({@link ClassHierarchy},
+ * no class is loaded); a class whose supertypes cannot all be found is given the value as if it
+ * were, which keeps serialization right and costs a class that is not one field.
  * The hash itself is ASM's {@link SerialVersionUIDAdder}'s.
  *
  * <p>Stateless and thread-safe.
@@ -42,56 +34,19 @@ public final class DefaultSerialVersion {
      * The default {@code serialVersionUID} of {@code type}, as compiled, or empty if the woven
      * class needs none declared.
      *
-     * @param type   the class, before weaving has changed anything
-     * @param loader where its supertypes' class files are read from; null for the system class loader
+     * @param type      the class, before weaving has changed anything
+     * @param hierarchy where its supertypes are read from, {@code type} made known to it
      */
-    public static OptionalLong of(ClassNode type, ClassLoader loader) {
+    public static OptionalLong of(ClassNode type, ClassHierarchy hierarchy) {
         boolean enumOrInterface = (type.access & (Opcodes.ACC_ENUM | Opcodes.ACC_INTERFACE)) != 0;
         boolean declares = type.fields.stream().anyMatch(f -> f.name.equals("serialVersionUID"));
         if (enumOrInterface || declares || "java/lang/Record".equals(type.superName)
-                || !mayBeSerializable(type, loader == null ? ClassLoader.getSystemClassLoader() : loader)) {
+                || Boolean.FALSE.equals(hierarchy.isSubtype(type.name, SERIALIZABLE))) {
             return OptionalLong.empty();
         }
         Computation computation = new Computation();
         type.accept(computation);
         return OptionalLong.of(computation.value);
-    }
-
-    /** Whether a supertype of {@code type} is {@code Serializable}, or one cannot be found. */
-    private static boolean mayBeSerializable(ClassNode type, ClassLoader loader) {
-        Deque<String> pending = new ArrayDeque<>(supertypes(type.superName, type.interfaces));
-        Set<String> seen = new HashSet<>();
-        while (!pending.isEmpty()) {
-            String name = pending.pop();
-            if (name.equals(SERIALIZABLE)) {
-                return true;
-            }
-            if (seen.add(name) && !name.equals("java/lang/Object")) {
-                ClassReader header = header(name, loader);
-                if (header == null) {
-                    return true;
-                }
-                pending.addAll(supertypes(header.getSuperName(), List.of(header.getInterfaces())));
-            }
-        }
-        return false;
-    }
-
-    private static List<String> supertypes(String superName, List<String> interfaces) {
-        List<String> all = new java.util.ArrayList<>(interfaces);
-        if (superName != null) {
-            all.add(superName);
-        }
-        return all;
-    }
-
-    /** The class file of {@code name} as a reader of its header, or null if {@code loader} has none. */
-    private static ClassReader header(String name, ClassLoader loader) {
-        try (InputStream in = loader.getResourceAsStream(name + ".class")) {
-            return in == null ? null : new ClassReader(in);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 
     /** ASM's computation, visited over the class as compiled, keeping the value rather than adding a field. */

@@ -53,7 +53,7 @@ final class WovenRefusal {
     /** Why {@code f}, a frame a twin called, is not woven code: the weaver's reason if it left the method of a woven class as compiled. */
     private static String whyNotWoven(StackWalker.StackFrame f) {
         Class<?> type = f.getDeclaringClass();
-        WovenMethods table = WovenMethods.of(type);
+        WovenMethods table = WovenMethods.registered(type);
         WovenMethods.WovenMethod method = table == null ? null : table.method(f.getMethodName() + f.getDescriptor());
         if (method != null && method.unsupported() != null) {
             return "the weaver left it as compiled: " + method.unsupported();
