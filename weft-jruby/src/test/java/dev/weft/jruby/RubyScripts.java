@@ -2,6 +2,7 @@ package dev.weft.jruby;
 
 import org.jruby.Ruby;
 import org.jruby.RubyInstanceConfig;
+import org.jruby.RubyThread;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -59,6 +60,10 @@ final class RubyScripts {
         RubyInstanceConfig config = new RubyInstanceConfig();
         config.setOutput(print);
         config.setError(print);
+        // The background compiler's thread is adopted into the runtime's map of Ruby threads,
+        // which it may touch while teardown walks that map (see endOtherThreads); compiling on
+        // the calling thread leaves no such thread.
+        config.setJitBackground(false);
         Ruby runtime = Ruby.newInstance(config);
         try {
             if (fibers == Fibers.WEFT) {
@@ -68,7 +73,33 @@ final class RubyScripts {
             print.flush();
             return out.toString(StandardCharsets.UTF_8) + (result == null ? "" : result);
         } finally {
+            endOtherThreads(runtime);
             runtime.tearDown(false);
+        }
+    }
+
+    /**
+     * Kills the runtime's other Ruby threads (JRuby's own fibers each run on one) and waits until
+     * each has ended. JRuby's teardown kills and joins them too, but then walks its map of Ruby
+     * threads unsynchronized while a thread it joined may still be taking itself out of that map:
+     * a ConcurrentModificationException in ThreadService.teardown, now and then.
+     */
+    private static void endOtherThreads(Ruby runtime) {
+        RubyThread self = runtime.getCurrentContext().getThread();
+        for (RubyThread thread : runtime.getThreadService().getActiveRubyThreads()) {
+            if (thread == self || thread.isAdopted()) {
+                continue;
+            }
+            thread.kill();
+            Thread javaThread = thread.getNativeThread();
+            if (javaThread != null) {
+                try {
+                    javaThread.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted waiting for " + javaThread, e);
+                }
+            }
         }
     }
 }
