@@ -35,6 +35,11 @@ import javax.crypto.SecretKey;
  * manifest is not sealed: its build is, and a manifest is accepted only for the build it hashes
  * to ({@link Builds#refusal(String, String)}).
  *
+ * <p>A message in a session's inbox ({@link Inbox}) is sealed the same way, in its own
+ * {@code seal} column: "WMS1", then the HMAC-SHA256 of that magic and of its session's id,
+ * its time sent and its payload, encoded as columns 0 to 2 are above; so that a message changed
+ * in the store, or moved to another session's inbox, is refused.
+ *
  * <p>A node's first key seals; every key it has is accepted. Stateless but for a per-thread
  * {@link Mac} per key; any thread.
  */
@@ -48,6 +53,8 @@ final class RowSeal {
     /** "WRS2": every column sealed. */
     static final int MAGIC_WAITING = 0x57525332;
     static final int WITHOUT_WAIT = 11;
+    /** "WMS1": a message's seal. */
+    static final int MESSAGE_MAGIC = 0x574d5331;
     static final int MAC_LENGTH = 32;
     static final int LENGTH = length(WITHOUT_WAIT);
 
@@ -83,6 +90,44 @@ final class RowSeal {
         }
         seal.put(mac(0, seal.array(), length - MAC_LENGTH, columns));
         return seal.array();
+    }
+
+    /** The seal of a message to session {@code sessionId}, under this node's first key. */
+    byte[] sealMessage(String sessionId, long sentAt, byte[] payload) {
+        ByteBuffer seal = ByteBuffer.allocate(4 + MAC_LENGTH);
+        seal.putInt(MESSAGE_MAGIC);
+        seal.put(mac(0, seal.array(), 4, message(sessionId, sentAt, payload)));
+        return seal.array();
+    }
+
+    /**
+     * Why a stored message is not to be trusted by this node; null if it is: sealed under one
+     * of its keys and unchanged, or with no key, not sealed.
+     */
+    String messageMismatch(Inbox.Message message) {
+        byte[] seal = message.seal();
+        if (!sealing()) {
+            return seal == null ? null : "its seal is set: it was sealed with a key, and this node has none";
+        }
+        if (seal == null) {
+            return "its seal is NULL: it was sent by a node without a key";
+        }
+        if (seal.length != 4 + MAC_LENGTH || ByteBuffer.wrap(seal).getInt() != MESSAGE_MAGIC) {
+            return "its seal holds " + seal.length + " bytes that are not a message's seal";
+        }
+        byte[][][] columns = message(message.sessionId(), message.sentAt(), message.payload());
+        byte[] stored = Arrays.copyOfRange(seal, 4, seal.length);
+        for (int key = 0; key < keys.size(); key++) {
+            if (MessageDigest.isEqual(mac(key, seal, 4, columns), stored)) {
+                return null;
+            }
+        }
+        return "it differs from what was sealed: its payload or time changed in the store, it was moved from"
+                + " another session's inbox, or it was sealed with another key";
+    }
+
+    private static byte[][][] message(String sessionId, long sentAt, byte[] payload) {
+        return new byte[][][] {text(0, sessionId), number(1, sentAt), bytes(2, payload)};
     }
 
     private static boolean waits(Row row) {

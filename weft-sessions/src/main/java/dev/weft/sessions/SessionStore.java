@@ -100,7 +100,7 @@ public final class SessionStore implements AutoCloseable {
         Row withWait(SessionWait wait) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure,
                     created, updated, statusName, seal, wait == null ? null : wait.kind().name(),
-                    wait == null ? null : wait.dueAt());
+                    wait == null ? null : wait.storedDueAt());
         }
     }
 
@@ -116,6 +116,8 @@ public final class SessionStore implements AutoCloseable {
 
     private final Dialect dialect;
     private final ConnectionPool pool;
+    /** The sessions' inboxes, in this store's database. */
+    private final Inbox inbox;
     private final String description;
     /**
      * Per pooled connection, its prepared statements of a step, by SQL (SQLite compiles a
@@ -132,6 +134,7 @@ public final class SessionStore implements AutoCloseable {
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
+        this.inbox = new Inbox(dialect == Dialect.POSTGRES);
         this.pool = new ConnectionPool(opener, 16, statements::remove);
         this.description = description;
         try {
@@ -235,6 +238,7 @@ public final class SessionStore implements AutoCloseable {
                     + " WHERE due_at IS NOT NULL");
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
+            inbox.create(statement, dialect.bytes);
             commit(connection);
             healthy = true;
         } finally {
@@ -434,16 +438,18 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * The session's row, locked for this transaction: waits at most {@code wait} for another
-     * transaction's lock (zero: not at all). Null if there is none.
+     * transaction's lock (zero: not at all). Null if there is none. PostgreSQL: {@code FOR NO
+     * KEY UPDATE}, which a step's {@code UPDATE} needs and a {@link Inbox send}'s key share
+     * does not conflict with.
      */
     Row lock(Connection connection, String id, Duration wait) throws SQLException {
         String sql = "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ?";
         if (dialect == Dialect.POSTGRES) {
             if (wait.isZero()) {
-                sql += " FOR UPDATE NOWAIT";
+                sql += " FOR NO KEY UPDATE NOWAIT";
             } else {
                 execute(connection, "SET LOCAL lock_timeout = " + Math.max(1, wait.toMillis()));
-                sql += " FOR UPDATE";
+                sql += " FOR NO KEY UPDATE";
             }
         }
         PreparedStatement select = prepared(connection, sql);
@@ -786,17 +792,21 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * The earliest due time of a waiting session but those in {@code skipped}, read without a
-     * lock (the rows may change before a worker claims one); null if none waits.
+     * lock (the rows may change before a worker claims one); null if none waits. A session that
+     * waits for a message and has one is due at once ({@link Long#MIN_VALUE}).
      */
     Long nextDue(java.util.Collection<String> skipped) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
         try (PreparedStatement select = connection.prepareStatement("SELECT MIN(due_at)" + WAITING
                 + notIn(skipped))) {
-            bindIds(select, 1, skipped);
+            Inbox.bindIds(select, 1, skipped);
             Long due;
             try (ResultSet rows = select.executeQuery()) {
                 due = rows.next() ? longOrNull(rows, 1) : null;
+            }
+            if (inbox.anyDeliverable(connection, skipped)) {
+                due = Long.MIN_VALUE;
             }
             healthy = true;
             return due;
@@ -807,25 +817,34 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * Claims, for this transaction, the session whose wait has been due longest at {@code now},
-     * but those in {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
-     * ({@code FOR UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so that
-     * workers of many nodes claim different sessions); SQLite: the transaction holds the
+     * else the one that waits for a message and has had one longest, but those in
+     * {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
+     * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
+     * that workers of many nodes claim different sessions); SQLite: the transaction holds the
      * database's write lock already.
      */
     String claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT id" + WAITING + " AND due_at <= ?"
                 + notIn(skipped) + " ORDER BY due_at LIMIT 1" + (dialect == Dialect.POSTGRES
-                        ? " FOR UPDATE SKIP LOCKED" : ""))) {
+                        ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
             select.setLong(1, now);
-            bindIds(select, 2, skipped);
+            Inbox.bindIds(select, 2, skipped);
             try (ResultSet rows = select.executeQuery()) {
-                return rows.next() ? rows.getString(1) : null;
+                if (rows.next()) {
+                    return rows.getString(1);
+                }
             }
         }
+        return inbox.claim(connection, skipped);
+    }
+
+    /** The sessions' inboxes, whose statements run in this store's transactions. */
+    Inbox inbox() {
+        return inbox;
     }
 
     /** The channel on which PostgreSQL nodes tell each other that a session waits. */
-    private static final String DUE_CHANNEL = "weft_sessions_due";
+    static final String DUE_CHANNEL = "weft_sessions_due";
 
     /** Whether this store tells other nodes of waits as they commit (PostgreSQL's {@code NOTIFY}). */
     boolean notifies() {
@@ -888,13 +907,6 @@ public final class SessionStore implements AutoCloseable {
                 + ")";
     }
 
-    private static void bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids)
-            throws SQLException {
-        int index = first;
-        for (String id : ids) {
-            statement.setString(index++, id);
-        }
-    }
 
     // ---------------------------------------------------------------- reading and removing, no lock
 

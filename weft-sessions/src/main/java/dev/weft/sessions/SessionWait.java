@@ -4,13 +4,15 @@ import java.time.Instant;
 
 /**
  * What a suspended session waits for, stored with it in the columns {@code wait_kind} and
- * {@code due_at}: a time ({@link Kind#SLEEP}: only a worker resumes it, once due), or an input
+ * {@code due_at}: a time ({@link Kind#SLEEP}: only a worker resumes it, once due), an input
  * with a deadline ({@link Kind#INPUT}: a caller's input before the deadline, else a worker at
- * the deadline, as timed out). A session with neither waits for an input with no deadline, as
- * sessions always did. Immutable.
+ * the deadline, as timed out), or a message ({@link Kind#MESSAGE}: a worker resumes it with the
+ * oldest message of its inbox, or at the deadline, if it has one, as timed out). A session with
+ * none of these waits for an input with no deadline, as sessions always did. Immutable.
  *
  * @param kind  what it waits for
- * @param dueAt when a worker resumes it, in epoch milliseconds of the nodes' clock
+ * @param dueAt when a worker resumes it as timed out, in epoch milliseconds of the nodes' clock;
+ *              {@link #NEVER} for a message awaited with no deadline (stored as NULL)
  */
 record SessionWait(SessionWait.Kind kind, long dueAt) {
 
@@ -19,14 +21,26 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
      *   none   -> an input resumes it, whenever it comes        // as before timers
      *   SLEEP  -> a worker resumes it once due_at has passed    // an input is refused
      *   INPUT  -> an input resumes it until due_at; from then on a worker does, as timed out
+     *   MESSAGE-> a worker resumes it with its oldest message; if due_at is set and passes
+     *             first, with none, as timed out                // an input is refused
      */
+
+    /** The due time of a message awaited with no deadline: never (stored as NULL). */
+    static final long NEVER = Long.MAX_VALUE;
 
     /** What a session waits for besides a plain input. */
     enum Kind {
         /** a time: the body sleeps until then */
         SLEEP,
         /** an input, until a deadline */
-        INPUT
+        INPUT,
+        /** a message in the session's inbox ({@link Sessions#send}), until a deadline or for ever */
+        MESSAGE
+    }
+
+    /** The value of column {@code due_at} for this wait: null for none. */
+    Long storedDueAt() {
+        return dueAt == NEVER ? null : dueAt;
     }
 
     /**
@@ -34,7 +48,10 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
      * has passed the row.
      */
     static SessionWait of(SessionStore.Row row) {
-        return row.waitKind() == null ? null : new SessionWait(Kind.valueOf(row.waitKind()), row.dueAt());
+        if (row.waitKind() == null) {
+            return null;
+        }
+        return new SessionWait(Kind.valueOf(row.waitKind()), row.dueAt() == null ? NEVER : row.dueAt());
     }
 
     /**
@@ -54,7 +71,11 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
             String shown = row.waitKind().length() <= 40 ? row.waitKind() : row.waitKind().substring(0, 40) + "...";
             return "column wait_kind holds '" + shown + "', not one of " + java.util.Arrays.toString(Kind.values());
         }
-        return row.dueAt() == null ? "column due_at is NULL, but column wait_kind says " + row.waitKind() : null;
+        if (row.dueAt() == null) {
+            return Kind.MESSAGE.name().equals(row.waitKind()) ? null
+                    : "column due_at is NULL, but column wait_kind says " + row.waitKind();
+        }
+        return row.dueAt() == NEVER ? "column due_at holds " + NEVER + ", which no wait is due at" : null;
     }
 
     /** Whether a worker may resume the session at {@code now}. */
@@ -70,6 +91,11 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
         if (kind == Kind.SLEEP) {
             throw new SessionWaitingException(id, kind, Instant.ofEpochMilli(dueAt), "it sleeps until "
                     + Instant.ofEpochMilli(dueAt) + ", and only a worker resumes it then; an input cannot wake it");
+        }
+        if (kind == Kind.MESSAGE) {
+            throw new SessionWaitingException(id, kind, dueAt == NEVER ? null : Instant.ofEpochMilli(dueAt), "it"
+                    + " waits for a message" + (dueAt == NEVER ? "" : " until " + Instant.ofEpochMilli(dueAt))
+                    + ", which a worker resumes it with: send it one (Sessions.send), not an input");
         }
         if (due(now)) {
             throw new SessionWaitingException(id, kind, Instant.ofEpochMilli(dueAt), "its deadline for an input"

@@ -75,9 +75,10 @@ import javax.crypto.SecretKey;
  * drain it; {@link #refusal} and {@link #builds()} say which sessions this node can take, and an
  * {@linkplain Builder#upgrade upgrade} moves a session suspended at a named point to new code.
  *
- * <p><b>Waits and workers.</b> A body may sleep, or wait for an input until a deadline
- * ({@link StepContext#sleep}, {@link StepContext#awaitInput}); the wait is stored with the
- * session. A node built with {@linkplain Builder#workers workers} resumes the sessions whose wait
+ * <p><b>Waits, messages and workers.</b> A body may sleep, wait for an input until a deadline,
+ * or wait for a message ({@link StepContext#sleep}, {@link StepContext#awaitInput},
+ * {@link StepContext#awaitMessage()}); the wait is stored with the session, and a message
+ * ({@link #send}) in the session's durable inbox. A node built with {@linkplain Builder#workers workers} resumes the sessions whose wait
  * is due, from any node's store, each step in one transaction with its claim; {@link #close()}
  * stops them.
  *
@@ -383,6 +384,8 @@ public final class Sessions implements AutoCloseable {
     private final Clock clock;
     /** This node's workers; null with none. */
     private final SessionRunner runner;
+    /** Sends and takes the sessions' messages. */
+    private final Messages messages;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -391,9 +394,10 @@ public final class Sessions implements AutoCloseable {
         this.busyWait = builder.busyWait;
         this.keepFinished = builder.keepFinished;
         this.codec = new StateCodec(loader);
-        this.rows = new RowReader(new RowSeal(List.copyOf(builder.keys)), new Builds(loader),
-                Map.copyOf(builder.upgrades), codec, engine);
+        RowSeal seal = new RowSeal(List.copyOf(builder.keys));
+        this.rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
         this.clock = builder.clock;
+        this.messages = new Messages(store, seal, codec, clock);
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
     }
@@ -595,6 +599,51 @@ public final class Sessions implements AutoCloseable {
         return step(id, expectedVersion, input);
     }
 
+    /**
+     * Sends {@code message} to session {@code id}: it is stored in the session's inbox, in a
+     * transaction of its own, committed when this returns. It never waits for a step of the
+     * session that is running, nor fails because one is. The session takes its messages in the
+     * order they were sent, one per step, in steps that wait for one
+     * ({@link StepContext#awaitMessage()}), run by a node's workers; each is consumed exactly
+     * once, by the step that commits with it. A session's unconsumed messages are deleted when
+     * it ends; a failed session keeps them.
+     *
+     * @param id      the session
+     * @param message the message: Serializable, of the type the session's {@code ret} takes
+     * @throws SessionNotFoundException if there is no such session (nothing is stored)
+     * @throws SessionException         if it has finished (nothing is stored), or the message could
+     *                                  not be stored
+     * @throws SessionStoreUnavailableException if the store cannot be reached (nothing is stored:
+     *                                  try again)
+     * @throws IllegalArgumentException if the message is not Serializable, or holds something that
+     *                                  is not (nothing is stored)
+     */
+    public void send(String id, Object message) {
+        messages.send(id, message);
+        if (runner != null) {
+            runner.due(clock.millis());
+        }
+    }
+
+    /**
+     * Sends {@code message} to session {@code id} in the caller's own transaction on
+     * {@code connection}, a connection to this store's database: the message is stored if and
+     * when the caller commits, with the caller's own writes, exactly once. As
+     * {@link #send(String, Object)}; the caller commits or rolls back. On PostgreSQL the workers
+     * of every node hear of it when the caller commits; on SQLite, within their
+     * {@linkplain Builder#pollEvery poll interval}.
+     *
+     * @param connection the caller's connection, in its transaction
+     * @param id         the session
+     * @param message    the message
+     * @throws SessionNotFoundException if there is no such session
+     * @throws SessionException         if it has finished, or the statement failed (the caller's
+     *                                  transaction is then the caller's to roll back)
+     */
+    public void send(Connection connection, String id, Object message) {
+        messages.send(connection, id, message);
+    }
+
     /** One step of session {@code id}; {@code expectedVersion} -1 for any. */
     private <I, O> SessionStep<O> step(String id, long expectedVersion, I input) {
         enter(id);
@@ -620,19 +669,29 @@ public final class Sessions implements AutoCloseable {
 
     /**
      * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
-     * a caller's {@code input}, which a session that waits for a time refuses, or run by a worker
-     * ({@code timedOut}) for the session's wait, which must be due (else null, nothing run).
+     * a caller's {@code input}, which a session that waits for a time or a message refuses, or
+     * run by a worker ({@code byWorker}) for the session's wait: with its oldest message if it
+     * waits for one and has one, else as timed out if the wait is due (else null, nothing run).
      */
+    @SuppressWarnings("unchecked")
     private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
-            I input, boolean timedOut) throws SQLException {
+            I input, boolean byWorker) throws SQLException {
         Row row = lock(connection, id);
         AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
         SessionWait wait = SessionWait.of(row);
         long now = clock.millis();
-        if (timedOut && (wait == null || !wait.due(now))) {
-            return null;
-        }
-        if (!timedOut && wait != null) {
+        boolean timedOut = false;
+        if (byWorker) {
+            Object message = wait != null && wait.kind() == SessionWait.Kind.MESSAGE ? messages.take(connection, row)
+                    : null;
+            if (message != null) {
+                input = (I) message;
+            } else if (wait == null || !wait.due(now)) {
+                return null;
+            } else {
+                timedOut = true;
+            }
+        } else if (wait != null) {
             wait.admitInput(id, now);
         }
         long step = row.version() + 1;
@@ -640,8 +699,10 @@ public final class Sessions implements AutoCloseable {
         Row next = rows.sealed(result.row(id, step, row.created(), System.currentTimeMillis(), keepFinished));
         if (next == null) {
             store.delete(connection, id);
+            messages.ended(connection, id);
             commit.run(step);
         } else {
+            endingInbox(connection, next);
             commit.storing(next, row.build(), result.bodyWrote);
         }
         stored(next, coroutine);
@@ -705,9 +766,11 @@ public final class Sessions implements AutoCloseable {
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
                 if (current) {
+                    messages.ended(connection, id);
                     commit.run(step);
                 }
             } else {
+                endingInbox(connection, next);
                 current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
             }
             if (!current) {
@@ -777,18 +840,27 @@ public final class Sessions implements AutoCloseable {
         }
     }
 
+    /** Before a step stores {@code next}: the session's messages deleted if it finished (kept finished). */
+    private void endingInbox(Connection connection, Row next) throws SQLException {
+        if (next.status() == SessionStatus.FINISHED) {
+            messages.ended(connection, next.id());
+        }
+    }
+
     /**
      * After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended
-     * session that awaits a plain input; tells this node's workers of a wait.
+     * session that awaits a plain input; tells this node's workers of a wait (of a message: at
+     * once, as its inbox may hold one already).
      */
     private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
         if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
             return;
         }
-        if (stored.dueAt() == null) {
+        if (stored.waitKind() == null) {
             resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
         } else if (runner != null) {
-            runner.due(stored.dueAt());
+            runner.due(stored.dueAt() == null || SessionWait.Kind.MESSAGE.name().equals(stored.waitKind())
+                    ? clock.millis() : stored.dueAt());
         }
     }
 
@@ -989,6 +1061,7 @@ public final class Sessions implements AutoCloseable {
                     return false;
                 }
                 store.delete(connection, id);
+                messages.ended(connection, id);
                 store.commit(connection);
                 committed = true;
                 return true;

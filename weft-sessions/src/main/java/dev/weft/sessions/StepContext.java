@@ -44,7 +44,15 @@ import java.util.Map;
  * StepContext.current().awaitInput(Duration.ofDays(2));
  * String answer = self.ret("Do you confirm?");           // an input within two days, or null
  * if (StepContext.current().timedOut()) { ... }          // the deadline came first
+ *
+ * StepContext.current().awaitMessage(Duration.ofMinutes(5));
+ * Order order = self.ret(null);                           // a worker resumes it with a message
  * }</pre>
+ *
+ * <p><b>Messages.</b> Any code may {@linkplain Sessions#send send} a session a message, whatever
+ * the session is doing: it waits in the session's durable inbox, in the order sent, until a step
+ * of the session that waits for one ({@link #awaitMessage()}) takes it; that step consumes it
+ * exactly once, as it commits.
  *
  * <p>Confined to the thread running the step; valid until the body suspends or returns (do not
  * keep it in a field or a local across a {@code ret}: it would be serialized with the frames).
@@ -254,9 +262,43 @@ public final class StepContext {
     }
 
     /**
+     * Makes the session wait for a message once this step suspends: a worker resumes it with the
+     * oldest message in its inbox ({@link Sessions#send}) as the input of its {@code ret}, at
+     * once if one is there already, and that step consumes the message (it is gone once the
+     * step commits, and still there if the step rolls back). A caller's input is refused with
+     * {@link SessionWaitingException}. Messages must be of the type the body's {@code ret}
+     * takes.
+     */
+    public void awaitMessage() {
+        wait = new SessionWait(SessionWait.Kind.MESSAGE, SessionWait.NEVER);
+    }
+
+    /**
+     * Makes the session wait at most {@code timeout} for a message once this step suspends, as
+     * {@link #awaitMessage()}: if none has come by then, a worker resumes it with {@code null},
+     * its {@link #timedOut()} true.
+     *
+     * @param timeout how long a message is awaited, zero or more
+     * @throws IllegalArgumentException if {@code timeout} is negative, or too long to be a time
+     */
+    public void awaitMessage(Duration timeout) {
+        wait = new SessionWait(SessionWait.Kind.MESSAGE, after(timeout, "message's timeout"));
+    }
+
+    /**
+     * Makes the session wait for a message until {@code deadline} once this step suspends, as
+     * {@link #awaitMessage(Duration)}.
+     *
+     * @param deadline when a worker resumes it as timed out, if no message came
+     */
+    public void awaitMessageUntil(Instant deadline) {
+        wait = new SessionWait(SessionWait.Kind.MESSAGE, millis(deadline, "message's deadline"));
+    }
+
+    /**
      * Whether this step runs because the time the session waited for came: its sleep ended, or
-     * its deadline for an input passed with none. The input of the {@code ret} it returns from
-     * is then {@code null}.
+     * its deadline for an input or a message passed with none. The input of the {@code ret} it
+     * returns from is then {@code null}.
      *
      * @return true if a worker resumed the session when its wait came due
      */
@@ -291,12 +333,17 @@ public final class StepContext {
         if (time == null) {
             throw new NullPointerException("session " + sessionId + ": the time of the " + what);
         }
+        long millis;
         try {
-            return time.toEpochMilli();
+            millis = time.toEpochMilli();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("session " + sessionId + ": the " + what + " ends at " + time
-                    + ", beyond what a due time can hold", e);
+            millis = SessionWait.NEVER;
         }
+        if (millis == SessionWait.NEVER) {
+            throw new IllegalArgumentException("session " + sessionId + ": the " + what + " ends at " + time
+                    + ", beyond what a due time can hold");
+        }
+        return millis;
     }
 
     /** The values of {@link #point()}, serialized when it was named; null if none was. */

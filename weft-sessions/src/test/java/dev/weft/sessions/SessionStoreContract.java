@@ -125,6 +125,15 @@ abstract class SessionStoreContract {
         assertTrue(gone.getMessage().contains(id), gone.getMessage());
     }
 
+    /** Messages ({@link SessionMessagesContract}), on this suite's store and engine. */
+    @Nested
+    class Messages extends SessionMessagesContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     /** Waits and workers ({@link SessionWaitsContract}), on this suite's store and engine. */
     @Nested
     class Waits extends SessionWaitsContract {

@@ -1,0 +1,146 @@
+package dev.weft.sessions;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collection;
+import java.util.Collections;
+
+/**
+ * The sessions' durable inboxes: table {@code weft_messages}, one row per message sent and not
+ * yet consumed, numbered in the order the sends were made ({@code seq}, the database's own
+ * counter). A message is consumed by the step that takes it, in that step's transaction: gone
+ * when the step commits, still there if it rolls back. A session's messages are deleted with the
+ * session. All statements run in the caller's transaction; stateless; any thread.
+ *
+ * <p>Sending never waits for a running step of the session. PostgreSQL: a send reads the
+ * session's row {@code FOR KEY SHARE}, which a step's {@code FOR NO KEY UPDATE} does not block,
+ * while the {@code DELETE} that ends a session waits for the sends under way; the messages are
+ * deleted after the session's row, by a statement that sees those sends committed, so that no
+ * message outlives its session. SQLite: one writer at a time does the same.
+ */
+final class Inbox {
+
+    /** One message as stored. */
+    record Message(long seq, String sessionId, byte[] payload, long sentAt, byte[] seal) {
+    }
+
+    private final boolean postgres;
+
+    Inbox(boolean postgres) {
+        this.postgres = postgres;
+    }
+
+    /** Creates the table and its index if missing. */
+    void create(Statement statement, String bytes) throws SQLException {
+        statement.execute("CREATE TABLE IF NOT EXISTS weft_messages (seq "
+                + (postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT")
+                + ", session_id VARCHAR(64) NOT NULL, payload " + bytes + " NOT NULL, sent_at BIGINT NOT NULL, seal "
+                + bytes + ")");
+        statement.execute("CREATE INDEX IF NOT EXISTS weft_messages_session ON weft_messages (session_id, seq)");
+    }
+
+    /**
+     * The stored status of session {@code id}, read for a send (PostgreSQL: holding its key, so
+     * that the session's row is not deleted before the send commits); null if there is none.
+     */
+    String statusForSend(Connection connection, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT status FROM weft_sessions WHERE id = ?"
+                + (postgres ? " FOR KEY SHARE" : ""))) {
+            select.setString(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Adds a message to session {@code id}'s inbox; on PostgreSQL, with a notification that wakes
+     * every node's workers when this transaction commits ({@link SessionStore#notifyDue}'s).
+     */
+    void add(Connection connection, String id, byte[] payload, long sentAt, byte[] seal) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_messages (session_id, payload,"
+                + " sent_at, seal) VALUES (?, ?, ?, ?)")) {
+            insert.setString(1, id);
+            insert.setBytes(2, payload);
+            insert.setLong(3, sentAt);
+            insert.setBytes(4, seal);
+            insert.executeUpdate();
+        }
+        if (postgres) {
+            try (Statement notify = connection.createStatement()) {
+                notify.execute("SELECT pg_notify('" + SessionStore.DUE_CHANNEL + "', '')");
+            }
+        }
+    }
+
+    /** The oldest message of session {@code id}, or null if its inbox is empty. */
+    Message oldest(Connection connection, String id) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT seq, payload, sent_at, seal FROM"
+                + " weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1")) {
+            select.setString(1, id);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
+                        rows.getBytes(4)) : null;
+            }
+        }
+    }
+
+    /** Deletes message {@code seq}, which the step in this transaction consumed. */
+    void consume(Connection connection, long seq) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = ?")) {
+            delete.setLong(1, seq);
+            delete.executeUpdate();
+        }
+    }
+
+    /** Deletes every message of session {@code id}, after its row was deleted in this transaction, or it ended. */
+    void clear(Connection connection, String id) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE session_id = ?")) {
+            delete.setString(1, id);
+            delete.executeUpdate();
+        }
+    }
+
+    /** Sessions that wait for a message and have one, but those in {@code skipped}: FROM and WHERE. */
+    private static String delivering(Collection<String> skipped) {
+        return " FROM weft_messages m JOIN weft_sessions s ON s.id = m.session_id WHERE s.status = 'SUSPENDED'"
+                + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + (skipped.isEmpty() ? ""
+                        : " AND s.id NOT IN (" + String.join(", ", Collections.nCopies(skipped.size(), "?")) + ")");
+    }
+
+    /** Whether a session but those in {@code skipped} waits for a message and has one, read without a lock. */
+    boolean anyDeliverable(Connection connection, Collection<String> skipped) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT 1" + delivering(skipped) + " LIMIT 1")) {
+            bindIds(select, 1, skipped);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next();
+            }
+        }
+    }
+
+    /**
+     * Claims, for this transaction, the session that waits for a message and has had one the
+     * longest, but those in {@code skipped}: its id, or null if none. PostgreSQL: its row is
+     * locked, rows other transactions hold passed over ({@code SKIP LOCKED}); SQLite: the
+     * transaction holds the write lock already.
+     */
+    String claim(Connection connection, Collection<String> skipped) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT s.id" + delivering(skipped)
+                + " ORDER BY m.seq LIMIT 1" + (postgres ? " FOR NO KEY UPDATE OF s SKIP LOCKED" : ""))) {
+            bindIds(select, 1, skipped);
+            try (ResultSet rows = select.executeQuery()) {
+                return rows.next() ? rows.getString(1) : null;
+            }
+        }
+    }
+
+    static void bindIds(PreparedStatement statement, int first, Collection<String> ids) throws SQLException {
+        int index = first;
+        for (String id : ids) {
+            statement.setString(index++, id);
+        }
+    }
+}

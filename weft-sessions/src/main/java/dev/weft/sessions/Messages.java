@@ -1,0 +1,141 @@
+package dev.weft.sessions;
+
+import dev.weft.sessions.SessionStore.Row;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Messages to sessions, for {@link Sessions}: sent into a session's {@link Inbox} (in a
+ * transaction of their own or the caller's), and taken by the step of a session that waits for
+ * one. A message is stored as a step's output is ({@link StateCodec#value}) and, on a node with
+ * a key, sealed ({@link RowSeal#sealMessage}); a message that is not trusted or cannot be read
+ * here is refused with {@link SessionRefusedException} and left in the inbox. Stateless but for
+ * its settings; any thread.
+ */
+final class Messages {
+
+    private final SessionStore store;
+    private final Inbox inbox;
+    private final RowSeal seal;
+    private final StateCodec codec;
+    private final Clock clock;
+
+    Messages(SessionStore store, RowSeal seal, StateCodec codec, Clock clock) {
+        this.store = store;
+        this.inbox = store.inbox();
+        this.seal = seal;
+        this.codec = codec;
+        this.clock = clock;
+    }
+
+    /** Sends {@code message} to session {@code id} in a transaction of its own, committed on return. */
+    void send(String id, Object message) {
+        byte[] payload = payload(id, message);
+        Connection connection;
+        try {
+            connection = store.begin();
+        } catch (SQLException e) {
+            throw StoreFailures.of(store, id, "cannot begin a transaction to send it a message in " + store
+                    + "; the message is not stored", e);
+        }
+        boolean committed = false;
+        boolean healthy = true;
+        try {
+            add(connection, id, payload);
+            store.commit(connection);
+            committed = true;
+        } catch (SQLException e) {
+            healthy = false;
+            throw StoreFailures.of(store, id, "its message could not be stored", e);
+        } finally {
+            if (!committed) {
+                healthy = store.rollbackQuietly(connection) && healthy;
+            }
+            store.release(connection, healthy);
+        }
+    }
+
+    /** Sends {@code message} to session {@code id} in the transaction of the caller's {@code connection}. */
+    void send(Connection connection, String id, Object message) {
+        if (connection == null) {
+            throw new NullPointerException("session " + id + ": the connection to send a message in");
+        }
+        byte[] payload = payload(id, message);
+        try {
+            add(connection, id, payload);
+        } catch (SQLException e) {
+            throw StoreFailures.of(store, id, "its message could not be stored in the caller's transaction", e);
+        }
+    }
+
+    private static byte[] payload(String id, Object message) {
+        if (message == null) {
+            throw new NullPointerException("session " + id + ": a message cannot be null (a step that times out"
+                    + " waiting for one gets null)");
+        }
+        byte[] payload = StateCodec.value(message);
+        if (payload == null) {
+            throw new IllegalArgumentException("session " + id + ": a message of class " + message.getClass()
+                    .getName() + " cannot be stored: it must be Serializable, and so must everything it holds;"
+                    + " nothing is sent");
+        }
+        return payload;
+    }
+
+    private void add(Connection connection, String id, byte[] payload) throws SQLException {
+        String status = inbox.statusForSend(connection, id);
+        if (status == null) {
+            throw new SessionNotFoundException(id);
+        }
+        if (SessionStatus.FINISHED.name().equals(status)) {
+            throw new SessionException(id, "it has finished, so no step of it will take a message; nothing is sent",
+                    null);
+        }
+        long now = clock.millis();
+        inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null);
+    }
+
+    /**
+     * For the step of {@code row}'s session, which waits for a message: its oldest message,
+     * deleted in this transaction (consumed when it commits); null if its inbox is empty.
+     *
+     * @throws SessionRefusedException if that message is not to be trusted or cannot be read
+     *         here: it stays in the inbox, and the step does not run
+     */
+    Object take(Connection connection, Row row) throws SQLException {
+        Inbox.Message message = inbox.oldest(connection, row.id());
+        if (message == null) {
+            return null;
+        }
+        String mismatch = seal.messageMismatch(message);
+        if (mismatch != null) {
+            throw refused(row, message, mismatch, null);
+        }
+        Object value;
+        try {
+            value = codec.readValue(message.payload());
+        } catch (IOException | RuntimeException e) {
+            throw refused(row, message, "it cannot be read here: " + e, e);
+        }
+        if (value == null) {
+            throw refused(row, message, "its payload holds no value", null);
+        }
+        inbox.consume(connection, message.seq());
+        return value;
+    }
+
+    private static SessionRefusedException refused(Row row, Inbox.Message message, String why, Throwable cause) {
+        return new SessionRefusedException(row.id(), row.build(), "message " + message.seq() + " of its inbox (sent at "
+                + Instant.ofEpochMilli(message.sentAt()) + "), the one its next step would take: " + why
+                + "; it stays in the inbox", cause);
+    }
+
+    /** Deletes the messages of session {@code id}, which this transaction ends (its row deleted, or finished). */
+    void ended(Connection connection, String id) throws SQLException {
+        inbox.clear(connection, id);
+    }
+}
