@@ -1,8 +1,10 @@
 package dev.weft.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Engine;
+import dev.weft.sessions.flows.Mailbox;
 import dev.weft.sessions.flows.Recurring;
 import dev.weft.sessions.testing.PostgresServer;
 import java.nio.file.Path;
@@ -33,8 +35,14 @@ import org.junit.jupiter.api.io.TempDir;
  * opened in its place. In the end every session has finished, and its ledger holds each of its
  * rounds exactly once, in order, each after the first one run by a worker for its sleep.
  *
+ * <p>Messages the same way: {@code MAILBOXES} sessions that take messages ({@link Mailbox}),
+ * each sent {@code MESSAGES} messages by each of {@code SENDERS} threads on random nodes, while
+ * the workers run them and a node is replaced; then a {@code "stop"} each. Every session's
+ * ledger then holds each message exactly once, each sender's in the order sent, and the stop
+ * last.
+ *
  * <p>Sizes: {@code -Dweft.sessions.runner.sessions} (200), {@code .rounds} (5), {@code .nodes} (3),
- * {@code .workers} (3 per node).
+ * {@code .workers} (3 per node), {@code .mailboxes} (40), {@code .messages} (5), {@code .senders} (3).
  */
 class SessionRunnerStressTest {
 
@@ -42,6 +50,9 @@ class SessionRunnerStressTest {
     private static final int ROUNDS = Integer.getInteger("weft.sessions.runner.rounds", 5);
     private static final int NODES = Integer.getInteger("weft.sessions.runner.nodes", 3);
     private static final int WORKERS = Integer.getInteger("weft.sessions.runner.workers", 3);
+    private static final int MAILBOXES = Integer.getInteger("weft.sessions.runner.mailboxes", 40);
+    private static final int MESSAGES = Integer.getInteger("weft.sessions.runner.messages", 5);
+    private static final int SENDERS = Integer.getInteger("weft.sessions.runner.senders", 3);
 
     @Test
     void workersOfManyNodesOnPostgresRunEveryRoundOfEverySessionOnceInOrder() throws Exception {
@@ -54,6 +65,20 @@ class SessionRunnerStressTest {
             throws Exception {
         Path file = directory.resolve("sessions.db");
         run(() -> SessionStore.sqlite(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
+    }
+
+    @Test
+    void workersOfManyNodesOnPostgresTakeEveryMessageOnceInTheOrderSent() throws Exception {
+        String url = PostgresServer.shared().newDatabase("runnermessages");
+        runMessages(() -> SessionStore.postgres(url, "postgres", null),
+                () -> DriverManager.getConnection(url, "postgres", null));
+    }
+
+    @Test
+    void workersOfManyNodesOnOneSqliteFileTakeEveryMessageOnceInTheOrderSent(@TempDir Path directory)
+            throws Exception {
+        Path file = directory.resolve("sessions.db");
+        runMessages(() -> SessionStore.sqlite(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
     }
 
     @FunctionalInterface
@@ -92,6 +117,101 @@ class SessionRunnerStressTest {
             nodes.forEach(Sessions::close);
             opened.forEach(SessionStore::close);
         }
+    }
+
+    private void runMessages(Supplier<SessionStore> stores, Connect connect) throws Exception {
+        List<SessionStore> opened = new ArrayList<>();
+        List<Sessions> nodes = new ArrayList<>();
+        ExecutorService senders = Executors.newFixedThreadPool(SENDERS);
+        try {
+            for (int i = 0; i < NODES; i++) {
+                opened.add(stores.get());
+                nodes.add(node(opened.get(i), i));
+            }
+            try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
+            }
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < MAILBOXES; i++) {
+                ids.add(nodes.get(i % NODES).start(new Mailbox(), null).id());
+            }
+            List<Future<?>> sending = new ArrayList<>();
+            for (int sender = 0; sender < SENDERS; sender++) {
+                int number = sender;
+                sending.add(senders.submit(() -> send(nodes, ids, number)));
+            }
+            awaitRows(connect, MAILBOXES * MESSAGES * SENDERS / 3);
+            nodes.get(0).close();
+            SessionStore replacement = stores.get();
+            opened.add(replacement);
+            nodes.set(0, node(replacement, NODES));
+            for (Future<?> sent : sending) {
+                sent.get();
+            }
+            for (String id : ids) {
+                nodes.get(1).send(id, "stop");
+            }
+            Sessions any = nodes.get(1);
+            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
+                    + " sessions to finish");
+            checkMessages(connect, ids);
+        } finally {
+            senders.shutdownNow();
+            nodes.forEach(Sessions::close);
+            opened.forEach(SessionStore::close);
+        }
+    }
+
+    /** Sender {@code sender}'s messages to every session, in order, each from a random node. */
+    private static void send(List<Sessions> nodes, List<String> ids, int sender) {
+        Random random = new Random(sender);
+        for (int n = 1; n <= MESSAGES; n++) {
+            for (String id : ids) {
+                Sessions node = nodes.get(random.nextInt(nodes.size()));
+                try {
+                    node.send(id, "s" + sender + "-" + n);
+                } catch (SessionStoreUnavailableException e) {
+                    throw new AssertionError("a send failed: " + e, e);
+                }
+            }
+        }
+    }
+
+    /** Every session's ledger: each message once, each sender's in the order sent, the stop last. */
+    private static void checkMessages(Connect connect, List<String> ids) throws SQLException {
+        Map<String, List<String>> ledgers = ledgers(connect);
+        assertEquals(MAILBOXES, ledgers.size(), "sessions in the ledger");
+        for (String id : ids) {
+            List<String> ledger = ledgers.get(id);
+            assertEquals(MESSAGES * SENDERS + 1, ledger.size(), () -> "session " + id + ": " + ledger);
+            for (int step = 0; step < ledger.size(); step++) {
+                assertTrue(ledger.get(step).startsWith((step + 2) + ":message "), "session " + id + ": " + ledger);
+            }
+            assertEquals((ledger.size() + 1) + ":message stop", ledger.get(ledger.size() - 1));
+            for (int sender = 0; sender < SENDERS; sender++) {
+                String prefix = "message s" + sender + "-";
+                List<String> sent = ledger.stream().map(row -> row.substring(row.indexOf(':') + 1))
+                        .filter(row -> row.startsWith(prefix)).toList();
+                List<String> expected = new ArrayList<>();
+                for (int n = 1; n <= MESSAGES; n++) {
+                    expected.add(prefix + n);
+                }
+                assertEquals(expected, sent, "session " + id + ", sender " + sender);
+            }
+        }
+    }
+
+    private static Map<String, List<String>> ledgers(Connect connect) throws SQLException {
+        Map<String, List<String>> ledgers = new HashMap<>();
+        try (Connection connection = connect.get(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT session, step, input FROM ledger ORDER BY session,"
+                        + " step")) {
+            while (rows.next()) {
+                ledgers.computeIfAbsent(rows.getString(1), id -> new ArrayList<>()).add(rows.getInt(2) + ":"
+                        + rows.getString(3));
+            }
+        }
+        return ledgers;
     }
 
     private static Sessions node(SessionStore store, int number) {
@@ -137,15 +257,7 @@ class SessionRunnerStressTest {
 
     /** Every session's ledger: each round once, in order, the first at its start and every other by a timer. */
     private static void check(Connect connect, List<String> ids) throws SQLException {
-        Map<String, List<String>> ledgers = new HashMap<>();
-        try (Connection connection = connect.get(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT session, step, input FROM ledger ORDER BY session,"
-                        + " step")) {
-            while (rows.next()) {
-                ledgers.computeIfAbsent(rows.getString(1), id -> new ArrayList<>()).add(rows.getInt(2) + ":"
-                        + rows.getString(3));
-            }
-        }
+        Map<String, List<String>> ledgers = ledgers(connect);
         List<String> expected = new ArrayList<>(List.of("1:start"));
         for (int round = 2; round <= ROUNDS; round++) {
             expected.add(round + ":timer");
