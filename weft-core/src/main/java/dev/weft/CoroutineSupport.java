@@ -225,6 +225,11 @@ final class CoroutineSupport {
         return closings;
     }
 
+    /** Whether {@code c} is the coroutine running innermost on this thread. Owner thread. */
+    boolean isRunning(CoroutineBase c) {
+        return running == c;
+    }
+
     Coroutine runningSymmetric() {
         return running instanceof Coroutine c ? c : null;
     }
