@@ -171,6 +171,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      */
     final void attachStack(Engine engine) {
         stack = Engines.newStack(engine, this);
+        Events.created(this);
     }
 
     /** Records how the user's code ended: a failure is kept for whoever receives control next. */
@@ -381,6 +382,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
         here.adopt(this, bits == SUSPENDED);
         STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
+        Events.stolen(this, previous.thread);
         return true;
     }
 
@@ -561,6 +563,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
                 return ON_CALL_CHAIN;
             }
             if (STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | RUNNING)) {
+                Events.taken(this, bits);
                 return bits;
             }
         }
@@ -578,6 +581,15 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
                     + support.thread.getName() + ": it belongs to thread " + o.thread.getName());
         }
     }
+
+    /** Publishes this coroutine as finished, and reports how it ended. Owner thread, before its failure is taken. */
+    final void markFinished() {
+        setStateBits(FINISHED);
+        Events.finished(this, keptFailure());
+    }
+
+    /** The failure this coroutine finished with, if one is kept, left kept. */
+    abstract Throwable keptFailure();
 
     /** Keeps {@code t}, the uncaught exception that finished this coroutine, until it is handed to its receiver. */
     abstract void keepFailure(Throwable t);
