@@ -13,7 +13,7 @@
  * access.
  *
  * <p>Two JDK modules are optional: {@code java.management}, for the coroutine dump's MBean
- * ({@link dev.weft.CoroutinesMXBean}), and {@code jdk.jfr}, for the JFR events of coroutines'
+ * ({@link dev.weft.CoroutinesMBean}), and {@code jdk.jfr}, for the JFR events of coroutines'
  * lives. On the class path both are there; on the module path, an application that wants them
  * and does not require them itself adds {@code --add-modules java.management,jdk.jfr}.
  */

@@ -28,12 +28,12 @@ import java.util.Set;
  * {@link Thread#getAllStackTraces()} reads threads): one that moves between threads meanwhile may
  * be missed or show under its new owner. An instance is immutable.
  *
- * <p>The same dump is reachable from outside the process, through JMX: see {@link CoroutinesMXBean}.
+ * <p>The same dump is reachable from outside the process, through JMX: see {@link CoroutinesMBean}.
  */
 public final class CoroutineDump {
 
     /**
-     * The system property that, set to {@code true}, registers the {@link CoroutinesMXBean} at
+     * The system property that, set to {@code true}, registers the {@link CoroutinesMBean} at
      * the JVM's first coroutine operation (read then, once).
      */
     public static final String MBEAN_PROPERTY = "weft.mbean";
@@ -89,8 +89,8 @@ public final class CoroutineDump {
     }
 
     /**
-     * Registers the {@link CoroutinesMXBean} in the platform MBean server under
-     * {@value CoroutinesMXBean#OBJECT_NAME}, creating that server if it does not exist yet; does
+     * Registers the {@link CoroutinesMBean} in the platform MBean server under
+     * {@value CoroutinesMBean#OBJECT_NAME}, creating that server if it does not exist yet; does
      * nothing if it is registered already. Any thread.
      *
      * @return true if this call registered it, false if it was already
@@ -102,7 +102,7 @@ public final class CoroutineDump {
         try {
             return ManagedCoroutines.register();
         } catch (NoClassDefFoundError missing) {
-            throw new IllegalStateException("cannot register " + CoroutinesMXBean.OBJECT_NAME + ": JMX is missing"
+            throw new IllegalStateException("cannot register " + CoroutinesMBean.OBJECT_NAME + ": JMX is missing"
                     + " (on the module path, add the option --add-modules java.management)", missing);
         }
     }

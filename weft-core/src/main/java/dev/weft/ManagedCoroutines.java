@@ -6,6 +6,7 @@ import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import javax.management.StandardMBean;
 import javax.management.openmbean.ArrayType;
 import javax.management.openmbean.CompositeData;
 import javax.management.openmbean.CompositeDataSupport;
@@ -15,11 +16,12 @@ import javax.management.openmbean.OpenType;
 import javax.management.openmbean.SimpleType;
 
 /**
- * The {@link CoroutinesMXBean}: each operation reads a new {@link CoroutineDump}. Stateless; any
+ * The {@link CoroutinesMBean}, registered as a standard MBean (its open data goes to the client
+ * as it is, where an MXBean would map {@code CompositeData} as a bean): each operation reads a new {@link CoroutineDump}. Stateless; any
  * thread. Only {@link CoroutineDump#registerMBean()} loads it, so that nothing of JMX is loaded
  * before.
  */
-final class ManagedCoroutines implements CoroutinesMXBean {
+final class ManagedCoroutines implements CoroutinesMBean {
 
     private static final String[] ITEMS = {"name", "kind", "engine", "state", "thread", "threadId", "stackTrace"};
     private static final CompositeType TYPE = compositeType();
@@ -30,17 +32,18 @@ final class ManagedCoroutines implements CoroutinesMXBean {
     /** Registers one in the platform MBean server, unless one is already: whether this call did. */
     static boolean register() {
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new ManagedCoroutines(), objectName());
+            StandardMBean bean = new StandardMBean(new ManagedCoroutines(), CoroutinesMBean.class, false);
+            ManagementFactory.getPlatformMBeanServer().registerMBean(bean, objectName());
             return true;
         } catch (InstanceAlreadyExistsException e) {
             return false;
         } catch (JMException e) {
-            throw new IllegalStateException("cannot register " + CoroutinesMXBean.OBJECT_NAME + ": " + e, e);
+            throw new IllegalStateException("cannot register " + CoroutinesMBean.OBJECT_NAME + ": " + e, e);
         }
     }
 
     static ObjectName objectName() throws MalformedObjectNameException {
-        return new ObjectName(CoroutinesMXBean.OBJECT_NAME);
+        return new ObjectName(CoroutinesMBean.OBJECT_NAME);
     }
 
     @Override

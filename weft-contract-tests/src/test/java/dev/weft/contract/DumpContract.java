@@ -119,6 +119,13 @@ abstract class DumpContract extends EngineContract {
     }
 
     @Test
+    void framesPrintAsTheJvmsOwnDo() {
+        Deep co = suspendedDeep();
+        StackTraceElement[] trace = co.getStackTrace();
+        assertEquals(places(trace).get(0), trace[0].toString(), "no loader or module before the class");
+    }
+
+    @Test
     void readingTheStackLeavesTheCoroutineAsItWas() {
         Deep co = suspendedDeep();
         co.getStackTrace();

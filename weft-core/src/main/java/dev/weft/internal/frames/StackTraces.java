@@ -29,6 +29,8 @@ public final class StackTraces {
     private static final String CONTINUATIONS = "jdk.internal.vm";
     private static final String WEFT = "dev.weft";
     private static final String WEFT_INTERNAL = "dev.weft.internal.";
+    /** The JDK's own loaders' classes: boot, platform and application, whose names elements leave out. */
+    private static final String BUILT_IN_LOADERS = "jdk.internal.loader.ClassLoaders$";
     private static final StackWalker LIVE = StackWalker.getInstance(Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE));
 
     private StackTraces() {
@@ -109,12 +111,17 @@ public final class StackTraces {
         return element(frame.getDeclaringClass(), method, frame.getFileName(), frame.getLineNumber());
     }
 
-    /** An element for a frame of {@code type}, with its loader and module, as the JVM makes them. */
+    /**
+     * An element for a frame of {@code type}, with its loader and module as the JVM's elements
+     * print them: a built-in loader's name left out, and a JDK module's version.
+     */
     private static StackTraceElement element(Class<?> type, String method, String file, int line) {
         ClassLoader loader = type.getClassLoader();
+        boolean builtIn = loader == null || loader.getClass().getName().startsWith(BUILT_IN_LOADERS);
         Module module = type.getModule();
-        String version = module.isNamed() ? module.getDescriptor().rawVersion().orElse(null) : null;
-        return new StackTraceElement(loader == null ? null : loader.getName(), module.getName(), version,
+        boolean jdk = builtIn && module.isNamed() && (module.getName().startsWith("java.") || module.getName().startsWith("jdk."));
+        String version = module.isNamed() && !jdk ? module.getDescriptor().rawVersion().orElse(null) : null;
+        return new StackTraceElement(builtIn ? null : loader.getName(), module.getName(), version,
                 type.getName(), method, file, line);
     }
 }

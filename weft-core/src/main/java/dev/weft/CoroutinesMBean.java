@@ -5,7 +5,8 @@ import javax.management.openmbean.CompositeData;
 /**
  * The JVM's live coroutines through JMX, under the name {@value #OBJECT_NAME} in the platform
  * MBean server, for jconsole, VisualVM, {@code jcmd} and any JMX client: the same
- * {@link CoroutineDump} as the API gives, as text and as open data. Read-only: no operation
+ * {@link CoroutineDump} as the API gives, as text and as open data (a standard MBean, whose
+ * values are JDK classes any client reads). Read-only: no operation
  * changes anything but the moment's {@linkplain CoroutineBase.State#BUSY busy} hold that
  * reading a suspended coroutine's stack takes.
  *
@@ -16,7 +17,7 @@ import javax.management.openmbean.CompositeData;
  *
  * <p>Its operations may be called from any thread.
  */
-public interface CoroutinesMXBean {
+public interface CoroutinesMBean {
 
     /** The name under which it is registered. */
     String OBJECT_NAME = "dev.weft:type=Coroutines";
