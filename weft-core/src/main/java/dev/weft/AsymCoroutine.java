@@ -250,6 +250,11 @@ public non-sealed class AsymCoroutine<I, O> extends CoroutineBase implements Ite
     }
 
     @Override
+    final Throwable keptFailure() {
+        return transfer instanceof Failure f ? f.exception() : null;
+    }
+
+    @Override
     final Throwable takeFailure() {
         if (transfer instanceof Failure f) {
             transfer = null;

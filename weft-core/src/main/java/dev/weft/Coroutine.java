@@ -206,6 +206,11 @@ public non-sealed class Coroutine extends CoroutineBase {
     }
 
     @Override
+    final Throwable keptFailure() {
+        return resumer instanceof Failed f ? f.failure() : null;
+    }
+
+    @Override
     final Throwable takeFailure() {
         if (resumer instanceof Failed f) {
             resumer = f.resumer();

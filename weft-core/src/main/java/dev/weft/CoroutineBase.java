@@ -3,6 +3,7 @@ package dev.weft;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.engine.Engines;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.frames.StackTraces;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -170,6 +171,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
      */
     final void attachStack(Engine engine) {
         stack = Engines.newStack(engine, this);
+        Events.created(this);
     }
 
     /** Records how the user's code ended: a failure is kept for whoever receives control next. */
@@ -254,6 +256,82 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
     }
 
     /**
+     * Where a coroutine is in its life cycle, as {@link #getState()} reads it (the thesis's
+     * states, and the two transient ones that the scheduler's own operations take).
+     */
+    public enum State {
+        /** Created and never run (or closed by {@link #closeAll()} before it ever ran: then {@link #FINISHED}). */
+        NEW,
+        /** Its code is executing on its owner thread. */
+        RUNNING,
+        /** Running, but it has called an asymmetric coroutine, which runs on top of it now. */
+        CALLING,
+        /** It has passed control on; its frames are kept until it is resumed. */
+        SUSPENDED,
+        /** Taken for a moment by another thread: being stolen, or having its stack read for a dump. */
+        BUSY,
+        /** Its {@code run} method returned or threw, or it was closed; it never runs again. */
+        FINISHED
+    }
+
+    /**
+     * This coroutine's state now; it may have changed by the time the caller looks, unless the
+     * caller is its owner. Any thread.
+     *
+     * @return its state; a thread's initial coroutine is always {@link State#RUNNING}
+     */
+    public final State getState() {
+        return isFinished() ? State.FINISHED : State.values()[stateBits()];
+    }
+
+    /**
+     * This coroutine's stack, innermost frame first, as {@link Thread#getStackTrace()} gives a
+     * thread's: its own methods (by the names its source gives them, on both engines) with the
+     * source file and line of each frame's call in progress, from the frame that made the
+     * suspending call ({@code yield}, {@code yieldTo}, {@code ret}, or the call of a method
+     * that did) out to its body's {@code run} (or the lambda's body). Weft's own frames are
+     * left out: the suspension operation above, the engine below. Any thread.
+     *
+     * <ul>
+     *   <li>Suspended: its saved frames, read without resuming it. On the {@linkplain
+     *       Engine#WOVEN woven engine}, each line is the one the weaver recorded for the
+     *       frame's suspension site (none, -1, where the class was compiled without line
+     *       numbers); on the {@linkplain Engine#NATIVE native engine}, the continuation's
+     *       frames. The coroutine is held {@linkplain State#BUSY busy} while they are read,
+     *       as a steal holds it: its owner waits to resume it until then.</li>
+     *   <li>Running innermost on the current thread (the caller is its code): the frames
+     *       from the caller out to its body, as far as they are on the thread's stack (the
+     *       woven engine rebuilds outer frames only as the inner ones return).</li>
+     *   <li>New, finished, running on another thread or calling another coroutine, busy, or a
+     *       thread's initial coroutine: an empty array.</li>
+     * </ul>
+     *
+     * @return its frames, innermost first; a new array, which the caller may change
+     */
+    public final StackTraceElement[] getStackTrace() {
+        if (isInitial()) {
+            return StackTraces.none();
+        }
+        while (true) {
+            int seen = state;
+            int bits = seen & STATE_MASK;
+            if (bits == SUSPENDED) {
+                if (STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | BUSY)) {
+                    try {
+                        return stack.suspendedStackTrace();
+                    } finally {
+                        STATE.setRelease(this, seen); // as it was: owner and epoch unchanged
+                    }
+                }
+            } else if (bits == RUNNING && owner.thread == Thread.currentThread() && owner.isRunning(this)) {
+                return StackTraces.live();
+            } else {
+                return StackTraces.none();
+            }
+        }
+    }
+
+    /**
      * Moves this suspended coroutine to the current thread (thesis 3.2.3). A stolen symmetric
      * coroutine joins the current thread's ring as the next one to run. Any thread; never
      * blocks.
@@ -304,6 +382,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
         }
         here.adopt(this, bits == SUSPENDED);
         STATE.setRelease(this, (seen & ~STATE_MASK) + EPOCH_UNIT | bits);
+        Events.stolen(this, previous.thread);
         return true;
     }
 
@@ -484,6 +563,7 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
                 return ON_CALL_CHAIN;
             }
             if (STATE.compareAndSet(this, seen, (seen & ~STATE_MASK) | RUNNING)) {
+                Events.taken(this, bits);
                 return bits;
             }
         }
@@ -501,6 +581,15 @@ public abstract sealed class CoroutineBase implements AutoCloseable permits Coro
                     + support.thread.getName() + ": it belongs to thread " + o.thread.getName());
         }
     }
+
+    /** Publishes this coroutine as finished, and reports how it ended. Owner thread, before its failure is taken. */
+    final void markFinished() {
+        setStateBits(FINISHED);
+        Events.finished(this, keptFailure());
+    }
+
+    /** The failure this coroutine finished with, if one is kept, left kept. */
+    abstract Throwable keptFailure();
 
     /** Keeps {@code t}, the uncaught exception that finished this coroutine, until it is handed to its receiver. */
     abstract void keepFailure(Throwable t);

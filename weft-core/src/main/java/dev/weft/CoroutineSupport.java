@@ -1,7 +1,6 @@
 package dev.weft;
 
 import static dev.weft.CoroutineBase.CALLING;
-import static dev.weft.CoroutineBase.FINISHED;
 import static dev.weft.CoroutineBase.NEW;
 import static dev.weft.CoroutineBase.RUNNING;
 import static dev.weft.CoroutineBase.SUSPENDED;
@@ -11,9 +10,12 @@ import dev.weft.internal.frames.FrameValidator;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -135,6 +137,16 @@ final class CoroutineSupport {
     private int unstarted;
     private final AtomicInteger unstartedStolen = new AtomicInteger();
 
+    /**
+     * Every thread's support, held weakly (a support lives as long as its thread or one of its
+     * coroutines), for dumps: added to once per thread, as its first coroutine operation creates
+     * it, and swept as it doubles. Guarded by itself.
+     */
+    private static final List<WeakReference<CoroutineSupport>> ALL = new ArrayList<>();
+    private static int sweepAllAt = 64;
+    /** Whether the first support has been created, which registers the MBean if a system property asks. Guarded by ALL. */
+    private static boolean mbeanAsked;
+
     private CoroutineSupport() {
         thread = Thread.currentThread();
         initial = new Coroutine(this, "initial coroutine of " + thread.getName());
@@ -143,6 +155,64 @@ final class CoroutineSupport {
         initial.ring = this;
         current = initial;
         running = initial;
+        register(this); // last: a dump on another thread finds it whole, through the lock
+    }
+
+    private static void register(CoroutineSupport support) {
+        boolean first;
+        synchronized (ALL) {
+            first = !mbeanAsked;
+            mbeanAsked = true;
+            if (ALL.size() >= sweepAllAt) {
+                ALL.removeIf(r -> r.get() == null);
+                sweepAllAt = Math.max(64, 2 * ALL.size());
+            }
+            ALL.add(new WeakReference<>(support));
+        }
+        if (first) {
+            CoroutineDump.registerMBeanIfAsked();
+        }
+    }
+
+    /** Every thread's support that is still reachable, oldest first. Any thread. */
+    static List<CoroutineSupport> all() {
+        List<CoroutineSupport> all = new ArrayList<>();
+        synchronized (ALL) {
+            for (WeakReference<CoroutineSupport> r : ALL) {
+                CoroutineSupport s = r.get();
+                if (s != null) {
+                    all.add(s);
+                }
+            }
+        }
+        return all;
+    }
+
+    /** The support of {@code thread}, if it ever ran a coroutine operation; null if not. Any thread. */
+    static CoroutineSupport of(Thread thread) {
+        for (CoroutineSupport s : all()) {
+            if (s.thread == thread) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * This thread's coroutines as a dump sees them, other than its initial one: its ring's, in
+     * ring order, then the asymmetric ones that have started. Exact on this thread; from any
+     * other, a racy read of structures confined to this one, which ends (a link seen twice or
+     * cleared stops the walk) and may miss or repeat a coroutine that moves meanwhile: the
+     * caller checks each one's owner and state.
+     */
+    List<CoroutineBase> snapshot() {
+        List<CoroutineBase> found = new ArrayList<>();
+        Set<Coroutine> walked = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Coroutine n = initial.next; n != null && n != initial && walked.add(n); n = n.next) {
+            found.add(n instanceof StandIn s ? s.stolen : n);
+        }
+        started.snapshotInto(found);
+        return found;
     }
 
     /**
@@ -223,6 +293,11 @@ final class CoroutineSupport {
     /** How many times {@link #closeAll} has ended on this thread. */
     int closings() {
         return closings;
+    }
+
+    /** Whether {@code c} is the coroutine running innermost on this thread. Owner thread. */
+    boolean isRunning(CoroutineBase c) {
+        return running == c;
     }
 
     Coroutine runningSymmetric() {
@@ -511,7 +586,11 @@ final class CoroutineSupport {
 
     /** The engine failed to resume {@code target} at all: control falls back to the initial coroutine. */
     private void abandonRing(Coroutine target) {
-        target.setStateBits(target.stack.isDone() ? FINISHED : SUSPENDED);
+        if (target.stack.isDone()) {
+            target.markFinished();
+        } else {
+            target.setStateBits(SUSPENDED);
+        }
         running = initial;
         current = initial;
         initial.setStateBits(RUNNING);
@@ -523,7 +602,7 @@ final class CoroutineSupport {
      * failed, the one that switched to it, which is handed the exception.
      */
     private Coroutine finishInRing(Coroutine done) {
-        done.setStateBits(FINISHED);
+        done.markFinished();
         Coroutine place = placeOf(done);
         Coroutine next;
         Coroutine resumer = done.resumer();
@@ -767,7 +846,7 @@ final class CoroutineSupport {
     }
 
     private void finishNested(CoroutineBase c) {
-        c.setStateBits(FINISHED);
+        c.markFinished();
         if (c instanceof Coroutine sym) {
             leaveRing(placeOf(sym));
             sym.forgetResumer();
@@ -808,6 +887,7 @@ final class CoroutineSupport {
             if (c instanceof AsymCoroutine<?, ?>) {
                 unstarted--;
             }
+            c.requestExit(); // reported as closed
             finishNested(c);
             return;
         }
@@ -884,6 +964,7 @@ final class CoroutineSupport {
             throw broken;
         }
         giveBackCaptured(c, prior);
+        Events.serialized(c, frames.length);
         return frames;
     }
 
@@ -915,6 +996,7 @@ final class CoroutineSupport {
             started.add(a);
         }
         c.setStateBits(restored.length > 0 ? SUSPENDED : prior);
+        Events.deserialized(c, restored.length);
     }
 
     /**

@@ -79,6 +79,21 @@ final class StartedCoroutines {
         return live;
     }
 
+    /**
+     * Adds the coroutines tracked here to {@code out}, from any thread and without changing
+     * anything: a racy read, for a dump. Links only ever point to newer entries, so the walk
+     * ends; it may miss an entry added or see one swept out meanwhile, and the caller checks
+     * each coroutine's owner and state itself.
+     */
+    void snapshotInto(List<CoroutineBase> out) {
+        for (Entry e = oldest; e != null; e = e.next) {
+            AsymCoroutine<?, ?> c = e.get();
+            if (c != null) {
+                out.add(c);
+            }
+        }
+    }
+
     /** How many entries the list holds, counted ones and ones not yet swept out alike (for tests). */
     int entryCount() {
         return entryCount;

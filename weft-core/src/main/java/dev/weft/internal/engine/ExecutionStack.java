@@ -68,4 +68,12 @@ public interface ExecutionStack {
      *         caller names the coroutine); the stack is untouched
      */
     void restore(CoroutineFrame[] frames);
+
+    /**
+     * The frames of this suspended stack as a stack trace, innermost first, as
+     * {@link dev.weft.internal.frames.StackTraces} says; nothing of the coroutine runs. Called
+     * by whoever has taken the coroutine from its suspended state: its owner, or any thread that
+     * holds it busy, so that nobody resumes it meanwhile.
+     */
+    StackTraceElement[] suspendedStackTrace();
 }

@@ -10,12 +10,15 @@ import dev.weft.internal.engine.ExecutionStack;
 import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.StackCheck;
+import dev.weft.internal.frames.StackTraces;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 import jdk.internal.vm.Continuation;
 import jdk.internal.vm.ContinuationScope;
@@ -43,6 +46,7 @@ final class NativeStack implements ExecutionStack {
 
     static final ContinuationScope SCOPE = new ContinuationScope("weft");
 
+    private static final Set<StackWalker.Option> WALKED = EnumSet.of(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
     private static final TransferCount TRANSFERS = SharedAccess.transferCount();
 
@@ -215,6 +219,15 @@ final class NativeStack implements ExecutionStack {
         if (frames.length > 0) {
             transfer = FrameTransfer.restore(List.of(frames)); // counted once resume() runs it
         }
+    }
+
+    /** Walks the continuation, unmounted and held busy by the caller; a restore not yet run is its frames. */
+    @Override
+    public StackTraceElement[] suspendedStackTrace() {
+        if (isRestoring()) {
+            return StackTraces.of(transfer.pending());
+        }
+        return continuation.stackWalker(WALKED).walk(StackTraces::coroutineFrames);
     }
 
     /*

@@ -232,6 +232,11 @@ final class WovenStack extends Fiber implements ExecutionStack {
         return FiberFrames.read(this);
     }
 
+    @Override
+    public StackTraceElement[] suspendedStackTrace() {
+        return FiberFrames.stackTrace(this);
+    }
+
     /**
      * Refuses, before anything changes, frames with a method that has no twin; otherwise the
      * outermost frame is entered through the body's entry if it is an activation of the entry's
