@@ -91,9 +91,9 @@ final class Messages {
         if (status == null) {
             throw new SessionNotFoundException(id);
         }
-        if (SessionStatus.FINISHED.name().equals(status)) {
-            throw new SessionException(id, "it has finished, so no step of it will take a message; nothing is sent",
-                    null);
+        if (SessionStatus.FINISHED.name().equals(status) || SessionStatus.CANCELLED.name().equals(status)) {
+            throw new SessionException(id, "it has " + (status.equals("FINISHED") ? "finished" : "been cancelled")
+                    + ", so no step of it will take a message; nothing is sent", null);
         }
         long now = clock.millis();
         inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null);

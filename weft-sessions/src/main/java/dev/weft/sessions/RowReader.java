@@ -47,10 +47,35 @@ final class RowReader {
         if (row.status() == SessionStatus.FAILED) {
             throw new SessionFailedException(id, row.version(), row.failure(), null);
         }
-        if (row.status() == SessionStatus.FINISHED
+        if (row.status() == SessionStatus.FINISHED || row.status() == SessionStatus.CANCELLED
                 || expectedVersion >= 0 && expectedVersion != row.version()) {
             throw conflict(row, expectedVersion);
         }
+        return coroutineOf(row);
+    }
+
+    /**
+     * The frames of {@code row}, trusted, as a coroutine: those of a failed session, to run its
+     * failed step again ({@link Sessions#retry}) or to close it ({@link Sessions#cancel}).
+     *
+     * @throws SessionException if it has no frames (failed in its first step, or stored before
+     *         failed sessions kept theirs), naming what is to be done
+     */
+    <I, O> AsymCoroutine<I, O> restoreStored(Row row, String what) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
+        }
+        if (row.state() == null) {
+            throw new SessionException(row.id(), "it has no frames to " + what + ": it failed in its first step, or"
+                    + " was stored before failed sessions kept their frames", null);
+        }
+        return coroutineOf(row);
+    }
+
+    /** The coroutine of a trusted row's frames, on this node's code, or an upgrade's; or why not. */
+    private <I, O> AsymCoroutine<I, O> coroutineOf(Row row) {
+        String id = row.id();
         String refusal = builds.refusal(row.build(), row.manifest());
         if (refusal != null) {
             return upgrade(row, refusal);
@@ -85,6 +110,9 @@ final class RowReader {
                 : "column seal is set: the row was sealed with a key, and this node has none";
         if (sealed == null && row.status() == SessionStatus.FAILED && row.failure() == null) {
             return "column failure is NULL, but column status says FAILED";
+        }
+        if (sealed == null && row.attempts() != null && row.attempts() < 1) {
+            return "column attempts holds " + row.attempts() + ", not a number of attempts";
         }
         return sealed != null ? sealed : SessionWait.distrust(row);
     }
@@ -130,6 +158,20 @@ final class RowReader {
         }
         AsymRunnable<I, O> body = (AsymRunnable<I, O>) upgrade.resumeAt(values);
         return new AsymCoroutine<>(body, engine);
+    }
+
+    /**
+     * The input of {@code row}'s failed step, stored for its retry.
+     *
+     * @throws SessionRefusedException if it cannot be read here
+     */
+    Object retryInput(Row row) {
+        try {
+            return codec.readValue(row.retryInput());
+        } catch (IOException | RuntimeException e) {
+            throw new SessionRefusedException(row.id(), row.build(), "column retry_input, the input its failed step"
+                    + " is to run again with, cannot be read here: " + e, e);
+        }
     }
 
     /** The stored value {@code bytes}, or null if it cannot be read here. */

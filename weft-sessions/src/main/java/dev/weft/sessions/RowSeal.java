@@ -18,15 +18,18 @@ import javax.crypto.SecretKey;
  * from the row, bound to the session's id and version, kept in the row's {@code seal} column.
  *
  * <pre>
- *   byte  magic[4]       "WRS1", or "WRS2" for a row that waits (its wait_kind or due_at is set)
+ *   byte  magic[4]       "WRS1"; "WRS2" for a row that waits (its wait_kind or due_at is set);
+ *                        "WRS3" for a row of a failed step (its attempts or retry_input is set)
  *   int   crc[n]         CRC32C of each sealed column as encoded below, in {@link #COLUMNS}' order:
- *                        the first 11 for WRS1, all 13 for WRS2
+ *                        the first 11 for WRS1, 13 for WRS2, all 15 for WRS3
  *   byte  mac[32]        HMAC-SHA256 of magic, crc[] and each sealed column encoded below
  * </pre>
  *
  * A row that waits for nothing is sealed as rows were before sessions waited (WRS1), so that
  * nodes of that version still read it; a WRS1 seal also says that the wait columns are NULL,
- * so a wait added to such a row in the store is refused as a change of those columns.
+ * so a wait added to such a row in the store is refused as a change of those columns. In the
+ * same way a row with no failed attempt is sealed as WRS1 or WRS2, which say that the retry
+ * columns are NULL.
  *
  * A column is encoded as its name's index (one byte), then for a text or bytes column a presence
  * byte (0 for NULL) and, if present, a length (int) and the bytes (text as UTF-8); a number
@@ -47,12 +50,15 @@ final class RowSeal {
 
     /** The sealed columns, in the order they are encoded. */
     static final List<String> COLUMNS = List.of("id", "status", "version", "build", "point", "point_values", "state",
-            "output", "failure", "created_at", "updated_at", "wait_kind", "due_at");
+            "output", "failure", "created_at", "updated_at", "wait_kind", "due_at", "attempts", "retry_input");
     /** "WRS1": the first {@link #WITHOUT_WAIT} columns sealed, the wait columns NULL. */
     static final int MAGIC = 0x57525331;
-    /** "WRS2": every column sealed. */
+    /** "WRS2": the first {@link #WITHOUT_RETRY} columns sealed, the retry columns NULL. */
     static final int MAGIC_WAITING = 0x57525332;
+    /** "WRS3": every column sealed. */
+    static final int MAGIC_RETRYING = 0x57525333;
     static final int WITHOUT_WAIT = 11;
+    static final int WITHOUT_RETRY = 13;
     /** "WMS1": a message's seal. */
     static final int MESSAGE_MAGIC = 0x574d5331;
     static final int MAC_LENGTH = 32;
@@ -80,11 +86,11 @@ final class RowSeal {
 
     /** The seal of {@code row} under this node's first key. */
     byte[] seal(Row row) {
-        boolean waits = waits(row);
-        byte[][][] columns = encode(row, waits);
+        int sealed = retries(row) ? COLUMNS.size() : waits(row) ? WITHOUT_RETRY : WITHOUT_WAIT;
+        byte[][][] columns = encode(row, sealed);
         int length = length(columns.length);
         ByteBuffer seal = ByteBuffer.allocate(length);
-        seal.putInt(waits ? MAGIC_WAITING : MAGIC);
+        seal.putInt(magic(sealed));
         for (byte[][] column : columns) {
             seal.putInt(crc(column));
         }
@@ -134,6 +140,20 @@ final class RowSeal {
         return row.waitKind() != null || row.dueAt() != null;
     }
 
+    private static boolean retries(Row row) {
+        return row.attempts() != null || row.retryInput() != null;
+    }
+
+    private static int magic(int sealedColumns) {
+        return sealedColumns == WITHOUT_WAIT ? MAGIC : sealedColumns == WITHOUT_RETRY ? MAGIC_WAITING : MAGIC_RETRYING;
+    }
+
+    /** How many columns a seal of {@code magic} covers; 0 for no seal's magic. */
+    private static int sealedColumns(int magic) {
+        return magic == MAGIC ? WITHOUT_WAIT : magic == MAGIC_WAITING ? WITHOUT_RETRY
+                : magic == MAGIC_RETRYING ? COLUMNS.size() : 0;
+    }
+
     /**
      * Why {@code row} does not match its seal, naming the columns that differ; null if it is
      * sealed under one of this node's keys and every sealed column is as it was sealed.
@@ -146,21 +166,24 @@ final class RowSeal {
                     + " earlier version)";
         }
         int magic = seal.length < 4 ? 0 : ByteBuffer.wrap(seal).getInt();
-        boolean waiting = magic == MAGIC_WAITING;
-        int length = length(waiting ? COLUMNS.size() : WITHOUT_WAIT);
-        if (seal.length != length || magic != MAGIC && !waiting) {
+        int sealed = sealedColumns(magic);
+        int length = length(sealed);
+        if (sealed == 0 || seal.length != length) {
             return "column seal holds " + seal.length + " bytes that are not a row seal";
         }
-        byte[][][] columns = encode(row, waiting);
+        byte[][][] columns = encode(row, sealed);
         byte[] stored = Arrays.copyOfRange(seal, length - MAC_LENGTH, length);
         boolean matches = false;
         for (int key = 0; key < keys.size() && !matches; key++) {
             matches = MessageDigest.isEqual(mac(key, seal, length - MAC_LENGTH, columns), stored);
         }
-        if (matches && !waiting && waits(row)) {
-            return (row.waitKind() != null && row.dueAt() != null ? "columns wait_kind, due_at differ"
-                    : row.waitKind() != null ? "column wait_kind differs" : "column due_at differs")
+        if (matches && sealed == WITHOUT_WAIT && waits(row)) {
+            return differ(row.waitKind(), "wait_kind", row.dueAt(), "due_at")
                     + " from what was sealed: changed in the store (the row was sealed waiting for nothing)";
+        }
+        if (matches && sealed < COLUMNS.size() && retries(row)) {
+            return differ(row.attempts(), "attempts", row.retryInput(), "retry_input")
+                    + " from what was sealed: changed in the store (the row was sealed with no failed attempt)";
         }
         if (matches) {
             return null;
@@ -181,19 +204,28 @@ final class RowSeal {
                         + " session or another version of this one";
     }
 
-    /** Each sealed column as its encoding's head (index, presence, length) and its value's bytes (or null). */
-    private static byte[][][] encode(Row row, boolean withWait) {
+    /** Names the one or two of the columns {@code first} and {@code second} that are set. */
+    private static String differ(Object first, String firstName, Object second, String secondName) {
+        return first != null && second != null ? "columns " + firstName + ", " + secondName + " differ"
+                : "column " + (first != null ? firstName : secondName) + " differs";
+    }
+
+    /**
+     * The first {@code sealed} columns, each as its encoding's head (index, presence, length) and
+     * its value's bytes (or null).
+     */
+    private static byte[][][] encode(Row row, int sealed) {
         byte[][][] columns = {text(0, row.id()), text(1, row.statusName()), number(2, row.version()),
             text(3, row.build()), text(4, row.point()), bytes(5, row.pointValues()), bytes(6, row.state()),
-            bytes(7, row.output()), text(8, row.failure()), number(9, row.created()), number(10, row.updated())};
-        if (!withWait) {
-            return columns;
-        }
-        byte[][][] all = Arrays.copyOf(columns, COLUMNS.size());
-        all[11] = text(11, row.waitKind());
-        all[12] = row.dueAt() == null ? new byte[][] {{12, 0}, null} : new byte[][] {ByteBuffer.allocate(10)
-                .put((byte) 12).put((byte) 1).putLong(row.dueAt()).array(), null};
-        return all;
+            bytes(7, row.output()), text(8, row.failure()), number(9, row.created()), number(10, row.updated()),
+            text(11, row.waitKind()), optionalNumber(12, row.dueAt()),
+            optionalNumber(13, row.attempts() == null ? null : (long) row.attempts()), bytes(14, row.retryInput())};
+        return Arrays.copyOf(columns, sealed);
+    }
+
+    private static byte[][] optionalNumber(int index, Long value) {
+        return value == null ? new byte[][] {{(byte) index, 0}, null} : new byte[][] {ByteBuffer.allocate(10)
+                .put((byte) index).put((byte) 1).putLong(value).array(), null};
     }
 
     private static byte[][] text(int index, String value) {

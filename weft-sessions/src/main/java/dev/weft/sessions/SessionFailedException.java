@@ -27,7 +27,7 @@ public final class SessionFailedException extends SessionException {
         return failure;
     }
 
-    private static String firstLine(String text) {
+    static String firstLine(String text) {
         int newline = text.indexOf('\n');
         return (newline < 0 ? text : text.substring(0, newline)).strip();
     }

@@ -213,7 +213,7 @@ final class SessionRunner {
         }
         try {
             return sessions.runDue(passedOver) != null ? 0 : BUSY_PAUSE_MILLIS;
-        } catch (SessionFailedException e) {
+        } catch (SessionFailedException | SessionRetryingException e) {
             LOG.log(Level.WARNING, e.getMessage());
             return 0;
         } catch (SessionBusyException e) {

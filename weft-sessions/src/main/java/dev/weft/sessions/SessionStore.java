@@ -77,39 +77,50 @@ public final class SessionStore implements AutoCloseable {
      */
     record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
             byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated,
-            String statusName, byte[] seal, String waitKind, Long dueAt) {
+            String statusName, byte[] seal, String waitKind, Long dueAt, Integer attempts, byte[] retryInput) {
 
         /** A row as a step writes it, not yet sealed, waiting for a plain input. */
         Row(String id, SessionStatus status, long version, String build, String manifest, String point,
                 byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
             this(id, status, version, build, manifest, point, pointValues, state, output, failure, created, updated,
-                    status.name(), null, null, null);
+                    status.name(), null, null, null, null, null);
         }
 
         Row withSeal(byte[] newSeal) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure, created,
-                    updated, statusName, newSeal, waitKind, dueAt);
+                    updated, statusName, newSeal, waitKind, dueAt, attempts, retryInput);
         }
 
         Row withManifest(String newManifest) {
             return new Row(id, status, version, build, newManifest, point, pointValues, state, output, failure,
-                    created, updated, statusName, seal, waitKind, dueAt);
+                    created, updated, statusName, seal, waitKind, dueAt, attempts, retryInput);
         }
 
         /** This row waiting for {@code wait} (null: a plain input). */
         Row withWait(SessionWait wait) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure,
                     created, updated, statusName, seal, wait == null ? null : wait.kind().name(),
-                    wait == null ? null : wait.storedDueAt());
+                    wait == null ? null : wait.storedDueAt(), attempts, retryInput);
+        }
+
+        /**
+         * This row, unsealed, as a step that failed leaves it: {@code newStatus} at {@code newVersion},
+         * its frames as they were, the failure, the attempts made so far at the failed step and its input
+         * ({@link Retries}).
+         */
+        Row failedAt(SessionStatus newStatus, long newVersion, String newFailure, long now, SessionWait wait,
+                int attemptsMade, byte[] input) {
+            return new Row(id, newStatus, newVersion, build, manifest, point, pointValues, state, output, newFailure,
+                    created, now, newStatus.name(), null, null, null, attemptsMade, input).withWait(wait);
         }
     }
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
-            + " failure, created_at, updated_at, seal, wait_kind, due_at";
+            + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input";
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
     private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
             + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal, s.wait_kind,"
-            + " s.due_at";
+            + " s.due_at, s.attempts, s.retry_input";
     /** The most manifests of builds kept in memory: a store may name any number of builds. */
     private static final int KNOWN_BUILDS = 1024;
     private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
@@ -233,6 +244,8 @@ public final class SessionStore implements AutoCloseable {
             addColumn(statement, "seal", dialect.bytes);
             addColumn(statement, "wait_kind", "VARCHAR(16)");
             addColumn(statement, "due_at", "BIGINT");
+            addColumn(statement, "attempts", "INTEGER");
+            addColumn(statement, "retry_input", dialect.bytes);
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due ON weft_sessions (due_at)"
                     + " WHERE due_at IS NOT NULL");
@@ -251,7 +264,8 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * Adds column {@code name} to a table created before it existed: {@code seal} before rows
-     * were sealed, {@code wait_kind} and {@code due_at} before sessions waited for times.
+     * were sealed, {@code wait_kind} and {@code due_at} before sessions waited for times,
+     * {@code attempts} and {@code retry_input} before failed steps were retried.
      */
     private void addColumn(Statement statement, String name, String type) throws SQLException {
         if (dialect == Dialect.POSTGRES) {
@@ -537,7 +551,7 @@ public final class SessionStore implements AutoCloseable {
     void insert(Connection connection, Row row) throws SQLException {
         addBuild(connection, row);
         PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind(insert, row);
         insert.executeUpdate();
     }
@@ -550,7 +564,8 @@ public final class SessionStore implements AutoCloseable {
      * that table existed held it).
      */
     private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
-            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?, wait_kind = ?, due_at = ?";
+            + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?, wait_kind = ?, due_at = ?,"
+            + " attempts = ?, retry_input = ?";
     private static final String NEW_BUILD = ", build = ?, manifest = NULL";
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
@@ -564,7 +579,8 @@ public final class SessionStore implements AutoCloseable {
             + " AND point IS NOT DISTINCT FROM ? AND point_values IS NOT DISTINCT FROM ?"
             + " AND state IS NOT DISTINCT FROM ? AND output IS NOT DISTINCT FROM ?"
             + " AND failure IS NOT DISTINCT FROM ? AND seal = ? AND wait_kind IS NOT DISTINCT FROM ?"
-            + " AND due_at IS NOT DISTINCT FROM ?";
+            + " AND due_at IS NOT DISTINCT FROM ? AND attempts IS NOT DISTINCT FROM ?"
+            + " AND retry_input IS NOT DISTINCT FROM ?";
 
     /**
      * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
@@ -664,7 +680,9 @@ public final class SessionStore implements AutoCloseable {
         update.setBytes(9, row.seal());
         update.setString(10, row.waitKind());
         setLong(update, 11, row.dueAt());
-        int next = 12;
+        setLong(update, 12, row.attempts() == null ? null : (long) row.attempts());
+        update.setBytes(13, row.retryInput());
+        int next = 14;
         if (newBuild) {
             update.setString(next++, row.build());
         }
@@ -731,6 +749,8 @@ public final class SessionStore implements AutoCloseable {
                 statement.setBytes(first + 10, sealed.seal());
                 statement.setString(first + 11, sealed.waitKind());
                 setLong(statement, first + 12, sealed.dueAt());
+                setLong(statement, first + 13, sealed.attempts() == null ? null : (long) sealed.attempts());
+                statement.setBytes(first + 14, sealed.retryInput());
             }
         }
     }
@@ -751,6 +771,8 @@ public final class SessionStore implements AutoCloseable {
         statement.setBytes(13, row.seal());
         statement.setString(14, row.waitKind());
         setLong(statement, 15, row.dueAt());
+        setLong(statement, 16, row.attempts() == null ? null : (long) row.attempts());
+        statement.setBytes(17, row.retryInput());
     }
 
     private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
@@ -766,7 +788,13 @@ public final class SessionStore implements AutoCloseable {
         String status = rows.getString(2);
         return new Row(rows.getString(1), status(status), rows.getLong(3), rows.getString(4), rows.getString(5),
                 rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9), rows.getString(10),
-                rows.getLong(11), rows.getLong(12), status, rows.getBytes(13), rows.getString(14), longOrNull(rows, 15));
+                rows.getLong(11), rows.getLong(12), status, rows.getBytes(13), rows.getString(14), longOrNull(rows, 15),
+                attempts(longOrNull(rows, 16)), rows.getBytes(17));
+    }
+
+    /** Column {@code attempts} as a row holds it: a count out of an int's range as -1, which no row is trusted with. */
+    private static Integer attempts(Long stored) {
+        return stored == null ? null : stored == stored.intValue() ? stored.intValue() : -1;
     }
 
     private static Long longOrNull(ResultSet rows, int column) throws SQLException {

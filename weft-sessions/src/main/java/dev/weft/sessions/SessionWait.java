@@ -23,6 +23,10 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
      *   INPUT  -> an input resumes it until due_at; from then on a worker does, as timed out
      *   MESSAGE-> a worker resumes it with its oldest message; if due_at is set and passes
      *             first, with none, as timed out                // an input is refused
+     *   RETRY  -> a worker runs its failed step again once due_at has passed, with the input
+     *             that step had (column retry_input)             // an input is refused
+     *   RETRY_TIMEOUT -> the same, for a step that ran because a wait was due: timed out again
+     * A FAILED session keeps the retry kind of its last step, with no due time, for Sessions.retry.
      */
 
     /** The due time of a message awaited with no deadline: never (stored as NULL). */
@@ -35,7 +39,16 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
         /** an input, until a deadline */
         INPUT,
         /** a message in the session's inbox ({@link Sessions#send}), until a deadline or for ever */
-        MESSAGE
+        MESSAGE,
+        /** a retry of a failed step, with the input it had ({@link RetryPolicy}) */
+        RETRY,
+        /** a retry of a failed step that ran because a wait came due, timed out again */
+        RETRY_TIMEOUT;
+
+        /** Whether this is a retry of a failed step. */
+        boolean retry() {
+            return this == RETRY || this == RETRY_TIMEOUT;
+        }
     }
 
     /** The value of column {@code due_at} for this wait: null for none. */
@@ -72,7 +85,8 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
             return "column wait_kind holds '" + shown + "', not one of " + java.util.Arrays.toString(Kind.values());
         }
         if (row.dueAt() == null) {
-            return Kind.MESSAGE.name().equals(row.waitKind()) ? null
+            Kind kind = Kind.valueOf(row.waitKind());
+            return kind == Kind.MESSAGE || kind.retry() && row.status() == SessionStatus.FAILED ? null
                     : "column due_at is NULL, but column wait_kind says " + row.waitKind();
         }
         return row.dueAt() == NEVER ? "column due_at holds " + NEVER + ", which no wait is due at" : null;
@@ -91,6 +105,11 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
         if (kind == Kind.SLEEP) {
             throw new SessionWaitingException(id, kind, Instant.ofEpochMilli(dueAt), "it sleeps until "
                     + Instant.ofEpochMilli(dueAt) + ", and only a worker resumes it then; an input cannot wake it");
+        }
+        if (kind.retry()) {
+            throw new SessionWaitingException(id, kind, Instant.ofEpochMilli(dueAt), "its last step failed, and a"
+                    + " worker runs it again at " + Instant.ofEpochMilli(dueAt) + " with the input it had; an input"
+                    + " cannot run it before");
         }
         if (kind == Kind.MESSAGE) {
             throw new SessionWaitingException(id, kind, dueAt == NEVER ? null : Instant.ofEpochMilli(dueAt), "it"

@@ -150,6 +150,7 @@ public final class Sessions implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private int workers;
         private Duration poll = Duration.ofSeconds(1);
+        private RetryPolicy retry = RetryPolicy.NONE;
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -351,6 +352,25 @@ public final class Sessions implements AutoCloseable {
         }
 
         /**
+         * How this node retries a step whose body throws: the step is rolled back and the
+         * session is due again after the policy's backoff, with the same input, run by a worker
+         * (of any node); once the attempts are spent it is {@link SessionStatus#FAILED}. The
+         * caller of the step that threw gets {@link SessionRetryingException} while retries are
+         * left. A session's first step (its start) is not retried: nothing is stored to run it
+         * from. Default: {@link RetryPolicy#NONE}, a step that throws fails its session.
+         *
+         * @param policy how many attempts, how long between them, which exceptions
+         * @return this builder
+         */
+        public Builder retry(RetryPolicy policy) {
+            if (policy == null) {
+                throw new NullPointerException("policy");
+            }
+            this.retry = policy;
+            return this;
+        }
+
+        /**
          * The sessions, on this builder's settings; with {@linkplain #workers workers}, they
          * start.
          *
@@ -386,6 +406,8 @@ public final class Sessions implements AutoCloseable {
     private final SessionRunner runner;
     /** Sends and takes the sessions' messages. */
     private final Messages messages;
+    /** What a step that throws leaves. */
+    private final Retries retries;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -398,6 +420,7 @@ public final class Sessions implements AutoCloseable {
         this.rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
         this.clock = builder.clock;
         this.messages = new Messages(store, seal, codec, clock);
+        this.retries = new Retries(builder.retry, clock);
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
     }
@@ -669,9 +692,10 @@ public final class Sessions implements AutoCloseable {
 
     /**
      * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
-     * a caller's {@code input}, which a session that waits for a time or a message refuses, or
-     * run by a worker ({@code byWorker}) for the session's wait: with its oldest message if it
-     * waits for one and has one, else as timed out if the wait is due (else null, nothing run).
+     * a caller's {@code input}, which a session that waits for a time, a message or a retry
+     * refuses; or run by a worker ({@code byWorker}) for the session's wait: the retry of its
+     * failed step once due, with that step's input; or with its oldest message if it waits for
+     * one and has one; else as timed out if the wait is due (else null, nothing run).
      */
     @SuppressWarnings("unchecked")
     private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
@@ -680,33 +704,149 @@ public final class Sessions implements AutoCloseable {
         AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
         SessionWait wait = SessionWait.of(row);
         long now = clock.millis();
-        boolean timedOut = false;
-        if (byWorker) {
-            Object message = wait != null && wait.kind() == SessionWait.Kind.MESSAGE ? messages.take(connection, row)
-                    : null;
-            if (message != null) {
-                input = (I) message;
-            } else if (wait == null || !wait.due(now)) {
-                return null;
-            } else {
-                timedOut = true;
+        if (!byWorker) {
+            if (wait != null) {
+                wait.admitInput(id, now);
             }
-        } else if (wait != null) {
-            wait.admitInput(id, now);
+            return runAndStore(connection, commit, row, row.version(), coroutine, input, false, 0);
         }
-        long step = row.version() + 1;
+        if (wait == null) {
+            return null;
+        }
+        if (wait.kind().retry()) {
+            if (!wait.due(now)) {
+                return null;
+            }
+            boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
+            return runAndStore(connection, commit, row, row.version(), coroutine,
+                    timedOut ? null : (I) rows.retryInput(row), timedOut, row.attempts() == null ? 0 : row.attempts());
+        }
+        Object message = wait.kind() == SessionWait.Kind.MESSAGE ? messages.take(connection, row) : null;
+        if (message == null && !wait.due(now)) {
+            return null;
+        }
+        return runAndStore(connection, commit, row, row.version(), coroutine, (I) message, message == null, 0);
+    }
+
+    /**
+     * Runs step {@code versionBefore + 1} of {@code stored}'s session with {@code input}, and
+     * stores and commits what it leaves: its next suspension, its end, or after a throw a retry
+     * to come or its failure ({@link Retries}), {@code attemptsBefore} runs of it having failed.
+     */
+    private <I, O> SessionStep<O> runAndStore(Connection connection, Commit commit, Row stored, long versionBefore,
+            AsymCoroutine<I, O> coroutine, I input, boolean timedOut, int attemptsBefore) throws SQLException {
+        String id = stored.id();
+        long step = versionBefore + 1;
         StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
-        Row next = rows.sealed(result.row(id, step, row.created(), System.currentTimeMillis(), keepFinished));
+        Row next = rows.sealed(result.failure != null
+                ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
+                : result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
         if (next == null) {
             store.delete(connection, id);
             messages.ended(connection, id);
             commit.run(step);
         } else {
             endingInbox(connection, next);
-            commit.storing(next, row.build(), result.bodyWrote);
+            commit.storing(versionBefore, next, stored.build(), result.bodyWrote);
         }
         stored(next, coroutine);
+        if (result.failure != null) {
+            throw Retries.reply(next, result, retries.policy());
+        }
         return result.reply(id, step);
+    }
+
+    /**
+     * Runs the failed step of session {@code id} again, from the suspension it started from,
+     * with the input it had (or timed out again, if a wait's coming due ran it): as
+     * {@link #resume(String, Object)}, for a {@link SessionStatus#FAILED} session. If it throws
+     * again, this node's {@linkplain Builder#retry retry policy} applies, from its first attempt.
+     *
+     * @param <O> the session's output type
+     * @param id  the failed session
+     * @return the step: the failed step's number and the body's next output, or its result if it
+     *         finished
+     * @throws SessionNotFoundException  if there is no such session
+     * @throws SessionException          if it is not failed, or has no frames or input to run the
+     *                                   step with (it failed in its first step, or its input could
+     *                                   not be stored): nothing runs
+     * @throws SessionFailedException    if the step threw again (stored as failed)
+     * @throws SessionRetryingException  if the step threw again and will be retried
+     * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
+     */
+    public <O> SessionStep<O> retry(String id) {
+        enter(id);
+        try {
+            resident.drop(id);
+            return inStepTransaction(id, (connection, commit) -> {
+                Row row = lock(connection, id);
+                refuseDistrusted(row);
+                if (row.status() != SessionStatus.FAILED) {
+                    throw new SessionException(id, "it is " + row.status() + ", not FAILED: it has no failed step"
+                            + " to run again; nothing ran", null);
+                }
+                AsymCoroutine<Object, O> coroutine = rows.restoreStored(row, "run again");
+                SessionWait wait = SessionWait.of(row);
+                if (wait == null || !wait.kind().retry()) {
+                    throw new SessionException(id, "the input of its failed step could not be stored, so the step"
+                            + " cannot run again; nothing ran", null);
+                }
+                boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
+                Object input = timedOut ? null : rows.retryInput(row);
+                return runAndStore(connection, commit, row, row.version() - 1, coroutine, input, timedOut, 0);
+            });
+        } finally {
+            running.leave(id);
+        }
+    }
+
+    /**
+     * Cancels session {@code id}: closes its coroutine in a step of its own, so that its
+     * {@code finally} blocks run (thesis 4.2.8's close; a suspension point throws
+     * {@link dev.weft.CoroutineExitException} into the body), their writes through
+     * {@link StepContext#connection()} committing with the end; the session is then
+     * {@link SessionStatus#CANCELLED}, its row kept (without frames) until {@link #remove}, its
+     * messages deleted. If a {@code finally} block throws, its writes roll back and what it threw
+     * is stored as the session's failure; it is cancelled all the same. A failed session is
+     * closed the same way if it kept its frames. Waits for (or refuses, see
+     * {@link Builder#waitWhenBusy}) a step of it that is running.
+     *
+     * @param id the session
+     * @throws SessionNotFoundException if there is no such session
+     * @throws SessionException         if it has finished or was cancelled already (nothing runs)
+     * @throws SessionRefusedException  if this node's code cannot close it (it is left untouched)
+     * @throws SessionBusyException     if a step of it is running
+     */
+    public void cancel(String id) {
+        enter(id);
+        try {
+            resident.drop(id);
+            inStepTransaction(id, (connection, commit) -> {
+                Row row = lock(connection, id);
+                refuseDistrusted(row);
+                if (row.status() == SessionStatus.FINISHED || row.status() == SessionStatus.CANCELLED) {
+                    throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
+                            : "been cancelled already") + ": there is nothing to cancel", null);
+                }
+                long step = row.version() + 1;
+                StepRun.Closing closing = row.state() == null ? StepRun.Closing.NOTHING
+                        : StepRun.close(connection, store, clock, id, step, rows.restoreStored(row, "close"));
+                Row next = rows.sealed(new Row(id, SessionStatus.CANCELLED, step, null, null, null, null, null,
+                        null, closing.failure(), row.created(), System.currentTimeMillis()));
+                messages.ended(connection, id);
+                commit.storing(row.version(), next, row.build(), true);
+                return null;
+            });
+        } finally {
+            running.leave(id);
+        }
+    }
+
+    private void refuseDistrusted(Row row) {
+        String distrust = rows.distrust(row);
+        if (distrust != null) {
+            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
+        }
     }
 
     /**
@@ -761,6 +901,9 @@ public final class Sessions implements AutoCloseable {
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
             StepRun<O> result = run(connection, id, step, coroutine, input, false);
+            if (result.failure != null) {
+                return null; // rolled back: run from the store, whose row a failure or a retry is made from
+            }
             Row next = rows.sealed(result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
             boolean current;
             if (next == null) {
@@ -816,9 +959,12 @@ public final class Sessions implements AutoCloseable {
             return done;
         }
 
-        /** Stores {@code row} over the locked row of build {@code storedBuild}, and commits (see {@link SessionStore#updateAndCommit}). */
-        void storing(Row row, String storedBuild, boolean bodyWrote) throws SQLException {
-            versionBefore = row.version() - 1;
+        /**
+         * Stores {@code row} over the locked row, at {@code before}, of build {@code storedBuild},
+         * and commits (see {@link SessionStore#updateAndCommit}).
+         */
+        void storing(long before, Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+            versionBefore = before;
             store.updateAndCommit(connection, row, storedBuild, bodyWrote);
             done = true;
         }

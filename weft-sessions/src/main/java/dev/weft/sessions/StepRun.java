@@ -100,6 +100,35 @@ final class StepRun<O> {
         return result;
     }
 
+    /**
+     * What closing a session's coroutine left: what its {@code finally} blocks threw (its stack
+     * trace, their writes rolled back), or null; whether they took the step's connection.
+     */
+    record Closing(String failure, boolean bodyWrote) {
+        /** A session with no frames to close. */
+        static final Closing NOTHING = new Closing(null, false);
+    }
+
+    /**
+     * Closes {@code coroutine}, the frames of session {@code id}, as step {@code step}: its
+     * {@code finally} blocks run with the step's context, so that their writes through
+     * {@link StepContext#connection()} join the step's transaction.
+     */
+    static Closing close(Connection connection, SessionStore store, Clock clock, String id, long step,
+            AsymCoroutine<?, ?> coroutine) throws SQLException {
+        StepContext context = new StepContext(id, step, connection, store, clock, false);
+        StepContext previous = context.enter();
+        try {
+            coroutine.close();
+            return new Closing(null, context.tookConnection());
+        } catch (RuntimeException | Error e) {
+            context.rollBackWrites();
+            return new Closing(stackTrace(e), context.tookConnection());
+        } finally {
+            StepContext.restore(previous);
+        }
+    }
+
     private static String stackTrace(Throwable e) {
         StringWriter text = new StringWriter();
         e.printStackTrace(new PrintWriter(text));

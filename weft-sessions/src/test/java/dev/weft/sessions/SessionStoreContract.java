@@ -125,6 +125,15 @@ abstract class SessionStoreContract {
         assertTrue(gone.getMessage().contains(id), gone.getMessage());
     }
 
+    /** Retries, retry and cancel ({@link SessionFailuresContract}), on this suite's store and engine. */
+    @Nested
+    class Failures extends SessionFailuresContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     /** Messages ({@link SessionMessagesContract}), on this suite's store and engine. */
     @Nested
     class Messages extends SessionMessagesContract {
@@ -449,7 +458,7 @@ abstract class SessionStoreContract {
             String id = node.start(new Questionnaire(), null).id();
             Map<String, Object> original = storedRow(id);
             setColumn(id, "status", "RUNNING");
-            assertRefused(node, id, "column status holds 'RUNNING', not one of [SUSPENDED, FINISHED, FAILED]");
+            assertRefused(node, id, "column status holds 'RUNNING', not one of [SUSPENDED, FINISHED, FAILED, CANCELLED]");
             for (long version : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}) {
                 putRow(id, original);
                 setColumn(id, "version", version);
@@ -1043,13 +1052,15 @@ abstract class SessionStoreContract {
     }
 
     @Test
-    void aFailedStepStoresNoBuildWhereTheStepBeforeStoredOne() throws SQLException {
+    void aFailedStepKeepsTheBuildOfTheFramesItStartedFromEvenFromAResidentStep() throws SQLException {
         Sessions resident = Sessions.builder(store).keepResident(10).build();
         String id = resident.start(new Ledger(5), "a").id();
-        assertNotNull(storedBuild(id)[0]);
+        String[] before = storedBuild(id);
+        assertNotNull(before[0]);
         assertThrows(SessionFailedException.class, () -> resident.resume(id, "boom"));
-        assertArrayEquals(new String[] {null, null}, storedBuild(id));
+        assertArrayEquals(before, storedBuild(id), "the failed session keeps its frames, for a retry");
         assertEquals(SessionStatus.FAILED, sessions.status(id).orElseThrow().status());
+        assertEquals(before[0], sessions.status(id).orElseThrow().build());
     }
 
     @Test

@@ -287,7 +287,7 @@ abstract class SessionWaitsContract {
         Sessions node = node().build();
         String id = node.start(new Deadline(Duration.ofHours(1)), null).id();
         setColumn(id, "wait_kind", "NAP");
-        assertEquals("column wait_kind holds 'NAP', not one of [SLEEP, INPUT, MESSAGE]",
+        assertEquals("column wait_kind holds 'NAP', not one of [SLEEP, INPUT, MESSAGE, RETRY, RETRY_TIMEOUT]",
                 assertThrows(SessionRefusedException.class, () -> node.resume(id, "yes")).reason());
         setColumn(id, "wait_kind", null);
         assertEquals("column due_at holds " + storedRow(id).get("due_at") + ", but column wait_kind is NULL: a due"

@@ -46,10 +46,10 @@ final class StoredRows {
         for (String text : List.of("id", "status", "build", "manifest", "point", "failure", "wait_kind")) {
             columns.put(text, Kind.TEXT);
         }
-        for (String number : List.of("version", "created_at", "updated_at", "due_at")) {
+        for (String number : List.of("version", "created_at", "updated_at", "due_at", "attempts")) {
             columns.put(number, Kind.NUMBER);
         }
-        for (String bytes : List.of("point_values", "state", "output", "seal")) {
+        for (String bytes : List.of("point_values", "state", "output", "seal", "retry_input")) {
             columns.put(bytes, Kind.BYTES);
         }
         return Map.copyOf(columns);
