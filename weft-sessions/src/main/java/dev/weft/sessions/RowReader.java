@@ -109,8 +109,10 @@ final class RowReader {
 
     /** What the store says about {@code row}, which {@link #distrust} has passed. */
     static SessionInfo infoOfTrusted(Row row) {
+        SessionWait wait = SessionWait.of(row);
         return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
-                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
+                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()),
+                wait == null ? null : wait.waiting());
     }
 
     @SuppressWarnings("unchecked")
@@ -141,11 +143,11 @@ final class RowReader {
         }
     }
 
-    /** {@code row} as {@link Sessions#listing()} gives it, its seal checked once. */
-    Sessions.Listing listing(Row row) {
+    /** {@code row} as {@link SessionListing#listing} gives it, its seal checked once. */
+    SessionListing.Listing listing(Row row) {
         String distrust = distrust(row);
-        return distrust != null ? new Sessions.Listing(row.id(), null, distrust)
-                : new Sessions.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
+        return distrust != null ? new SessionListing.Listing(row.id(), null, distrust)
+                : new SessionListing.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
     }
 
     String refusal(Row row) {

@@ -21,7 +21,10 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
      *   INPUT  -> an input resumes it until due_at; from then on a worker does, as timed out
      */
 
-    /** What a session waits for besides a plain input. */
+    /**
+     * What a session waits for besides a plain input, stored by name in {@code wait_kind}; the
+     * API shows it as {@link SessionInfo.WaitKind}, which names the same kinds.
+     */
     enum Kind {
         /** a time: the body sleeps until then */
         SLEEP,
@@ -55,6 +58,14 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
             return "column wait_kind holds '" + shown + "', not one of " + java.util.Arrays.toString(Kind.values());
         }
         return row.dueAt() == null ? "column due_at is NULL, but column wait_kind says " + row.waitKind() : null;
+    }
+
+    /**
+     * This wait as {@link SessionInfo} shows it: the public kind of the same name (the two
+     * enums name the same kinds, in the same order).
+     */
+    SessionInfo.Waiting waiting() {
+        return new SessionInfo.Waiting(SessionInfo.WaitKind.valueOf(kind.name()), Instant.ofEpochMilli(dueAt));
     }
 
     /** Whether a worker may resume the session at {@code now}. */

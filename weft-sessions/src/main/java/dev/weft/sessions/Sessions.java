@@ -81,6 +81,11 @@ import javax.crypto.SecretKey;
  * is due, from any node's store, each step in one transaction with its claim; {@link #close()}
  * stops them.
  *
+ * <p><b>Finding sessions.</b> {@link #status} says where a session is and what it waits for
+ * until when ({@link SessionInfo#waiting()}); {@link #list(SessionQuery)} pages through the
+ * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
+ * an index, whatever the store's size.
+ *
  * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
  * thread, or on a worker when a wait comes due.
  */
@@ -298,7 +303,9 @@ public final class Sessions implements AutoCloseable {
 
         /**
          * The clock that times the sessions' waits: a wait's due time is stored as this clock's
-         * instant, and a worker resumes it once this clock has passed it. Default:
+         * instant, and a worker resumes it once this clock has passed it. A session's creation
+         * and update times ({@link SessionInfo#created()}, {@link SessionInfo#updated()}, the
+         * order of listings) are this clock's instants too. Default:
          * {@link Clock#systemUTC()}. Nodes that share a store should have clocks that agree: a
          * node whose clock is ahead resumes a wait early, one whose clock is behind resumes it
          * late; a clock that jumps moves when waits are resumed, never whether, nor how many
@@ -383,6 +390,8 @@ public final class Sessions implements AutoCloseable {
     private final Clock clock;
     /** This node's workers; null with none. */
     private final SessionRunner runner;
+    /** Reads the stored sessions for listings. */
+    private final SessionListing listing;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -394,6 +403,7 @@ public final class Sessions implements AutoCloseable {
         this.rows = new RowReader(new RowSeal(List.copyOf(builder.keys)), new Builds(loader),
                 Map.copyOf(builder.upgrades), codec, engine);
         this.clock = builder.clock;
+        this.listing = new SessionListing(store, rows);
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
     }
@@ -457,7 +467,8 @@ public final class Sessions implements AutoCloseable {
     }
 
     /**
-     * Starts a session under an id the caller chose (at most 64 characters), exactly once: as
+     * Starts a session under an id the caller chose (1 to 64 characters, none of them NUL, which
+     * PostgreSQL's text cannot hold and a listing's cursor refuses), exactly once: as
      * {@link #start(AsymRunnable, Object)}, but if a session with that id exists already (a
      * resent start whose reply was lost, say), nothing runs.
      *
@@ -470,8 +481,8 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionConflictException if the store holds a session with that id
      */
     public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
-        if (id == null || id.isEmpty() || id.length() > 64) {
-            throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
+        if (id == null || id.isEmpty() || id.length() > 64 || id.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("a session id has 1 to 64 characters, none of them NUL: " + id);
         }
         StorableBodies.check(body);
         return start(id, new AsymCoroutine<I, O>(body, engine), first);
@@ -496,7 +507,7 @@ public final class Sessions implements AutoCloseable {
                 if (existing != null) {
                     throw rows.conflict(existing, 0);
                 }
-                long now = System.currentTimeMillis();
+                long now = clock.millis();
                 StepRun<O> result = run(connection, id, 1, coroutine, first, false);
                 Row row = rows.sealed(result.row(id, 1, now, now, keepFinished));
                 if (row != null) {
@@ -637,7 +648,7 @@ public final class Sessions implements AutoCloseable {
         }
         long step = row.version() + 1;
         StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
-        Row next = rows.sealed(result.row(id, step, row.created(), System.currentTimeMillis(), keepFinished));
+        Row next = rows.sealed(result.row(id, step, row.created(), clock.millis(), keepFinished));
         if (next == null) {
             store.delete(connection, id);
             commit.run(step);
@@ -700,7 +711,7 @@ public final class Sessions implements AutoCloseable {
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
             StepRun<O> result = run(connection, id, step, coroutine, input, false);
-            Row next = rows.sealed(result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
+            Row next = rows.sealed(result.row(id, step, stored.created(), clock.millis(), keepFinished));
             boolean current;
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
@@ -880,11 +891,7 @@ public final class Sessions implements AutoCloseable {
      *         (see {@link Builder#sealWith}); the row is left as it was
      */
     public Optional<SessionInfo> status(String id) {
-        try {
-            return store.info(id).map(rows::info);
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.status(id);
     }
 
     /**
@@ -897,27 +904,35 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionRefusedException naming the column, if its stored row is not to be trusted
      */
     public Optional<Object> lastOutput(String id) {
-        try {
-            Optional<Row> row = store.info(id);
-            return row.map(rows::info).map(trusted -> rows.readQuietly(row.get().output()));
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.lastOutput(id);
     }
 
     /**
-     * Every stored session, oldest first.
+     * Every stored session, oldest first (by creation time, then id). For a store of many
+     * sessions, page through them with {@link #list(SessionQuery)}.
      *
      * @return the stored sessions
      * @throws SessionRefusedException naming the first session whose row is not to be trusted, and
      *         the column ({@link #refusal(String)} and {@link SessionsCommand} list each row's verdict)
      */
     public List<SessionInfo> list() {
-        try {
-            return store.list().stream().map(rows::info).toList();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
-        }
+        return listing.all();
+    }
+
+    /**
+     * A page of the stored sessions that {@code query} finds, oldest first: those that pass its
+     * filters after its position, at most its limit; {@link SessionPage#next()} is where the
+     * next page starts. Each page is read by an index, whatever the store's size: see
+     * {@link SessionQuery}.
+     *
+     * @param query the filters, page size and position
+     * @return the page
+     * @throws SessionRefusedException naming the first session of the page whose row is not to be
+     *         trusted, and the column (the filters are compared with the rows as stored; the rows
+     *         the store returns are then checked as {@link #list()} checks them)
+     */
+    public SessionPage list(SessionQuery query) {
+        return listing.page(query);
     }
 
     /**
@@ -930,24 +945,12 @@ public final class Sessions implements AutoCloseable {
      * @return why this node refuses it, or empty if it takes it (or there is no such session)
      */
     public Optional<String> refusal(String id) {
-        try {
-            return store.info(id).map(rows::refusal);
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.refusal(id);
     }
 
-    /** One stored session as {@link SessionsCommand} lists it: what the store says, if it is trusted, and this node's verdict. */
-    record Listing(String id, SessionInfo info, String refusal) {
-    }
-
-    /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
-    List<Listing> listing() {
-        try {
-            return store.list().stream().map(rows::listing).toList();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
-        }
+    /** The stored sessions as this node reads them, with its verdicts ({@link SessionsCommand}). */
+    SessionListing listing() {
+        return listing;
     }
 
     /**
@@ -958,14 +961,7 @@ public final class Sessions implements AutoCloseable {
      * @return one summary per build
      */
     public List<BuildSummary> builds() {
-        List<SessionStore.BuildCount> counts;
-        try {
-            counts = store.builds();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
-        }
-        return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
-                count.build() == null ? null : rows.buildRefusal(count.build(), count.manifest()))).toList();
+        return listing.builds();
     }
 
     /**

@@ -225,7 +225,8 @@ final class RowFuzz {
                 return node.builds().isEmpty() ? "no builds" : "listed";
             }
             case "listing" -> {
-                Sessions.Listing listing = node.listing().stream().filter(l -> mutatedId.equals(l.id())).findFirst()
+                SessionListing.Listing listing = node.listing().listing().stream()
+                        .filter(l -> mutatedId.equals(l.id())).findFirst()
                         .orElse(null);
                 if (listing == null) {
                     return "not listed";
@@ -274,7 +275,7 @@ final class RowFuzz {
             }
         }
         String printed = out.toString(StandardCharsets.UTF_8);
-        if (printed.lines().map(line -> line.split("\t", -1).length).anyMatch(fields -> fields != 3 && fields != 6)) {
+        if (printed.lines().map(line -> line.split("\t", -1).length).anyMatch(fields -> fields != 3 && fields != 7)) {
             throw new AssertionError("the command printed a line that is not one session or build: " + printed);
         }
         return printed.lines().anyMatch(line -> line.contains("refused: ")) ? "listed with a refusal" : "listed";
