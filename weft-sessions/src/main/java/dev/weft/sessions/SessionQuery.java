@@ -26,9 +26,14 @@ import java.util.Set;
  *
  * <p>Filters: {@link #status}, {@link #build}, {@link #point}, what a session waits for
  * ({@link #waitingFor}, {@link #waitingForNothing}) and {@link #dueBefore}; each names one
- * column's values, all of them must hold, and the store applies them (each has an index that
- * keeps the listing order, see {@link SessionStore}; {@code dueBefore} is a range, read from the
- * index of due times or filtered on the way). A filter is compared with the row as stored: a
+ * column's values, all of them must hold, and the store applies them. Each of status, build,
+ * point and kind of wait has an index that goes on in listing order (see {@link SessionStore}),
+ * so that a page is read as a range of one index (of several statuses or kinds, a range of it
+ * for each, at most a page from each, merged); the other filters are compared on the way, so a
+ * page of a filter that few sessions pass reads the sessions the index gives until it has a page
+ * (a due time, with no kind named, is read by the index of each kind of wait).
+ * {@link #waitingForNothing()} has no index of its own: it is read in listing order. A filter
+ * is compared with the row as stored: a
  * row changed in the store so that a filter passes over it is not listed; a row listed is
  * checked as {@link Sessions#list()} checks each (with a key, its seal).
  *

@@ -116,7 +116,9 @@ public final class SessionStore implements AutoCloseable {
             + " s.due_at";
     /** The most manifests of builds kept in memory: a store may name any number of builds. */
     private static final int KNOWN_BUILDS = 1024;
-    private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
+    /** After the table of sessions, as {@code s}: the join of the builds that hold their manifests. */
+    private static final String BUILDS_JOINED = " s LEFT JOIN weft_builds b ON b.build = s.build";
+    private static final String LISTED = " FROM weft_sessions" + BUILDS_JOINED;
 
     private final Dialect dialect;
     private final ConnectionPool pool;
@@ -942,7 +944,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** The statement that reads the rows {@code select} picks. */
     static String sql(SessionQueries.Select select) {
-        return "SELECT " + INFO_COLUMNS + LISTED + select.sql();
+        return "SELECT " + INFO_COLUMNS + " FROM " + select.source() + BUILDS_JOINED + select.sql();
     }
 
     /** How many sessions have one build (null: ended sessions), and that build's manifest. */

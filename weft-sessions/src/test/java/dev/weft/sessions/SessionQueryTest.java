@@ -54,16 +54,29 @@ class SessionQueryTest {
                 .point(hostile).waitingFor(WaitKind.values()).dueBefore(Instant.MAX).limit(7)
                 .after(new SessionCursor(42, hostile).text());
         SessionQueries.Select select = SessionQueries.page(query);
-        assertFalse(select.sql().contains("'"), select.sql());
-        assertEquals(" WHERE s.status IN (?, ?) AND s.build = ? AND s.point = ? AND s.wait_kind IN (?, ?) AND"
-                + " s.due_at < ? AND (s.created_at, s.id) > (?, ?) ORDER BY s.created_at, s.id LIMIT ?", select.sql());
-        assertEquals(List.of("SUSPENDED", "FAILED", hostile, hostile, "SLEEP", "INPUT", Long.MAX_VALUE, 42L, hostile,
-                8), select.parameters());
-        assertEquals(" WHERE s.wait_kind IS NULL AND s.due_at < ? ORDER BY s.created_at, s.id LIMIT ?",
-                SessionQueries.page(SessionQuery.all().waitingForNothing().dueBefore(Instant.MIN)).sql());
-        assertEquals(List.of(Long.MIN_VALUE, 101), SessionQueries.page(SessionQuery.all().waitingForNothing()
-                .dueBefore(Instant.MIN)).parameters());
+        assertFalse((select.source() + select.sql()).contains("'"), select.toString());
+        String arm = " WHERE s.status = ? AND s.build = ? AND s.point = ? AND s.wait_kind = ? AND s.due_at < ? AND"
+                + " (s.created_at, s.id) > (?, ?) ORDER BY s.created_at, s.id LIMIT ?";
+        assertEquals("(SELECT * FROM (SELECT * FROM weft_sessions s" + arm + ") arm0 UNION ALL SELECT * FROM (SELECT *"
+                + " FROM weft_sessions s" + arm + ") arm1 UNION ALL SELECT * FROM (SELECT * FROM weft_sessions s" + arm
+                + ") arm2 UNION ALL SELECT * FROM (SELECT * FROM weft_sessions s" + arm + ") arm3)", select.source(),
+                "an arm per status and kind");
+        assertEquals(" ORDER BY s.created_at, s.id LIMIT ?", select.sql());
+        List<Object> parameters = new ArrayList<>();
+        for (String status : List.of("SUSPENDED", "FAILED")) {
+            for (String kind : List.of("SLEEP", "INPUT")) {
+                parameters.addAll(List.of(status, hostile, hostile, kind, Long.MAX_VALUE, 42L, hostile, 8));
+            }
+        }
+        parameters.add(8);
+        assertEquals(parameters, select.parameters());
+        SessionQueries.Select one = SessionQueries.page(SessionQuery.all().waitingForNothing().dueBefore(Instant.MIN));
+        assertEquals("weft_sessions", one.source());
+        assertEquals(" WHERE s.wait_kind IS NULL AND s.due_at < ? ORDER BY s.created_at, s.id LIMIT ?", one.sql());
+        assertEquals(List.of(Long.MIN_VALUE, 101), one.parameters());
         assertEquals(" ORDER BY s.created_at, s.id LIMIT ?", SessionQueries.page(SessionQuery.all()).sql());
+        SessionQueries.Select due = SessionQueries.page(SessionQuery.all().dueBefore(Instant.EPOCH));
+        assertEquals(List.of("SLEEP", 0L, 101, "INPUT", 0L, 101, 101), due.parameters(), "an arm per kind of wait");
     }
 
     @Test
