@@ -74,6 +74,10 @@ final class RowReader {
         if (row.id() == null) {
             return "column id is NULL";
         }
+        if (row.id().length() > SessionCursor.MAX_ID) {
+            return "column id holds " + row.id().length() + " characters, more than a session's "
+                    + SessionCursor.MAX_ID;
+        }
         if (row.status() == null) {
             return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
                     + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());

@@ -16,7 +16,7 @@ import java.util.zip.CRC32C;
  * <pre>
  *   byte  version     1
  *   long  created     the creation time of the page's last session, epoch milliseconds
- *   byte  id[n]       its id, UTF-8, at most 64 characters, no NUL (none for a row stored without an id)
+ *   byte  id[n]       its id, UTF-8, at most 64 characters (none for a row stored without an id)
  *   int   crc         CRC32C of the bytes before it
  * </pre>
  *
@@ -34,10 +34,15 @@ record SessionCursor(long created, String id) {
     }
 
     private static final byte VERSION = 1;
-    /** The longest id a session has, in characters. */
-    private static final int MAX_ID = 64;
+    /** The longest id a session has, in characters (a longer one is refused: {@link RowReader#distrust}). */
+    static final int MAX_ID = 64;
     /** The longest text a cursor is: an id of 64 characters of 4 bytes each, and the rest. */
     private static final int MAX_TEXT = (1 + 8 + 4 * MAX_ID + 4 + 2) / 3 * 4;
+
+    /** Whether a cursor can name the position after a row of id {@code id}: a session's id, or none. */
+    static boolean holds(String id) {
+        return id == null || id.length() <= MAX_ID;
+    }
 
     /** This position as a page's {@code next()}. */
     String text() {
@@ -82,9 +87,6 @@ record SessionCursor(long created, String id) {
                     .toString();
         } catch (CharacterCodingException e) {
             throw refused(text, "its id is not UTF-8");
-        }
-        if (id.indexOf('\0') >= 0) {
-            throw refused(text, "its id holds a NUL character, as no session's id does");
         }
         if (id.length() > MAX_ID) {
             throw refused(text, "its id has " + id.length() + " characters, more than a session's " + MAX_ID);

@@ -3,7 +3,8 @@ package dev.weft.sessions;
 import java.time.Instant;
 
 /**
- * What the store says about one session, without loading its frames. Immutable.
+ * What the store says about one session, without loading its frames, as it was when read: a
+ * snapshot, which the session's next step does not change. Immutable; any thread.
  *
  * @param id        the session's id
  * @param status    where it is
@@ -50,7 +51,7 @@ public record SessionInfo(String id, SessionStatus status, long version, String 
     }
 
     /**
-     * What a suspended session waits for, and until when. Immutable.
+     * What a suspended session waits for, and until when. Immutable; any thread.
      *
      * @param kind  what it waits for
      * @param until when a worker resumes it: the end of its sleep, or its deadline for an input

@@ -100,8 +100,20 @@ final class SessionListing {
         boolean more = found.size() > query.limit();
         List<Row> page = more ? found.subList(0, query.limit()) : found;
         List<T> items = page.stream().map(read).toList();
-        Row last = more ? page.get(page.size() - 1) : null;
-        return new Page<>(items, last == null ? null : new SessionCursor(last.created(), last.id()).text());
+        if (!more) {
+            return new Page<>(items, null);
+        }
+        int end = page.size();
+        while (end > 0 && !SessionCursor.holds(page.get(end - 1).id())) {
+            end--; // a row whose id no session has (a listing with verdicts shows it refused): the next page's
+        }
+        if (end == 0) {
+            Row first = page.get(0);
+            throw new SessionRefusedException(first.id(), first.build(), rows.distrust(first) + ": a listing cannot"
+                    + " name the position after it; list pages of more sessions", null);
+        }
+        Row last = page.get(end - 1);
+        return new Page<>(items.subList(0, end), new SessionCursor(last.created(), last.id()).text());
     }
 
     /** The stored sessions by build, most first, each with this node's verdict; see {@link Sessions#builds()}. */

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * One page of the sessions a {@link SessionQuery} finds ({@link Sessions#list(SessionQuery)}),
- * oldest first, and where the next page starts. Immutable.
+ * oldest first, and where the next page starts. Immutable (its list cannot be changed), so any
+ * thread may read it.
  *
  * @param sessions the page's sessions, at most the query's limit, in listing order (creation
  *                 time, then id); empty if none passes the filters after the query's position

@@ -937,8 +937,19 @@ public final class SessionStore implements AutoCloseable {
         return query("SELECT " + INFO_COLUMNS + LISTED + SessionQueries.ORDER, List.of());
     }
 
-    /** The rows {@code select} picks, in its order, as {@link #info(String)} reads one. */
+    /**
+     * The rows {@code select} picks, in its order, as {@link #info(String)} reads one.
+     *
+     * @throws IllegalArgumentException on PostgreSQL, for a text with a NUL character (a made-up
+     *         cursor's id, a filter's value), which its text cannot hold, nor so any row
+     */
     List<Row> select(SessionQueries.Select select) throws SQLException {
+        if (dialect == Dialect.POSTGRES && select.parameters().stream().anyMatch(
+                parameter -> parameter instanceof String text && text.indexOf('\0') >= 0)) {
+            throw new IllegalArgumentException("cannot list sessions by a text with a NUL character (in a filter, or"
+                    + " the id of a cursor): PostgreSQL's text holds none, so no session of " + description
+                    + " has one");
+        }
         return query(sql(select), select.parameters());
     }
 

@@ -467,8 +467,7 @@ public final class Sessions implements AutoCloseable {
     }
 
     /**
-     * Starts a session under an id the caller chose (1 to 64 characters, none of them NUL, which
-     * PostgreSQL's text cannot hold and a listing's cursor refuses), exactly once: as
+     * Starts a session under an id the caller chose (at most 64 characters), exactly once: as
      * {@link #start(AsymRunnable, Object)}, but if a session with that id exists already (a
      * resent start whose reply was lost, say), nothing runs.
      *
@@ -481,8 +480,8 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionConflictException if the store holds a session with that id
      */
     public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
-        if (id == null || id.isEmpty() || id.length() > 64 || id.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("a session id has 1 to 64 characters, none of them NUL: " + id);
+        if (id == null || id.isEmpty() || id.length() > 64) {
+            throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
         }
         StorableBodies.check(body);
         return start(id, new AsymCoroutine<I, O>(body, engine), first);
