@@ -99,6 +99,10 @@ final class RowReader {
         if (row.id() == null) {
             return "column id is NULL";
         }
+        if (row.id().length() > SessionCursor.MAX_ID) {
+            return "column id holds " + row.id().length() + " characters, more than a session's "
+                    + SessionCursor.MAX_ID;
+        }
         if (row.status() == null) {
             return "column status holds " + (row.statusName() == null ? "NULL" : "'" + abbreviated(row.statusName())
                     + "'") + ", not one of " + java.util.Arrays.toString(SessionStatus.values());
@@ -137,8 +141,10 @@ final class RowReader {
 
     /** What the store says about {@code row}, which {@link #distrust} has passed. */
     static SessionInfo infoOfTrusted(Row row) {
+        SessionWait wait = SessionWait.of(row);
         return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
-                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()));
+                java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()),
+                wait == null || row.status() != SessionStatus.SUSPENDED ? null : wait.waiting());
     }
 
     @SuppressWarnings("unchecked")
@@ -183,11 +189,11 @@ final class RowReader {
         }
     }
 
-    /** {@code row} as {@link Sessions#listing()} gives it, its seal checked once. */
-    Sessions.Listing listing(Row row) {
+    /** {@code row} as {@link SessionListing#listing} gives it, its seal checked once. */
+    SessionListing.Listing listing(Row row) {
         String distrust = distrust(row);
-        return distrust != null ? new Sessions.Listing(row.id(), null, distrust)
-                : new Sessions.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
+        return distrust != null ? new SessionListing.Listing(row.id(), null, distrust)
+                : new SessionListing.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
     }
 
     String refusal(Row row) {

@@ -28,7 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * a key (a table from before rows were sealed gets the column when opened); its {@code wait_kind}
  * and {@code due_at} columns what the session waits for until when ({@link SessionWait}), indexed
  * by due time for the workers' claims ({@link #claimDue}; added to an older table when opened
- * too). The store reads rows
+ * too). Listings ({@link SessionQuery}) are read by the indexes {@link SessionQueries#INDEXES}
+ * names: one in listing order (creation time, id), and one for each column a listing filters on
+ * by equality (status, build, point, kind of wait), that column and then the listing order; a
+ * table without them gets them when opened (built once, which holds back writes to the table
+ * while it runs). The store reads rows
  * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
  * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *
@@ -123,7 +127,9 @@ public final class SessionStore implements AutoCloseable {
             + " s.due_at, s.attempts, s.retry_input";
     /** The most manifests of builds kept in memory: a store may name any number of builds. */
     private static final int KNOWN_BUILDS = 1024;
-    private static final String LISTED = " FROM weft_sessions s LEFT JOIN weft_builds b ON b.build = s.build";
+    /** After the table of sessions, as {@code s}: the join of the builds that hold their manifests. */
+    private static final String BUILDS_JOINED = " s LEFT JOIN weft_builds b ON b.build = s.build";
+    private static final String LISTED = " FROM weft_sessions" + BUILDS_JOINED;
 
     private final Dialect dialect;
     private final ConnectionPool pool;
@@ -249,6 +255,9 @@ public final class SessionStore implements AutoCloseable {
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due ON weft_sessions (due_at)"
                     + " WHERE due_at IS NOT NULL");
+            for (String index : SessionQueries.INDEXES) {
+                statement.execute(index);
+            }
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
             inbox.create(statement, dialect.bytes);
@@ -940,7 +949,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** A session's row, its manifest wherever it is stored, read without a lock; or empty. */
     Optional<Row> info(String id) throws SQLException {
-        List<Row> found = query("SELECT " + INFO_COLUMNS + LISTED + " WHERE s.id = ?", id);
+        List<Row> found = query("SELECT " + INFO_COLUMNS + LISTED + " WHERE s.id = ?", List.of(id));
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
@@ -965,7 +974,28 @@ public final class SessionStore implements AutoCloseable {
 
     /** Every session's row, oldest first, as {@link #info(String)} reads one. */
     List<Row> list() throws SQLException {
-        return query("SELECT " + INFO_COLUMNS + LISTED + " ORDER BY s.created_at, s.id", null);
+        return query("SELECT " + INFO_COLUMNS + LISTED + SessionQueries.ORDER, List.of());
+    }
+
+    /**
+     * The rows {@code select} picks, in its order, as {@link #info(String)} reads one.
+     *
+     * @throws IllegalArgumentException on PostgreSQL, for a text with a NUL character (a made-up
+     *         cursor's id, a filter's value), which its text cannot hold, nor so any row
+     */
+    List<Row> select(SessionQueries.Select select) throws SQLException {
+        if (dialect == Dialect.POSTGRES && select.parameters().stream().anyMatch(
+                parameter -> parameter instanceof String text && text.indexOf('\0') >= 0)) {
+            throw new IllegalArgumentException("cannot list sessions by a text with a NUL character (in a filter, or"
+                    + " the id of a cursor): PostgreSQL's text holds none, so no session of " + description
+                    + " has one");
+        }
+        return query(sql(select), select.parameters());
+    }
+
+    /** The statement that reads the rows {@code select} picks. */
+    static String sql(SessionQueries.Select select) {
+        return "SELECT " + INFO_COLUMNS + " FROM " + select.source() + BUILDS_JOINED + select.sql();
     }
 
     /** How many sessions have one build (null: ended sessions), and that build's manifest. */
@@ -990,12 +1020,20 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    private List<Row> query(String sql, String id) throws SQLException {
+    /** The rows {@code sql} selects, its parameters bound from {@code parameters}: strings, longs, ints. */
+    private List<Row> query(String sql, List<Object> parameters) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
         try (PreparedStatement select = connection.prepareStatement(sql)) {
-            if (id != null) {
-                select.setString(1, id);
+            int index = 1;
+            for (Object parameter : parameters) {
+                if (parameter instanceof String text) {
+                    select.setString(index++, text);
+                } else if (parameter instanceof Long number) {
+                    select.setLong(index++, number);
+                } else {
+                    select.setInt(index++, (Integer) parameter);
+                }
             }
             List<Row> found = new ArrayList<>();
             try (ResultSet rows = select.executeQuery()) {

@@ -32,7 +32,10 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
     /** The due time of a message awaited with no deadline: never (stored as NULL). */
     static final long NEVER = Long.MAX_VALUE;
 
-    /** What a session waits for besides a plain input. */
+    /**
+     * What a session waits for besides a plain input, stored by name in {@code wait_kind}; the
+     * API shows it as {@link SessionInfo.WaitKind}, which names the same kinds.
+     */
     enum Kind {
         /** a time: the body sleeps until then */
         SLEEP,
@@ -90,6 +93,15 @@ record SessionWait(SessionWait.Kind kind, long dueAt) {
                     : "column due_at is NULL, but column wait_kind says " + row.waitKind();
         }
         return row.dueAt() == NEVER ? "column due_at holds " + NEVER + ", which no wait is due at" : null;
+    }
+
+    /**
+     * This wait as {@link SessionInfo} shows it: the public kind of the same name (the two
+     * enums name the same kinds, in the same order).
+     */
+    SessionInfo.Waiting waiting() {
+        return new SessionInfo.Waiting(SessionInfo.WaitKind.valueOf(kind.name()),
+                dueAt == NEVER ? null : Instant.ofEpochMilli(dueAt));
     }
 
     /** Whether a worker may resume the session at {@code now}. */

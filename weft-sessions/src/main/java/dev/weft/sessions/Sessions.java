@@ -82,6 +82,11 @@ import javax.crypto.SecretKey;
  * is due, from any node's store, each step in one transaction with its claim; {@link #close()}
  * stops them.
  *
+ * <p><b>Finding sessions.</b> {@link #status} says where a session is and what it waits for
+ * until when ({@link SessionInfo#waiting()}); {@link #list(SessionQuery)} pages through the
+ * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
+ * an index, whatever the store's size.
+ *
  * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
  * thread, or on a worker when a wait comes due.
  */
@@ -300,7 +305,9 @@ public final class Sessions implements AutoCloseable {
 
         /**
          * The clock that times the sessions' waits: a wait's due time is stored as this clock's
-         * instant, and a worker resumes it once this clock has passed it. Default:
+         * instant, and a worker resumes it once this clock has passed it. A session's creation
+         * and update times ({@link SessionInfo#created()}, {@link SessionInfo#updated()}, the
+         * order of listings) are this clock's instants too. Default:
          * {@link Clock#systemUTC()}. Nodes that share a store should have clocks that agree: a
          * node whose clock is ahead resumes a wait early, one whose clock is behind resumes it
          * late; a clock that jumps moves when waits are resumed, never whether, nor how many
@@ -408,6 +415,8 @@ public final class Sessions implements AutoCloseable {
     private final Messages messages;
     /** What a step that throws leaves. */
     private final Retries retries;
+    /** Reads the stored sessions for listings. */
+    private final SessionListing listing;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -421,6 +430,7 @@ public final class Sessions implements AutoCloseable {
         this.clock = builder.clock;
         this.messages = new Messages(store, seal, codec, clock);
         this.retries = new Retries(builder.retry, clock);
+        this.listing = new SessionListing(store, rows);
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
     }
@@ -523,7 +533,7 @@ public final class Sessions implements AutoCloseable {
                 if (existing != null) {
                     throw rows.conflict(existing, 0);
                 }
-                long now = System.currentTimeMillis();
+                long now = clock.millis();
                 StepRun<O> result = run(connection, id, 1, coroutine, first, false);
                 Row row = rows.sealed(result.row(id, 1, now, now, keepFinished));
                 if (row != null) {
@@ -740,7 +750,7 @@ public final class Sessions implements AutoCloseable {
         StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
         Row next = rows.sealed(result.failure != null
                 ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
-                : result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
+                : result.row(id, step, stored.created(), clock.millis(), keepFinished));
         if (next == null) {
             store.delete(connection, id);
             messages.ended(connection, id);
@@ -832,7 +842,7 @@ public final class Sessions implements AutoCloseable {
                 StepRun.Closing closing = row.state() == null ? StepRun.Closing.NOTHING
                         : StepRun.close(connection, store, clock, id, step, rows.restoreStored(row, "close"));
                 Row next = rows.sealed(new Row(id, SessionStatus.CANCELLED, step, null, null, null, null, null,
-                        null, closing.failure(), row.created(), System.currentTimeMillis()));
+                        null, closing.failure(), row.created(), clock.millis()));
                 messages.ended(connection, id);
                 commit.storing(row.version(), next, row.build(), true);
                 return null;
@@ -904,7 +914,7 @@ public final class Sessions implements AutoCloseable {
             if (result.failure != null) {
                 return null; // rolled back: run from the store, whose row a failure or a retry is made from
             }
-            Row next = rows.sealed(result.row(id, step, stored.created(), System.currentTimeMillis(), keepFinished));
+            Row next = rows.sealed(result.row(id, step, stored.created(), clock.millis(), keepFinished));
             boolean current;
             if (next == null) {
                 current = store.deleteAt(connection, id, stored);
@@ -1098,11 +1108,7 @@ public final class Sessions implements AutoCloseable {
      *         (see {@link Builder#sealWith}); the row is left as it was
      */
     public Optional<SessionInfo> status(String id) {
-        try {
-            return store.info(id).map(rows::info);
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.status(id);
     }
 
     /**
@@ -1115,27 +1121,35 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionRefusedException naming the column, if its stored row is not to be trusted
      */
     public Optional<Object> lastOutput(String id) {
-        try {
-            Optional<Row> row = store.info(id);
-            return row.map(rows::info).map(trusted -> rows.readQuietly(row.get().output()));
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.lastOutput(id);
     }
 
     /**
-     * Every stored session, oldest first.
+     * Every stored session, oldest first (by creation time, then id). For a store of many
+     * sessions, page through them with {@link #list(SessionQuery)}.
      *
      * @return the stored sessions
      * @throws SessionRefusedException naming the first session whose row is not to be trusted, and
      *         the column ({@link #refusal(String)} and {@link SessionsCommand} list each row's verdict)
      */
     public List<SessionInfo> list() {
-        try {
-            return store.list().stream().map(rows::info).toList();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
-        }
+        return listing.all();
+    }
+
+    /**
+     * A page of the stored sessions that {@code query} finds, oldest first: those that pass its
+     * filters after its position, at most its limit; {@link SessionPage#next()} is where the
+     * next page starts. Each page is read by an index, whatever the store's size: see
+     * {@link SessionQuery}.
+     *
+     * @param query the filters, page size and position
+     * @return the page
+     * @throws SessionRefusedException naming the first session of the page whose row is not to be
+     *         trusted, and the column (the filters are compared with the rows as stored; the rows
+     *         the store returns are then checked as {@link #list()} checks them)
+     */
+    public SessionPage list(SessionQuery query) {
+        return listing.page(query);
     }
 
     /**
@@ -1148,24 +1162,12 @@ public final class Sessions implements AutoCloseable {
      * @return why this node refuses it, or empty if it takes it (or there is no such session)
      */
     public Optional<String> refusal(String id) {
-        try {
-            return store.info(id).map(rows::refusal);
-        } catch (SQLException e) {
-            throw storage(id, "cannot read it from " + store, e);
-        }
+        return listing.refusal(id);
     }
 
-    /** One stored session as {@link SessionsCommand} lists it: what the store says, if it is trusted, and this node's verdict. */
-    record Listing(String id, SessionInfo info, String refusal) {
-    }
-
-    /** Every stored session, oldest first, each with this node's verdict; a row that is not trusted has no info. */
-    List<Listing> listing() {
-        try {
-            return store.list().stream().map(rows::listing).toList();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot list the sessions", e);
-        }
+    /** The stored sessions as this node reads them, with its verdicts ({@link SessionsCommand}). */
+    SessionListing listing() {
+        return listing;
     }
 
     /**
@@ -1176,14 +1178,7 @@ public final class Sessions implements AutoCloseable {
      * @return one summary per build
      */
     public List<BuildSummary> builds() {
-        List<SessionStore.BuildCount> counts;
-        try {
-            counts = store.builds();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot count the sessions by build", e);
-        }
-        return counts.stream().map(count -> new BuildSummary(count.build(), count.sessions(),
-                count.build() == null ? null : rows.buildRefusal(count.build(), count.manifest()))).toList();
+        return listing.builds();
     }
 
     /**

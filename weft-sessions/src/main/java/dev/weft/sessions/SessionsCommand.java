@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -13,10 +17,18 @@ import javax.crypto.spec.SecretKeySpec;
  * <pre>
  * java -cp app.jar:weft-sessions.jar:... dev.weft.sessions.SessionsCommand --sqlite sessions.db builds
  * java -cp ... dev.weft.sessions.SessionsCommand --postgres jdbc:postgresql://db/app --user app --password secret list
+ * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db list --status SUSPENDED --waiting SLEEP --limit 50
  * </pre>
  *
  * {@code builds} prints one line per build: its fingerprint, how many sessions have it, and this
- * node's verdict; {@code list} one line per session: id, status, version, build, point, verdict.
+ * node's verdict; {@code list} one line per session, oldest first: id, status, version, build,
+ * point, what it waits for until when ({@code SLEEP until 2026-01-01T00:05:00Z}, or {@code -}),
+ * verdict. {@code list} takes the filters of {@link SessionQuery}: {@code --status S[,S...]},
+ * {@code --build B}, {@code --point P}, {@code --waiting KIND[,KIND...]} or {@code --waiting none},
+ * {@code --due-before INSTANT} (ISO-8601, {@code 2026-01-01T00:00:00Z}); it lists every session
+ * that passes them, a page at a time, unless given {@code --limit N} (1 to
+ * {@value SessionQuery#MAX_LIMIT}) or {@code --after CURSOR}: then one page, and if more follow,
+ * the line {@code more: --after CURSOR} on the error stream, to list the next page with.
  * Columns are separated by tabs; a session whose stored row is not to be trusted (a column out
  * of range, or a seal that does not match) is listed with its id, {@code ?} for what the store
  * says, and the reason; text from the store is printed with its control characters as {@code ?}.
@@ -26,7 +38,13 @@ import javax.crypto.spec.SecretKeySpec;
 public final class SessionsCommand {
 
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
-            + " [--password PASSWORD]) [--key FILE] (builds | list)";
+            + " [--password PASSWORD]) [--key FILE] (builds | list [--status S[,S...]] [--build B] [--point P]"
+            + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--limit N] [--after CURSOR])";
+
+    /** The options, each followed by its value. */
+    private static final java.util.Set<String> OPTIONS = java.util.Set.of("--sqlite", "--postgres", "--user",
+            "--password", "--key", "--status", "--build", "--point", "--waiting", "--due-before", "--limit",
+            "--after");
 
     private SessionsCommand() {
     }
@@ -54,21 +72,51 @@ public final class SessionsCommand {
         String password = null;
         String command = null;
         String keyFile = null;
+        SessionQuery everything = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
+        SessionQuery query = everything;
+        boolean onePage = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
-            boolean hasValue = i + 1 < args.length;
-            switch (arg) {
-                case "--sqlite" -> sqlite = hasValue ? args[++i] : null;
-                case "--postgres" -> postgres = hasValue ? args[++i] : null;
-                case "--user" -> user = hasValue ? args[++i] : null;
-                case "--password" -> password = hasValue ? args[++i] : null;
-                case "--key" -> keyFile = hasValue ? args[++i] : null;
-                case "builds", "list" -> command = arg;
-                default -> {
-                    err.println("unknown argument " + arg + "\n" + USAGE);
-                    return 2;
-                }
+            if (arg.equals("builds") || arg.equals("list")) {
+                command = arg;
+                continue;
             }
+            if (!OPTIONS.contains(arg)) {
+                err.println("unknown argument " + arg + "\n" + USAGE);
+                return 2;
+            }
+            if (i + 1 == args.length) {
+                err.println(arg + " takes a value\n" + USAGE);
+                return 2;
+            }
+            String value = args[++i];
+            try {
+                switch (arg) {
+                    case "--sqlite" -> sqlite = value;
+                    case "--postgres" -> postgres = value;
+                    case "--user" -> user = value;
+                    case "--password" -> password = value;
+                    case "--key" -> keyFile = value;
+                    case "--status" -> query = query.status(values(value, SessionStatus.class)
+                            .toArray(SessionStatus[]::new));
+                    case "--build" -> query = query.build(value);
+                    case "--point" -> query = query.point(value);
+                    case "--waiting" -> query = "none".equals(value) ? query.waitingForNothing()
+                            : query.waitingFor(values(value, SessionInfo.WaitKind.class)
+                                    .toArray(SessionInfo.WaitKind[]::new));
+                    case "--due-before" -> query = query.dueBefore(Instant.parse(value));
+                    case "--limit" -> query = query.limit(Integer.parseInt(value));
+                    default -> query = query.after(value);
+                }
+            } catch (IllegalArgumentException | DateTimeParseException e) {
+                err.println("cannot take " + arg + " " + field(value) + ": " + e.getMessage() + "\n" + USAGE);
+                return 2;
+            }
+            onePage |= arg.equals("--limit") || arg.equals("--after");
+        }
+        if ("builds".equals(command) && !query.equals(everything)) {
+            err.println("builds takes no filters: they are list's\n" + USAGE);
+            return 2;
         }
         if (command == null || (sqlite == null) == (postgres == null)) {
             err.println(USAGE);
@@ -88,13 +136,15 @@ public final class SessionsCommand {
                             + "\t" + field(verdict(build.build() == null, build.refusal())));
                 }
             } else {
-                out.println("ID\tSTATUS\tVERSION\tBUILD\tPOINT\tTHIS NODE");
-                for (Sessions.Listing listing : sessions.listing()) {
-                    SessionInfo info = listing.info();
-                    out.println(info == null ? field(listing.id()) + "\t?\t?\t?\t?\trefused: " + field(listing.refusal())
-                            : field(info.id()) + "\t" + info.status() + "\t" + info.version() + "\t"
-                                    + field(info.build()) + "\t" + field(info.point()) + "\t"
-                                    + field(verdict(info.status() != SessionStatus.SUSPENDED, listing.refusal())));
+                out.println("ID\tSTATUS\tVERSION\tBUILD\tPOINT\tWAITING\tTHIS NODE");
+                SessionListing.Page<SessionListing.Listing> page;
+                do {
+                    page = sessions.listing().listing(query);
+                    page.items().forEach(listing -> out.println(line(listing)));
+                    query = query.after(page.next());
+                } while (page.next() != null && !onePage);
+                if (page.next() != null) {
+                    err.println("more: --after " + page.next());
                 }
             }
         } catch (IOException e) {
@@ -102,6 +152,33 @@ public final class SessionsCommand {
             return 2;
         }
         return 0;
+    }
+
+    /** One session as a line of {@code list}. */
+    private static String line(SessionListing.Listing listing) {
+        SessionInfo info = listing.info();
+        if (info == null) {
+            return field(listing.id()) + "\t?\t?\t?\t?\t?\trefused: " + field(listing.refusal());
+        }
+        SessionInfo.Waiting waiting = info.waiting();
+        return field(info.id()) + "\t" + info.status() + "\t" + info.version() + "\t" + field(info.build()) + "\t"
+                + field(info.point()) + "\t" + (waiting == null ? "-" : waiting.kind()
+                + (waiting.until() == null ? "" : " until " + waiting.until()))
+                + "\t" + field(verdict(info.status() != SessionStatus.SUSPENDED, listing.refusal()));
+    }
+
+    /** The constants of {@code type} named in {@code list}, separated by commas (in any case). */
+    private static <E extends Enum<E>> List<E> values(String list, Class<E> type) {
+        List<E> values = new ArrayList<>();
+        for (String name : list.split(",", -1)) {
+            try {
+                values.add(Enum.valueOf(type, name.trim().toUpperCase(java.util.Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("'" + field(name) + "' is none of " + java.util.Arrays.toString(
+                        type.getEnumConstants()));
+            }
+        }
+        return values;
     }
 
     /** A text from the store as one field of a line: its control characters (tabs, line ends) shown as '?'. */

@@ -5,8 +5,12 @@
  *
  * <ul>
  *   <li>{@link dev.weft.sessions.Sessions}: start, resume (exactly once, with an optional
- *       expected version for resent answers), status, list, last output, remove; builds and
- *       upgrades; sealing of every stored row.</li>
+ *       expected version for resent answers), status (with what a session waits for until
+ *       when), list, last output, remove; builds and upgrades; sealing of every stored row.</li>
+ *   <li>{@link dev.weft.sessions.SessionQuery} and {@link dev.weft.sessions.SessionPage}: the
+ *       stored sessions that pass filters (status, build, point, kind of wait, due time), a page
+ *       at a time, each page read by an index from the last one's position, whatever the
+ *       store's size.</li>
  *   <li>{@link dev.weft.sessions.SessionStore}: where sessions live,
  *       {@link dev.weft.sessions.SessionStore#sqlite(java.nio.file.Path)} (embedded, the default:
  *       one file, write-ahead log, {@code synchronous=FULL}) or
@@ -17,7 +21,7 @@
  *       transaction, which the body's writes join, and the named point (with plain JDK values)
  *       an upgrade to new code starts from.</li>
  *   <li>{@link dev.weft.sessions.SessionsCommand}: the stored sessions by build and this node's
- *       verdict, from the command line.</li>
+ *       verdict, from the command line, filtered and paged as a query is.</li>
  *   <li>The exceptions: every refusal is a {@link dev.weft.sessions.SessionException} naming the
  *       session and why (not found, busy, failed, refused by this build, conflict); a store that
  *       cannot be reached is {@link dev.weft.sessions.SessionStoreUnavailableException} (retry),

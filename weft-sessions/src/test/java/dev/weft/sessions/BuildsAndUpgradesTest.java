@@ -115,8 +115,8 @@ class BuildsAndUpgradesTest {
         assertTrue(builds.contains(buildV1 + "\t2\trefused: method " + SIGNUP + ".run"), builds);
         assertTrue(builds.contains(buildV2 + "\t1\taccepted"), builds);
         String list = command(v1, "list");
-        assertTrue(list.contains(old1 + "\tSUSPENDED\t1\t" + buildV1 + "\tname\taccepted"), list);
-        assertTrue(list.contains(fresh + "\tSUSPENDED\t1\t" + buildV2 + "\tname\trefused: method " + SIGNUP),
+        assertTrue(list.contains(old1 + "\tSUSPENDED\t1\t" + buildV1 + "\tname\t-\taccepted"), list);
+        assertTrue(list.contains(fresh + "\tSUSPENDED\t1\t" + buildV2 + "\tname\t-\trefused: method " + SIGNUP),
                 list);
     }
 

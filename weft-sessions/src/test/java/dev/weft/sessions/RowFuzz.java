@@ -23,7 +23,7 @@ import javax.crypto.SecretKey;
  * one to three columns of one row behind the sessions' back (bits flipped, bytes cut, NULLs,
  * huge values, another session's values, an older version's, statuses that are none,
  * numbers out of range, manifests in {@code weft_builds} that are malformed, huge or name
- * missing classes) and calls every way in: resume, status, last output, list, refusal, builds,
+ * missing classes) and calls every way in: resume, status, last output, list, pages of a query, refusal, builds,
  * the command's listing, remove. Each outcome must be a documented one: a refusal that names
  * the session and leaves the row byte for byte as it was, or, for rows written without a key,
  * the changed data taken as data (a resume that runs, a body that fails on it); for sealed rows,
@@ -158,8 +158,8 @@ final class RowFuzz {
     private void calls(Random random, Sessions node, Connection connection, String id, String mutatedId,
             SecretKey key, Path keyFile, List<Map<String, Object>> sealedRows, String context) throws Exception {
         String kind = key == null ? "plain" : "sealed";
-        List<String> calls = new ArrayList<>(List.of("status", "lastOutput", "list", "refusal", "builds", "listing",
-                "resume"));
+        List<String> calls = new ArrayList<>(List.of("status", "lastOutput", "list", "page", "refusal", "builds",
+                "listing", "resume"));
         java.util.Collections.shuffle(calls, random);
         if (random.nextInt(20) == 0) {
             calls.add(random.nextInt(calls.size()), "command");
@@ -217,6 +217,10 @@ final class RowFuzz {
                 return node.list().stream().anyMatch(info -> info.id().equals(mutatedId)) ? accepted(trusted, call)
                         : "not listed";
             }
+            case "page" -> {
+                return SessionListingContract.all(node, SessionQuery.all().limit(1 + random.nextInt(3)), null)
+                        .contains(mutatedId) ? accepted(trusted, call) : "not listed";
+            }
             case "refusal" -> {
                 return node.refusal(id).map(RowFuzz::reasonClass).orElseGet(
                         () -> node.status(id).isPresent() ? accepted(trusted, call) : "not found");
@@ -225,7 +229,8 @@ final class RowFuzz {
                 return node.builds().isEmpty() ? "no builds" : "listed";
             }
             case "listing" -> {
-                Sessions.Listing listing = node.listing().stream().filter(l -> mutatedId.equals(l.id())).findFirst()
+                SessionListing.Listing listing = node.listing().listing().stream()
+                        .filter(l -> mutatedId.equals(l.id())).findFirst()
                         .orElse(null);
                 if (listing == null) {
                     return "not listed";
@@ -274,7 +279,7 @@ final class RowFuzz {
             }
         }
         String printed = out.toString(StandardCharsets.UTF_8);
-        if (printed.lines().map(line -> line.split("\t", -1).length).anyMatch(fields -> fields != 3 && fields != 6)) {
+        if (printed.lines().map(line -> line.split("\t", -1).length).anyMatch(fields -> fields != 3 && fields != 7)) {
             throw new AssertionError("the command printed a line that is not one session or build: " + printed);
         }
         return printed.lines().anyMatch(line -> line.contains("refused: ")) ? "listed with a refusal" : "listed";

@@ -299,6 +299,7 @@ abstract class SessionWaitsContract {
         String id = suite().sessions.start(new Deadline(Duration.ofHours(1)), null).id();
         try (Connection connection = suite().connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP INDEX weft_sessions_due");
+            statement.execute("DROP INDEX weft_sessions_waiting");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN due_at");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN wait_kind");
         }
