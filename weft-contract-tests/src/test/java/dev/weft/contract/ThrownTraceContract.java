@@ -113,6 +113,18 @@ abstract class ThrownTraceContract extends EngineContract {
         return places(trace).stream().filter(p -> p.startsWith(BOUNDARY + "(")).count();
     }
 
+    /**
+     * Asserts that {@code t}'s trace starts with {@code expected}, that it has {@code boundaries}
+     * boundary lines, and that no element of it, nor of its causes', names a twin.
+     */
+    static void assertTrace(Throwable t, List<String> expected, long boundaries) {
+        assertNotNull(t, "no exception");
+        List<String> places = places(t.getStackTrace());
+        assertEquals(expected, places.subList(0, Math.min(expected.size(), places.size())), () -> String.join("\n", places));
+        assertEquals(boundaries, boundaries(t.getStackTrace()), () -> String.join("\n", places));
+        assertNoTwins(t);
+    }
+
     /** Asserts that no element of {@code t}'s trace, nor of its causes', names a twin. */
     static void assertNoTwins(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -146,16 +158,12 @@ abstract class ThrownTraceContract extends EngineContract {
         } catch (IllegalStateException e) {
             thrown = e;
         }
-        assertNotNull(thrown);
         assertTrue(body.outerFinallyRan);
-        List<String> places = places(thrown.getStackTrace());
         List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
         expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
         expected.add(place(ThrownTraceContract.class, "anExceptionCaughtOutsideShowsEveryFrameOfTheCoroutineThenOneBoundaryThenTheResumer",
                 "resumer-call"));
-        assertEquals(expected, places.subList(0, expected.size()), () -> String.join("\n", places));
-        assertEquals(1, boundaries(thrown.getStackTrace()));
-        assertNoTwins(thrown);
+        assertTrace(thrown, expected, 1);
     }
 
     @Test
@@ -165,9 +173,7 @@ abstract class ThrownTraceContract extends EngineContract {
             co.call(null);
             fail("no exception");
         } catch (IllegalStateException e) {
-            List<String> cause = places(e.getCause().getStackTrace());
-            assertEquals(scenarioFrames("body-call"), cause.subList(0, 4), () -> String.join("\n", cause));
-            assertEquals(1, boundaries(e.getCause().getStackTrace()));
+            assertTrace(e.getCause(), scenarioFrames("body-call"), 1);
         }
     }
 
@@ -175,10 +181,7 @@ abstract class ThrownTraceContract extends EngineContract {
     void anExceptionCaughtByTheBodyShowsEveryFrameOfTheCoroutine() {
         AsymCoroutine<Object, Object> co = suspendedScenario(new Scenario(), true);
         IllegalStateException caught = (IllegalStateException) co.call(null);
-        List<String> places = places(caught.getStackTrace());
-        assertEquals(scenarioFrames("body-call-caught"), places.subList(0, 4), () -> String.join("\n", places));
-        assertEquals(boundariesWhenTheBodyCatches(), boundaries(caught.getStackTrace()), () -> String.join("\n", places));
-        assertNoTwins(caught);
+        assertTrace(caught, scenarioFrames("body-call-caught"), boundariesWhenTheBodyCatches());
     }
 
     @Test
@@ -192,16 +195,12 @@ abstract class ThrownTraceContract extends EngineContract {
         } catch (IllegalStateException e) {
             thrown = e;
         }
-        assertNotNull(thrown);
-        List<String> places = places(thrown.getStackTrace());
         List<String> expected = List.of(place(Scenario.class, "inner", "inner-throw"),
                 place(SymmetricScenario.class, "middle", "sym-middle"), place(SymmetricScenario.class, "outer", "sym-outer"),
                 place(SymmetricScenario.class, "run", "sym-run"), BOUNDARY + "(symmetric, resumed by the frame below)",
                 place(ThrownTraceContract.class, "aSymmetricCoroutinesExceptionShowsItsFramesThenTheSwitchThatResumedIt",
                         "sym-resumer"));
-        assertEquals(expected, places.subList(0, expected.size()), () -> String.join("\n", places));
-        assertEquals(1, boundaries(thrown.getStackTrace()));
-        assertNoTwins(thrown);
+        assertTrace(thrown, expected, 1);
     }
 
     @Test
@@ -216,14 +215,11 @@ abstract class ThrownTraceContract extends EngineContract {
                 return e;
             }
         });
-        assertNotNull(thrown);
-        List<String> places = places(thrown.getStackTrace());
         List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
         expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
-        assertEquals(expected, places.subList(0, expected.size()), () -> String.join("\n", places));
+        assertTrace(thrown, expected, 1);
+        List<String> places = places(thrown.getStackTrace());
         assertTrue(places.get(expected.size()).startsWith(ThrownTraceContract.class.getName() + ".lambda$"), places::toString);
-        assertEquals(1, boundaries(thrown.getStackTrace()));
-        assertNoTwins(thrown);
     }
 
     @Test
@@ -237,16 +233,13 @@ abstract class ThrownTraceContract extends EngineContract {
         } catch (IllegalStateException e) {
             thrown = e;
         }
-        assertNotNull(thrown);
-        List<String> places = places(thrown.getStackTrace());
         List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
         expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
         expected.add(place(Caller.class, "run", "caller-call"));
         expected.add(BOUNDARY + "(caller, resumed by the frame below)");
         expected.add(place(ThrownTraceContract.class, "anExceptionFromANestedCoroutineShowsBothCoroutinesEachWithItsBoundary",
                 "nested-resumer"));
-        assertEquals(expected, places.subList(0, expected.size()), () -> String.join("\n", places));
-        assertNoTwins(thrown);
+        assertTrace(thrown, expected, 2);
     }
 
     /** Calls the coroutine it is given, which throws. */
