@@ -49,6 +49,31 @@ import java.util.concurrent.atomic.AtomicLong;
  * engine cannot unwind is refused when the suspension is attempted, with the coroutine left as
  * it was (see {@link Engine#WOVEN}).
  *
+ * <h2>Exceptions' stack traces</h2>
+ * An exception thrown in a coroutine's code reads as it would on a thread, on both engines, once
+ * it has left the coroutine's frames that ran since it was last resumed: out of its body (to
+ * {@link AsymCoroutine#call} or the switch that receives it), or, on the woven engine, into a
+ * frame that was still saved. Its trace then holds every frame of the coroutine from the throw
+ * out to its body, by their methods' own names and lines (the woven engine's twins,
+ * {@code name$weft}, under their methods' names, and the frames it had not rebuilt yet at the
+ * lines of their calls), then one line where the engine's own frames were, then the frames of
+ * the code that resumed the coroutine:
+ * <pre>
+ * java.lang.IllegalStateException: thrown by inner
+ *     at com.example.Parser.inner(Parser.java:40)
+ *     at com.example.Parser.middle(Parser.java:35)
+ *     at com.example.Parser.outer(Parser.java:30)
+ *     at com.example.Parser.run(Parser.java:25)
+ *     at dev.weft.&lt;coroutine boundary&gt;(Parser-1, resumed by the frame below)
+ *     at com.example.Main.main(Main.java:12)
+ * </pre>
+ * Causes and suppressed exceptions are rewritten alike. The rewriting is done where the engine
+ * catches what the frames throw, so code that throws nothing pays nothing. An exception caught
+ * by the same frames that threw it, before it leaves them, keeps the trace the JVM gave it: on
+ * the woven engine, the frames that ran only, twins' names included, down to the engine's. The
+ * system property {@value #RAW_STACK_TRACES_PROPERTY}{@code =true} (read once, at the first
+ * exception) keeps every trace as the JVM gave it.
+ *
  * <h2>Hints</h2>
  * The {@code stackSize} and {@code sharedStack} constructor arguments are hints, as in the
  * thesis, and the native engine does not need them: the frames a running coroutine executes
@@ -58,6 +83,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code stackSize} is refused; {@code sharedStack} may be null.
  */
 public abstract sealed class CoroutineBase implements AutoCloseable permits Coroutine, AsymCoroutine {
+
+    /**
+     * The system property that, set to {@code true}, keeps exceptions' stack traces as the JVM
+     * filled them: with the engines' frames, and the woven engine's twins and none of its saved
+     * frames (see "Exceptions' stack traces" above).
+     */
+    public static final String RAW_STACK_TRACES_PROPERTY = "weft.rawStackTraces";
 
     /*
      * Implementation notes.

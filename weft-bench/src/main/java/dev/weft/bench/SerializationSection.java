@@ -26,6 +26,9 @@ final class SerializationSection extends Section {
     private final Results wovenResults = new Results();
     /** Woven code that is never serialized: "plain" and "woven" -> outcome. */
     private final Map<String, Outcome> overhead = new LinkedHashMap<>();
+    /** An exception thrown and caught: "direct", and "thrown" and "returned" by engine ("thrown NATIVE") -> outcome. */
+    private final Map<String, Outcome> throwing = new LinkedHashMap<>();
+    private static final List<String> ENGINES = List.of("NATIVE", "WOVEN");
 
     @Override
     String title() {
@@ -34,7 +37,7 @@ final class SerializationSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return 2 * s.migrationFrames().size() * METHODS.size() + 2;
+        return 2 * s.migrationFrames().size() * METHODS.size() + 2 + 1 + 2 * ENGINES.size();
     }
 
     @Override
@@ -53,6 +56,14 @@ final class SerializationSection extends Section {
         for (String method : List.of("plain", "woven")) {
             overhead.put(method, bench.jmh("woven overhead", method, "",
                     JmhRunner.Spec.of(WovenOverheadBenchmark.class, method, Map.of(), 1)));
+        }
+        throwing.put("direct", bench.jmh("exceptions", "direct", "",
+                JmhRunner.Spec.of(ThrowBenchmark.class, "direct", Map.of("engine", "NATIVE"), 1)));
+        for (String engine : ENGINES) {
+            for (String method : List.of("thrown", "returned")) {
+                throwing.put(method + " " + engine, bench.jmh("exceptions", method, "engine=" + engine,
+                        JmhRunner.Spec.of(ThrowBenchmark.class, method, Map.of("engine", engine), 1)));
+            }
         }
     }
 
@@ -248,6 +259,34 @@ final class SerializationSection extends Section {
         t.row("as compiled", Format.outcome(plain), "1");
         t.row("woven", Format.outcome(woven), plain != null && woven != null && plain.ok() && woven.ok()
                 ? Format.ratio(woven.value() / plain.value()) : "–");
+        page.table(t);
+        writeThrowing(page);
+    }
+
+    private void writeThrowing(Page page) {
+        if (throwing.isEmpty()) {
+            return;
+        }
+        page.paragraph("""
+                An exception thrown and caught inside a coroutine (`dev.weft.bench.woven.Thrower`): `outer` calls \
+                `middle` in a `try`; `middle` rets, and once resumed calls `inner`, which throws an \
+                `IllegalStateException` into `outer`'s `catch` (on the woven engine, out of `middle`, the frame \
+                rebuilt, into `outer`, still saved, where the engine completes the exception's stack trace with \
+                the saved frames). **thrown** is one `call(true)` round, **returned** the same round with nothing \
+                thrown, and their difference what the throw costs in the coroutine; on the thread, the same \
+                `inner` throwing into a `catch` with no coroutine at all.""");
+        Outcome direct = throwing.get("direct");
+        Table t = new Table("where", "round with a throw (ns)", "round without (ns)", "the throw (ns)", "ratio to the thread's");
+        t.row("on the thread", Format.outcome(direct), "–", Format.outcome(direct), "1");
+        for (String engine : ENGINES) {
+            Outcome thrown = throwing.get("thrown " + engine);
+            Outcome returned = throwing.get("returned " + engine);
+            boolean ok = thrown != null && returned != null && thrown.ok() && returned.ok();
+            double cost = ok ? thrown.value() - returned.value() : Double.NaN;
+            t.row(engine.toLowerCase(java.util.Locale.ROOT) + " engine", Format.outcome(thrown), Format.outcome(returned),
+                    ok ? Format.nanos(cost) : "–",
+                    ok && direct != null && direct.ok() ? Format.ratio(cost / direct.value()) : "–");
+        }
         page.table(t);
     }
 

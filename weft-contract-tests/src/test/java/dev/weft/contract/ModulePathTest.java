@@ -60,7 +60,7 @@ class ModulePathTest {
         List<String[]> results = fields(output, "RESULT");
         assertFalse(results.isEmpty(), () -> "no test ran in the child JVM:\n" + output);
         List<String> suites = results.stream().map(r -> r[1].substring(0, r[1].indexOf('.'))).distinct().sorted().toList();
-        assertEquals(26, suites.size(), "each contract on each engine: " + suites);
+        assertEquals(28, suites.size(), "each contract on each engine: " + suites);
         return results.stream().map(r -> DynamicTest.dynamicTest(r[1],
                 () -> assertTrue(r[2].equals("SUCCESSFUL"), r[1] + ": " + r[2] + " on the module path: " + r[3])));
     }

@@ -89,7 +89,11 @@ public final class StackTraces {
 
     /** Whether frames of {@code type} are Weft's own or HotSpot's continuations': never the coroutine's code. */
     static boolean isScheduler(Class<?> type) {
-        String p = type.getPackageName();
+        return isScheduler(type.getPackageName());
+    }
+
+    /** Whether frames of classes of the package named {@code p} are Weft's own or HotSpot's continuations'. */
+    static boolean isScheduler(String p) {
         return p.equals(WEFT) || p.startsWith(WEFT_INTERNAL) || p.equals(CONTINUATIONS);
     }
 

@@ -11,6 +11,7 @@ import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.StackCheck;
 import dev.weft.internal.frames.StackTraces;
+import dev.weft.internal.frames.ThrownTraces;
 
 import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
@@ -122,6 +123,7 @@ final class NativeStack implements ExecutionStack {
             if (transfer != null && transfer.isCapturing()) {
                 captureFailure = t;
             } else {
+                ThrownTraces.crossed(t, coroutine, NativeStack.class, "runBody", null);
                 COROUTINES.recordEnd(coroutine, t);
             }
         }

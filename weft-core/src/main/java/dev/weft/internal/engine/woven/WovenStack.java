@@ -7,6 +7,7 @@ import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.frames.ThrownTraces;
 import dev.weft.internal.woven.Fiber;
 
 /**
@@ -65,6 +66,10 @@ final class WovenStack extends Fiber implements ExecutionStack {
      */
     private static final int WHOLE_BELOW_BODY = 2;
 
+    /** The methods whose handlers catch what the coroutine's frames throw, as a stack trace names them. */
+    private static final String RESUME = "resume";
+    private static final String START_BODY = "startBody";
+
     private final WovenEntries.Entry entry;
     private boolean done;
     /**
@@ -112,7 +117,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
             try {
                 value = returnsFromCall ? takeCallReturn(coroutine) : WovenSwitches.resumed(coroutine);
             } catch (Throwable t) {
-                thrown = t;
+                thrown = crossed(coroutine, t, RESUME);
             }
             int count = firstTake(fiber);
             int returned = 0;
@@ -134,7 +139,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
                     thrown = null;
                 } catch (Throwable t) {
                     value = null;
-                    thrown = t;
+                    thrown = t == thrown ? t : crossed(coroutine, t, RESUME); // the same one, passed on: rewritten already
                 }
                 if (fiber.isUnwinding()) {
                     FIBERS.finishUnwinding(fiber);
@@ -166,13 +171,25 @@ final class WovenStack extends Fiber implements ExecutionStack {
         try {
             value = entry.enter(coroutine, COROUTINES.startingInput(coroutine), fiber); // refuses a body closeAll closed
         } catch (Throwable t) {
-            thrown = t;
+            thrown = crossed(coroutine, t, START_BODY);
         }
         if (fiber.isUnwinding()) {
             FIBERS.finishUnwinding(fiber);
             return;
         }
         finish(coroutine, value, thrown);
+    }
+
+    /**
+     * {@code t}, which the coroutine's frames threw into the handler in {@code anchor} (one of
+     * this class's methods), its stack trace completed with the frames still saved here and a
+     * boundary line ({@link ThrownTraces}).
+     */
+    private Throwable crossed(CoroutineBase coroutine, Throwable t, String anchor) {
+        if (!isUnwinding()) {
+            ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FiberFrames.stackTrace(this));
+        }
+        return t;
     }
 
     /** The body has returned {@code value}, or thrown {@code thrown} if not null: the coroutine has finished. */

@@ -1,0 +1,309 @@
+package dev.weft.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.Coroutine;
+import dev.weft.CoroutineBase;
+import dev.weft.Engine;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stack traces of exceptions thrown in coroutines (issue 33, point 1): {@code outer} calls
+ * {@code middle}, which rets and is resumed, then calls {@code inner}, which throws; on the
+ * woven engine only {@code middle} has been rebuilt by then. Caught outside the coroutine, or
+ * inside it by a frame the exception reached through a saved one, the trace holds every frame
+ * of the coroutine by its own name and the line marked in this file, then exactly one boundary
+ * line, then the resumer's frames; never a twin's {@code $weft}.
+ */
+abstract class ThrownTraceContract extends EngineContract {
+
+    static final String FILE = "ThrownTraceContract.java";
+    static final String BOUNDARY = "dev.weft.<coroutine boundary>";
+
+    /** The issue's scenario as an asymmetric body: the body catches the exception if its first input is true. */
+    static final class Scenario implements AsymRunnable<Object, Object> {
+        boolean outerFinallyRan;
+
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object catchInBody) {
+            if (catchInBody == Boolean.TRUE) {
+                try {
+                    outer(self); // line:body-call-caught
+                } catch (IllegalStateException e) {
+                    return e;
+                }
+            }
+            outer(self); // line:body-call
+            return null;
+        }
+
+        void outer(AsymCoroutine<? extends Object, ? super Object> self) {
+            try {
+                middle(self); // line:outer-call
+            } finally {
+                outerFinallyRan = true;
+            }
+        }
+
+        void middle(AsymCoroutine<? extends Object, ? super Object> self) {
+            self.ret(null); // line:middle-ret
+            inner(); // line:middle-call
+        }
+
+        static void inner() {
+            throw new IllegalStateException("thrown by inner", new IllegalArgumentException("its cause")); // line:inner-throw
+        }
+    }
+
+    /** The same, symmetric: {@code middle} yields. */
+    static final class SymmetricScenario extends Coroutine {
+        SymmetricScenario(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        public void run() {
+            outer(); // line:sym-run
+        }
+
+        void outer() {
+            middle(); // line:sym-outer
+        }
+
+        void middle() {
+            Coroutine.yield(); // line:sym-yield
+            Scenario.inner(); // line:sym-middle
+        }
+    }
+
+    /** The element {@code class.method(File.java:line)} of {@code type}'s line marked {@code marker}. */
+    static String place(Class<?> type, String method, String marker) {
+        return type.getName() + "." + method + "(" + FILE + ":" + SourceLines.lineOf(type, marker) + ")";
+    }
+
+    /** Each element as {@code class.method(file:line)}, without loader or module; the boundary as it prints. */
+    static List<String> places(StackTraceElement[] trace) {
+        List<String> places = new ArrayList<>();
+        for (StackTraceElement e : trace) {
+            places.add(e.getClassName() + "." + e.getMethodName() + "(" + e.getFileName()
+                    + (e.getLineNumber() >= 0 ? ":" + e.getLineNumber() : "") + ")");
+        }
+        return places;
+    }
+
+    static List<String> scenarioFrames(String bodyMarker) {
+        return List.of(place(Scenario.class, "inner", "inner-throw"), place(Scenario.class, "middle", "middle-call"),
+                place(Scenario.class, "outer", "outer-call"), place(Scenario.class, "run", bodyMarker));
+    }
+
+    /** How many lines of {@code trace} are boundaries. */
+    static long boundaries(StackTraceElement[] trace) {
+        return places(trace).stream().filter(p -> p.startsWith(BOUNDARY + "(")).count();
+    }
+
+    /**
+     * Asserts that {@code t}'s trace starts with {@code expected}, that it has {@code boundaries}
+     * boundary lines, and that no element of it, nor of its causes', names a twin.
+     */
+    static void assertTrace(Throwable t, List<String> expected, long boundaries) {
+        assertNotNull(t, "no exception");
+        List<String> places = places(t.getStackTrace());
+        assertEquals(expected, places.subList(0, Math.min(expected.size(), places.size())), () -> String.join("\n", places));
+        assertEquals(boundaries, boundaries(t.getStackTrace()), () -> String.join("\n", places));
+        assertNoTwins(t);
+    }
+
+    /** Asserts that no element of {@code t}'s trace, nor of its causes', names a twin. */
+    static void assertNoTwins(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            List<String> places = places(c.getStackTrace());
+            assertFalse(places.stream().anyMatch(p -> p.contains("$weft(")), () -> "a twin in " + places);
+        }
+    }
+
+    /**
+     * How many boundary lines an exception that the body catches shows, having never left the
+     * coroutine's frames: on the woven engine it left {@code middle}, the one frame rebuilt,
+     * into {@code outer}, which was still saved, and that is where its trace was completed.
+     */
+    abstract long boundariesWhenTheBodyCatches();
+
+    /** Starts the scenario and runs it to its ret in {@code middle}. */
+    AsymCoroutine<Object, Object> suspendedScenario(Scenario body, boolean catchInBody) {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(body, engine());
+        co.setName("scenario");
+        assertEquals(null, co.call(catchInBody));
+        return co;
+    }
+
+    @Test
+    void anExceptionCaughtOutsideShowsEveryFrameOfTheCoroutineThenOneBoundaryThenTheResumer() {
+        Scenario body = new Scenario();
+        AsymCoroutine<Object, Object> co = suspendedScenario(body, false);
+        IllegalStateException thrown = null;
+        try {
+            co.call(null); // line:resumer-call
+        } catch (IllegalStateException e) {
+            thrown = e;
+        }
+        assertTrue(body.outerFinallyRan);
+        List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
+        expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
+        expected.add(place(ThrownTraceContract.class, "anExceptionCaughtOutsideShowsEveryFrameOfTheCoroutineThenOneBoundaryThenTheResumer",
+                "resumer-call"));
+        assertTrace(thrown, expected, 1);
+    }
+
+    @Test
+    void theCauseIsCompletedToo() {
+        AsymCoroutine<Object, Object> co = suspendedScenario(new Scenario(), false);
+        try {
+            co.call(null);
+            fail("no exception");
+        } catch (IllegalStateException e) {
+            assertTrace(e.getCause(), scenarioFrames("body-call"), 1);
+        }
+    }
+
+    @Test
+    void anExceptionCaughtByTheBodyShowsEveryFrameOfTheCoroutine() {
+        AsymCoroutine<Object, Object> co = suspendedScenario(new Scenario(), true);
+        IllegalStateException caught = (IllegalStateException) co.call(null);
+        assertTrace(caught, scenarioFrames("body-call-caught"), boundariesWhenTheBodyCatches());
+    }
+
+    @Test
+    void aSymmetricCoroutinesExceptionShowsItsFramesThenTheSwitchThatResumedIt() {
+        SymmetricScenario co = new SymmetricScenario(engine());
+        co.setName("symmetric");
+        Coroutine.yieldTo(co); // to its yield in middle, which comes back here
+        IllegalStateException thrown = null;
+        try {
+            Coroutine.yieldTo(co); // line:sym-resumer
+        } catch (IllegalStateException e) {
+            thrown = e;
+        }
+        List<String> expected = List.of(place(Scenario.class, "inner", "inner-throw"),
+                place(SymmetricScenario.class, "middle", "sym-middle"), place(SymmetricScenario.class, "outer", "sym-outer"),
+                place(SymmetricScenario.class, "run", "sym-run"), BOUNDARY + "(symmetric, resumed by the frame below)",
+                place(ThrownTraceContract.class, "aSymmetricCoroutinesExceptionShowsItsFramesThenTheSwitchThatResumedIt",
+                        "sym-resumer"));
+        assertTrace(thrown, expected, 1);
+    }
+
+    @Test
+    void aCoroutineStolenByAnotherThreadThrowsThereWithTheSameFrames() throws Throwable {
+        AsymCoroutine<Object, Object> co = suspendedScenario(new Scenario(), false);
+        Throwable thrown = OtherThread.call("thief", () -> {
+            assertTrue(co.steal());
+            try {
+                co.call(null);
+                return null;
+            } catch (IllegalStateException e) {
+                return e;
+            }
+        });
+        List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
+        expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
+        assertTrace(thrown, expected, 1);
+        List<String> places = places(thrown.getStackTrace());
+        assertTrue(places.get(expected.size()).startsWith(ThrownTraceContract.class.getName() + ".lambda$"), places::toString);
+    }
+
+    @Test
+    void anExceptionFromANestedCoroutineShowsBothCoroutinesEachWithItsBoundary() {
+        AsymCoroutine<Object, Object> inner = suspendedScenario(new Scenario(), false);
+        AsymCoroutine<Object, Object> caller = new AsymCoroutine<>(new Caller(inner), engine());
+        caller.setName("caller");
+        IllegalStateException thrown = null;
+        try {
+            caller.call(null); // line:nested-resumer
+        } catch (IllegalStateException e) {
+            thrown = e;
+        }
+        List<String> expected = new ArrayList<>(scenarioFrames("body-call"));
+        expected.add(BOUNDARY + "(scenario, resumed by the frame below)");
+        expected.add(place(Caller.class, "run", "caller-call"));
+        expected.add(BOUNDARY + "(caller, resumed by the frame below)");
+        expected.add(place(ThrownTraceContract.class, "anExceptionFromANestedCoroutineShowsBothCoroutinesEachWithItsBoundary",
+                "nested-resumer"));
+        assertTrace(thrown, expected, 2);
+    }
+
+    /** Calls the coroutine it is given, which throws. */
+    static final class Caller implements AsymRunnable<Object, Object> {
+        private final AsymCoroutine<Object, Object> callee;
+
+        Caller(AsymCoroutine<Object, Object> callee) {
+            this.callee = callee;
+        }
+
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            return callee.call(null); // line:caller-call
+        }
+    }
+
+    @Test
+    void anExceptionThatIsNotWritableIsLeftAsItIs() {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new Traceless(), engine());
+        try {
+            co.call(null);
+            fail("no exception");
+        } catch (IllegalStateException e) {
+            assertEquals(0, e.getStackTrace().length);
+        }
+    }
+
+    /** Throws an exception whose stack trace is not writable. */
+    static final class Traceless implements AsymRunnable<Object, Object> {
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            throw new Untraced();
+        }
+    }
+
+    static final class Untraced extends IllegalStateException {
+        Untraced() {
+            super("no trace", null);
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+
+    @Test
+    void theRawPropertyKeepsTheTracesAsTheJvmFilledThem() throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-D" + CoroutineBase.RAW_STACK_TRACES_PROPERTY + "=true", "-cp", System.getProperty("java.class.path")));
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null) { // the suites' run on the module path: weft-core is there
+            command.addAll(List.of("--module-path", modulePath, "--add-modules", "dev.weft",
+                    "--add-exports", "java.base/jdk.internal.vm=dev.weft"));
+        } else {
+            command.addAll(List.of("--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED"));
+        }
+        command.addAll(List.of(ThrownTraceMain.class.getName(), engine().name()));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the child JVM did not end");
+        assertEquals(0, child.exitValue(), output);
+        assertFalse(output.contains(BOUNDARY), output);
+        assertTrue(output.contains("dev.weft.AsymCoroutine.call("), output); // after the module's name on the module path
+        assertTrue(output.contains(engine() == Engine.WOVEN ? "middle$weft(" : "jdk.internal.vm.Continuation"), output);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.weft.contract;
+
+import dev.weft.Engine;
+
+/** Exceptions' stack traces on the woven engine. */
+class WovenThrownTraceTest extends ThrownTraceContract {
+
+    @Override
+    Engine engine() {
+        return Engine.WOVEN;
+    }
+
+    /** One: the exception left {@code middle}, rebuilt, into {@code outer}, still saved. */
+    @Override
+    long boundariesWhenTheBodyCatches() {
+        return 1;
+    }
+}

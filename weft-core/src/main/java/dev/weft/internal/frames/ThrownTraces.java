@@ -1,0 +1,184 @@
+package dev.weft.internal.frames;
+
+import dev.weft.CoroutineBase;
+import dev.weft.internal.contract.WeavingContract;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Completes the stack trace of an exception as it leaves a coroutine's frames for its engine,
+ * so that it reads as the same code's trace reads on a thread: the coroutine's frames from the
+ * throw out to its body, by the names its source gives them, then one line that marks where the
+ * coroutine was resumed, {@link #boundary}, then the frames of the code that resumed it. An
+ * engine calls {@link #crossed} in the handler that catches what its coroutine's frames throw,
+ * and nowhere else, so that a coroutine that throws nothing pays nothing.
+ *
+ * <p>What a trace shows there, on the thread's stack, is: the frames that ran, then the
+ * engine's frames (the scheduler's, the engine's own, HotSpot's continuations'), among them the
+ * handler's, then the resumer's. The rewriting, in the trace of the exception and of each
+ * exception in its causes and suppressed ones (each once):
+ * <ol>
+ *   <li>finds the innermost element of the handler's method, the <em>anchor</em>; a trace without
+ *       one (filled elsewhere, cut short as a {@code StackOverflowError}'s is, or not kept at all,
+ *       {@code -XX:-StackTraceInThrowable} or a throwable whose trace is not writable) is left as it is;</li>
+ *   <li>takes the run of engine frames around the anchor, from the coroutine's outermost frame that ran
+ *       down to the resumer's innermost (if no frame of the coroutine ran, the run starts at the
+ *       anchor: what is above it threw);</li>
+ *   <li>puts in its place the frames the woven engine still keeps saved, which are the rest of the
+ *       coroutine's stack (none on the native engine, whose frames are all on the thread), and the
+ *       boundary;</li>
+ *   <li>names each woven twin's frame above it ({@code name$weft}) by its method's name.</li>
+ * </ol>
+ * A trace rewritten once has no anchor left for the same crossing: an exception that goes on
+ * through the saved frames, or is caught and thrown again, is rewritten at the next coroutine
+ * out that it leaves, if any. Nothing here throws: a trace that cannot be read or rewritten is
+ * left as it was.
+ *
+ * <p>The system property {@value CoroutineBase#RAW_STACK_TRACES_PROPERTY}{@code =true}, read
+ * once, turns all of it off. Stateless; any thread.
+ */
+public final class ThrownTraces {
+
+    /** Whether exceptions keep the traces the JVM gave them. */
+    private static final boolean RAW = Boolean.getBoolean(CoroutineBase.RAW_STACK_TRACES_PROPERTY);
+
+    /** The boundary line's class and method: {@code at dev.weft.<coroutine boundary>(NAME, resumed by the frame below)}. */
+    public static final String BOUNDARY_CLASS = "dev.weft";
+    public static final String BOUNDARY_METHOD = "<coroutine boundary>";
+    private static final String BOUNDARY_NOTE = ", resumed by the frame below";
+
+    /** The JDK's built-in loaders' names, which its own elements leave out when they print. */
+    private static final Set<String> BUILT_IN_LOADERS = Set.of("app", "platform");
+
+    private ThrownTraces() {
+    }
+
+    /**
+     * Rewrites the traces of {@code thrown} and of the exceptions it holds, which left
+     * {@code coroutine}'s frames into the handler of {@code anchorClass}'s method
+     * {@code anchorMethod}, as the class javadoc says.
+     *
+     * @param saved the frames still saved below the ones that ran, innermost first; read only
+     *        if a trace is rewritten; null if none are
+     */
+    public static void crossed(Throwable thrown, CoroutineBase coroutine, Class<?> anchorClass, String anchorMethod,
+            Supplier<StackTraceElement[]> saved) {
+        if (RAW) {
+            return;
+        }
+        try {
+            Rewrite rewrite = new Rewrite(coroutine, anchorClass.getName(), anchorMethod, saved);
+            Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            Deque<Throwable> next = new ArrayDeque<>();
+            next.push(thrown);
+            while (!next.isEmpty()) {
+                Throwable t = next.pop();
+                if (seen.add(t)) {
+                    rewrite.of(t);
+                    if (t.getCause() != null) {
+                        next.push(t.getCause());
+                    }
+                    for (Throwable s : t.getSuppressed()) {
+                        next.push(s);
+                    }
+                }
+            }
+        } catch (Throwable left) { // StackOverflowError, OutOfMemoryError, a twin's handle unreadable: the trace as it was
+            // nothing: the exception goes on with the trace it has
+        }
+    }
+
+    /** Whether {@code e} is the boundary line that {@link #crossed} puts in. */
+    public static boolean isBoundary(StackTraceElement e) {
+        return BOUNDARY_CLASS.equals(e.getClassName()) && BOUNDARY_METHOD.equals(e.getMethodName());
+    }
+
+    /** One crossing: the handler it is at and what it puts in. */
+    private static final class Rewrite {
+
+        private final CoroutineBase coroutine;
+        private final String anchorClass;
+        private final String anchorMethod;
+        private final Supplier<StackTraceElement[]> saved;
+        /** The saved frames and the boundary, read when first needed. */
+        private StackTraceElement[] inserted;
+
+        Rewrite(CoroutineBase coroutine, String anchorClass, String anchorMethod, Supplier<StackTraceElement[]> saved) {
+            this.coroutine = coroutine;
+            this.anchorClass = anchorClass;
+            this.anchorMethod = anchorMethod;
+            this.saved = saved;
+        }
+
+        void of(Throwable t) {
+            StackTraceElement[] trace = t.getStackTrace();
+            int anchor = anchor(trace);
+            if (anchor < 0) {
+                return;
+            }
+            int start = anchor;
+            while (start > 0 && isEngine(trace[start - 1])) {
+                start--;
+            }
+            if (start == 0) {
+                start = anchor; // nothing of the coroutine ran: the engine threw at its suspension point
+            }
+            int end = anchor + 1;
+            while (end < trace.length && isEngine(trace[end])) {
+                end++;
+            }
+            StackTraceElement[] middle = inserted();
+            StackTraceElement[] rewritten = Arrays.copyOf(trace, start + middle.length + trace.length - end);
+            for (int i = 0; i < start; i++) {
+                rewritten[i] = named(trace[i]);
+            }
+            System.arraycopy(middle, 0, rewritten, start, middle.length);
+            System.arraycopy(trace, end, rewritten, start + middle.length, trace.length - end);
+            t.setStackTrace(rewritten);
+        }
+
+        private int anchor(StackTraceElement[] trace) {
+            for (int i = 0; i < trace.length; i++) {
+                if (trace[i].getMethodName().equals(anchorMethod) && trace[i].getClassName().equals(anchorClass)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private StackTraceElement[] inserted() {
+            if (inserted == null) {
+                StackTraceElement[] frames = saved == null ? StackTraces.none() : saved.get();
+                inserted = Arrays.copyOf(frames, frames.length + 1);
+                inserted[frames.length] = new StackTraceElement(BOUNDARY_CLASS, BOUNDARY_METHOD,
+                        coroutine.getName() + BOUNDARY_NOTE, -1);
+            }
+            return inserted;
+        }
+    }
+
+    /** Whether {@code e} is a frame of Weft's scheduler or engines, or of HotSpot's continuations. */
+    private static boolean isEngine(StackTraceElement e) {
+        String type = e.getClassName();
+        int dot = type.lastIndexOf('.');
+        return dot >= 0 && StackTraces.isScheduler(type.substring(0, dot));
+    }
+
+    /** {@code e}, or, if it is a woven twin's frame, the same under its method's name. */
+    private static StackTraceElement named(StackTraceElement e) {
+        String name = e.getMethodName();
+        if (!name.endsWith(WeavingContract.TWIN_SUFFIX)) {
+            return e;
+        }
+        String loader = e.getClassLoaderName();
+        return new StackTraceElement(loader == null || BUILT_IN_LOADERS.contains(loader) ? null : loader,
+                e.getModuleName(), e.getModuleVersion(), e.getClassName(),
+                name.substring(0, name.length() - WeavingContract.TWIN_SUFFIX.length()), e.getFileName(), e.getLineNumber());
+    }
+}
