@@ -26,6 +26,8 @@ public final class Examples {
         GeneratorProducerConsumer.main(args);
         System.out.println("== Section 5.2: session persistence, the interaction stored to a file between steps");
         dev.weft.examples.session.Questions.transcript(System.out);
+        System.out.println("== Section 5.2 again, as a durable session: no answer within a day, a worker sends a reminder");
+        dev.weft.examples.session.Reminders.transcript(System.out);
         System.out.println("== Durable sessions: two forms on the web, each request resuming the visitor's session from SQLite");
         dev.weft.examples.web.WebTour.tour(System.out);
         System.out.println("== The woven engine: a relay of woven coroutines, and a generator moved between the engines");

@@ -35,6 +35,8 @@ class ExamplesTest extends LeftoverCheck {
                 "> java Questions \"twenty-eight\"", "Please enter your age:", "Please enter a valid number!",
                 "> java Questions \"28\"", "Please enter your email address:",
                 "> java Questions \"nospam@nospam.at\"", "Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at"));
+        expected.add("== Section 5.2 again, as a durable session: no answer within a day, a worker sends a reminder");
+        expected.addAll(RemindersTest.EXPECTED);
         expected.add("== Durable sessions: two forms on the web, each request resuming the visitor's session from SQLite");
         expected.addAll(WebTourTest.EXPECTED);
         expected.add("== The woven engine: a relay of woven coroutines, and a generator moved between the engines");
