@@ -566,16 +566,31 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * A step's new row over the old one: the columns a step changes, and the build only when it
-     * changes (the build is indexed, and SQLite rewrites an index entry whenever its column is
-     * set, to an equal value too; the id and creation time never change). A new build's manifest
-     * goes to {@code weft_builds}; the row's own manifest column is cleared (rows written before
-     * that table existed held it).
+     * A step's new row over the old one: the columns a step changes, and the status and the
+     * build only when they change (both are indexed, and SQLite rewrites an index entry whenever
+     * its column is set, to an equal value too; the id and creation time never change). A new
+     * build's manifest goes to {@code weft_builds}; the row's own manifest column is cleared
+     * (rows written before that table existed held it).
      */
-    private static final String UPDATE = "UPDATE weft_sessions SET status = ?, version = ?, point = ?,"
+    private static final String UPDATE = "UPDATE weft_sessions SET version = ?, point = ?,"
             + " point_values = ?, state = ?, output = ?, failure = ?, updated_at = ?, seal = ?, wait_kind = ?, due_at = ?,"
             + " attempts = ?, retry_input = ?";
+    private static final String NEW_STATUS = ", status = ?";
     private static final String NEW_BUILD = ", build = ?, manifest = NULL";
+
+    /**
+     * What the store holds for a session a step replaces, as far as the step's {@code UPDATE}
+     * needs it: its build and status, which the {@code UPDATE} sets only if they change.
+     *
+     * @param build  the stored build (null for none)
+     * @param status the stored status
+     */
+    record Over(String build, SessionStatus status) {
+        /** What {@code row} holds. */
+        static Over of(Row row) {
+            return new Over(row.build(), row.status());
+        }
+    }
     private static final String WHERE_ID = " WHERE id = ?";
     /** What identifies one stored version of a session: a session removed and started again under its id differs. */
     private static final String AT = " AND version = ? AND created_at = ? AND updated_at = ?";
@@ -590,16 +605,6 @@ public final class SessionStore implements AutoCloseable {
             + " AND failure IS NOT DISTINCT FROM ? AND seal = ? AND wait_kind IS NOT DISTINCT FROM ?"
             + " AND due_at IS NOT DISTINCT FROM ? AND attempts IS NOT DISTINCT FROM ?"
             + " AND retry_input IS NOT DISTINCT FROM ?";
-
-    /**
-     * Replaces the session's row, which this transaction holds, by {@code row}; {@code storedBuild}
-     * is the build the store holds for it.
-     */
-    void update(Connection connection, Row row, String storedBuild) throws SQLException {
-        if (updateRow(connection, row, storedBuild, null, "") != 1) {
-            throw vanished(row);
-        }
-    }
 
     private static SQLException vanished(Row row) {
         return new SQLException("session " + row.id() + " vanished while its step held it");
@@ -616,19 +621,19 @@ public final class SessionStore implements AutoCloseable {
      * until the end of the round trip). With {@code bodyWrote}, or on SQLite (no round trips),
      * the two run one after the other, and an {@code UPDATE} that finds no row commits nothing.
      */
-    void updateAndCommit(Connection connection, Row row, String storedBuild, boolean bodyWrote) throws SQLException {
-        if (updateCommitting(connection, row, storedBuild, null, bodyWrote) != 1) {
+    void updateAndCommit(Connection connection, Row row, Over over, boolean bodyWrote) throws SQLException {
+        if (updateCommitting(connection, row, over, null, bodyWrote) != 1) {
             throw vanished(row); // nothing of the step committed
         }
     }
 
     /**
-     * Replaces the stored version {@code previous} of the session, of build {@code storedBuild},
+     * Replaces the stored version {@code previous} of the session, holding {@code over},
      * by {@code row}, without having read it: false, changing nothing, if the store holds another
      * version (or none).
      */
-    boolean updateAt(Connection connection, Row row, String storedBuild, Version previous) throws SQLException {
-        return updateRow(connection, row, storedBuild, previous, "") == 1;
+    boolean updateAt(Connection connection, Row row, Over over, Version previous) throws SQLException {
+        return updateRow(connection, row, over, previous, "") == 1;
     }
 
     /**
@@ -641,9 +646,9 @@ public final class SessionStore implements AutoCloseable {
      * the two run one after the other, and a transaction that did not find {@code previous} is
      * left for the caller to roll back.
      */
-    boolean updateAtAndCommit(Connection connection, Row row, String storedBuild, Version previous, boolean bodyWrote)
+    boolean updateAtAndCommit(Connection connection, Row row, Over over, Version previous, boolean bodyWrote)
             throws SQLException {
-        return updateCommitting(connection, row, storedBuild, previous, bodyWrote) == 1;
+        return updateCommitting(connection, row, over, previous, bodyWrote) == 1;
     }
 
     /**
@@ -652,16 +657,16 @@ public final class SessionStore implements AutoCloseable {
      * the other, a transaction whose UPDATE found nothing left for the caller to roll back.
      * Returns the UPDATE's count.
      */
-    private int updateCommitting(Connection connection, Row row, String storedBuild, Version previous,
+    private int updateCommitting(Connection connection, Row row, Over over, Version previous,
             boolean bodyWrote) throws SQLException {
         if (dialect == Dialect.SQLITE || bodyWrote) {
-            int updated = updateRow(connection, row, storedBuild, previous, "");
+            int updated = updateRow(connection, row, over, previous, "");
             if (updated == 1) {
                 commit(connection);
             }
             return updated;
         }
-        int updated = updateRow(connection, row, storedBuild, previous, COMMITTING);
+        int updated = updateRow(connection, row, over, previous, COMMITTING);
         committed(connection);
         return updated;
     }
@@ -670,28 +675,31 @@ public final class SessionStore implements AutoCloseable {
     private static final String COMMITTING = "; COMMIT";
 
     /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
-    private int updateRow(Connection connection, Row row, String storedBuild, Version previous, String after)
+    private int updateRow(Connection connection, Row row, Over over, Version previous, String after)
             throws SQLException {
-        boolean newBuild = !Objects.equals(storedBuild, row.build());
+        boolean newBuild = !Objects.equals(over.build(), row.build());
+        boolean newStatus = over.status() != row.status();
         if (newBuild) {
             addBuild(connection, row);
         }
-        PreparedStatement update = prepared(connection, UPDATE + (newBuild ? NEW_BUILD : "") + WHERE_ID
-                + (previous == null ? "" : previous.condition()) + after);
-        update.setString(1, row.status().name());
-        update.setLong(2, row.version());
-        update.setString(3, row.point());
-        update.setBytes(4, row.pointValues());
-        update.setBytes(5, row.state());
-        update.setBytes(6, row.output());
-        update.setString(7, row.failure());
-        update.setLong(8, row.updated());
-        update.setBytes(9, row.seal());
-        update.setString(10, row.waitKind());
-        setLong(update, 11, row.dueAt());
-        setLong(update, 12, row.attempts() == null ? null : (long) row.attempts());
-        update.setBytes(13, row.retryInput());
-        int next = 14;
+        PreparedStatement update = prepared(connection, UPDATE + (newStatus ? NEW_STATUS : "")
+                + (newBuild ? NEW_BUILD : "") + WHERE_ID + (previous == null ? "" : previous.condition()) + after);
+        update.setLong(1, row.version());
+        update.setString(2, row.point());
+        update.setBytes(3, row.pointValues());
+        update.setBytes(4, row.state());
+        update.setBytes(5, row.output());
+        update.setString(6, row.failure());
+        update.setLong(7, row.updated());
+        update.setBytes(8, row.seal());
+        update.setString(9, row.waitKind());
+        setLong(update, 10, row.dueAt());
+        setLong(update, 11, row.attempts() == null ? null : (long) row.attempts());
+        update.setBytes(12, row.retryInput());
+        int next = 13;
+        if (newStatus) {
+            update.setString(next++, row.status().name());
+        }
         if (newBuild) {
             update.setString(next++, row.build());
         }

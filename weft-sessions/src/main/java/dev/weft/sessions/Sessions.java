@@ -757,7 +757,7 @@ public final class Sessions implements AutoCloseable {
             commit.run(step);
         } else {
             endingInbox(connection, next);
-            commit.storing(versionBefore, next, stored.build(), result.bodyWrote);
+            commit.storing(versionBefore, next, SessionStore.Over.of(stored), result.bodyWrote);
         }
         stored(next, coroutine);
         if (result.failure != null) {
@@ -844,7 +844,7 @@ public final class Sessions implements AutoCloseable {
                 Row next = rows.sealed(new Row(id, SessionStatus.CANCELLED, step, null, null, null, null, null,
                         null, closing.failure(), row.created(), clock.millis()));
                 messages.ended(connection, id);
-                commit.storing(row.version(), next, row.build(), true);
+                commit.storing(row.version(), next, SessionStore.Over.of(row), true);
                 return null;
             });
         } finally {
@@ -924,7 +924,8 @@ public final class Sessions implements AutoCloseable {
                 }
             } else {
                 endingInbox(connection, next);
-                current = commit.storingAt(next, entry.build(), stored, result.bodyWrote);
+                current = commit.storingAt(next, new SessionStore.Over(entry.build(), SessionStatus.SUSPENDED), stored,
+                        result.bodyWrote);
             }
             if (!current) {
                 return null;
@@ -959,23 +960,23 @@ public final class Sessions implements AutoCloseable {
         }
 
         /**
-         * Stores {@code row} over version {@code previous} of build {@code storedBuild} and commits,
+         * Stores {@code row} over version {@code previous}, which holds {@code over}, and commits,
          * if the store holds that version (see {@link SessionStore#updateAtAndCommit}): whether it did.
          */
-        boolean storingAt(Row row, String storedBuild, SessionStore.Version previous, boolean bodyWrote)
+        boolean storingAt(Row row, SessionStore.Over over, SessionStore.Version previous, boolean bodyWrote)
                 throws SQLException {
             versionBefore = row.version() - 1;
-            done = store.updateAtAndCommit(connection, row, storedBuild, previous, bodyWrote);
+            done = store.updateAtAndCommit(connection, row, over, previous, bodyWrote);
             return done;
         }
 
         /**
-         * Stores {@code row} over the locked row, at {@code before}, of build {@code storedBuild},
+         * Stores {@code row} over the locked row, at {@code before}, which holds {@code over},
          * and commits (see {@link SessionStore#updateAndCommit}).
          */
-        void storing(long before, Row row, String storedBuild, boolean bodyWrote) throws SQLException {
+        void storing(long before, Row row, SessionStore.Over over, boolean bodyWrote) throws SQLException {
             versionBefore = before;
-            store.updateAndCommit(connection, row, storedBuild, bodyWrote);
+            store.updateAndCommit(connection, row, over, bodyWrote);
             done = true;
         }
     }
