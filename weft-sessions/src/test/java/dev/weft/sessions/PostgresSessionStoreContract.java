@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The contract on PostgreSQL: a real server that the test starts ({@link PostgresServer}), a database per test. */
@@ -153,12 +152,24 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
         try (SessionStore otherStore = reopen();
                 Sessions listening = Sessions.builder(otherStore).engine(engine()).pollEvery(Duration.ofMinutes(10))
                         .workers(1).keepFinished(true).build()) {
-            TimeUnit.MILLISECONDS.sleep(200); // its workers looked once, found nothing, and wait for ten minutes
+            SessionWaitsContract.awaitTrue(() -> listeners(this) == 1, () -> "the other node to listen");
             String id = sessions.start(new dev.weft.sessions.flows.Alarm(), Duration.ZERO).id();
             SessionWaitsContract.awaitTrue(() -> listening.status(id).orElseThrow().status() == SessionStatus.FINISHED,
                     () -> "the other node's worker to run session " + id);
             assertEquals("woke at step 2, timed out true, input null", listening.lastOutput(id).orElseThrow());
             assertEquals(0, openTransactions());
+        }
+    }
+
+    /** How many connections to {@code suite}'s database listen for due sessions (a node's listener each). */
+    static long listeners(SessionStoreContract suite) {
+        try (Connection connection = suite.connect(); Statement statement = connection.createStatement();
+                ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
+                        + " current_database() AND query LIKE 'LISTEN %'")) {
+            count.next();
+            return count.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
         }
     }
 

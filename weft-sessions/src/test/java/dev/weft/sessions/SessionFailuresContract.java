@@ -161,17 +161,17 @@ abstract class SessionFailuresContract {
                 Duration.ofHours(1))).build();
         String id = node.start(new Flaky(5, Flaky.INPUT, false), null).id();
         assertThrows(SessionRetryingException.class, () -> node.resume(id, "x"));
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         assertEquals(1L, before.get("attempts"));
-        setColumn(id, "attempts", 2L);
+        suite().setColumn(id, "attempts", 2L);
         SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> node.retry(id));
         assertTrue(refused.reason().startsWith("column attempts differs from what was sealed"), refused.reason());
-        setColumn(id, "attempts", 1L);
-        setColumn(id, "retry_input", StateCodec.value("forged"));
+        suite().setColumn(id, "attempts", 1L);
+        suite().setColumn(id, "retry_input", StateCodec.value("forged"));
         assertThrows(SessionRefusedException.class, () -> node.status(id));
         Sessions plain = node().build();
         String unsealed = plain.start(new Ledger(3), "a").id();
-        setColumn(unsealed, "attempts", 0L);
+        suite().setColumn(unsealed, "attempts", 0L);
         assertEquals("column attempts holds 0, not a number of attempts", assertThrows(SessionRefusedException.class,
                 () -> plain.resume(unsealed, "b")).reason());
     }
@@ -250,16 +250,4 @@ abstract class SessionFailuresContract {
     }
 
     // ---------------------------------------------------------------- helpers
-
-    private Map<String, Object> storedRow(String id) throws SQLException {
-        try (Connection connection = suite().connect()) {
-            return StoredRows.read(connection, id);
-        }
-    }
-
-    private void setColumn(String id, String column, Object value) throws SQLException {
-        try (Connection connection = suite().connect()) {
-            assertEquals(1, StoredRows.set(connection, id, column, value));
-        }
-    }
 }

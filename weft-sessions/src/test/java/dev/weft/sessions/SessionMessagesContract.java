@@ -3,6 +3,7 @@ package dev.weft.sessions;
 import static dev.weft.sessions.SessionWaitsContract.POLL;
 import static dev.weft.sessions.SessionWaitsContract.awaitFinished;
 import static dev.weft.sessions.SessionWaitsContract.awaitGone;
+import static dev.weft.sessions.SessionWaitsContract.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -118,13 +119,13 @@ abstract class SessionMessagesContract {
     void anInputToASessionThatWaitsForAMessageIsRefusedAndRunsNothing() throws SQLException {
         Sessions node = node().build();
         String id = node.start(new Mailbox(), null).id();
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         SessionWaitingException refused = assertThrows(SessionWaitingException.class, () -> node.resume(id, "hi"));
         assertEquals("session " + id + ": it waits for a message, which a worker resumes it with: send it one"
                 + " (Sessions.send), not an input; nothing ran", refused.getMessage());
         assertTrue(refused.awaitingMessage());
         assertNull(refused.until());
-        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was");
+        assertTrue(StoredRows.same(before, suite().storedRow(id)), "left as it was");
         assertEquals("MESSAGE", before.get("wait_kind"));
         assertNull(before.get("due_at"));
     }
@@ -191,12 +192,12 @@ abstract class SessionMessagesContract {
         String id = node.start(new Mailbox(), null).id();
         node.send(id, "hold");
         node.send(id, "next");
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         SessionException unstorable = assertThrows(SessionException.class, () -> node.runDue(List.of()));
         assertEquals(id, unstorable.sessionId());
         assertTrue(unstorable.getMessage().contains("cannot be stored"), unstorable.getMessage());
         assertEquals(List.of("hold", "next"), inbox(id), "the message stays");
-        assertTrue(StoredRows.same(before, storedRow(id)), "the session stays");
+        assertTrue(StoredRows.same(before, suite().storedRow(id)), "the session stays");
         assertEquals(List.of(), suite().ledger(id));
     }
 
@@ -218,6 +219,7 @@ abstract class SessionMessagesContract {
         }
         Sessions sender = suite().builder().build();
         try (Sessions worker = suite().builder().pollEvery(Duration.ofHours(1)).workers(1).build()) {
+            awaitTrue(() -> PostgresSessionStoreContract.listeners(suite()) == 1, () -> "the worker node to listen");
             String id = sender.start(new Mailbox(), null).id();
             sender.send(id, "stop");
             awaitGone(worker, id);
@@ -234,12 +236,12 @@ abstract class SessionMessagesContract {
         String id = node.start(new Mailbox(), null).id();
         node.send(id, "genuine");
         execute("UPDATE weft_messages SET payload = ? WHERE session_id = ?", StateCodec.value("forged"), id);
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> node.runDue(List.of()));
         assertTrue(refused.reason().contains("it differs from what was sealed"), refused.reason());
         assertTrue(refused.reason().startsWith("message "), refused.reason());
         assertEquals(List.of("forged"), inbox(id));
-        assertTrue(StoredRows.same(before, storedRow(id)));
+        assertTrue(StoredRows.same(before, suite().storedRow(id)));
     }
 
     @Test
@@ -317,12 +319,6 @@ abstract class SessionMessagesContract {
             if (!connection.getAutoCommit()) {
                 connection.commit();
             }
-        }
-    }
-
-    private Map<String, Object> storedRow(String id) throws SQLException {
-        try (Connection connection = suite().connect()) {
-            return StoredRows.read(connection, id);
         }
     }
 }

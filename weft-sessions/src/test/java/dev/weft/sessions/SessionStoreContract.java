@@ -328,13 +328,13 @@ abstract class SessionStoreContract {
 
     // ---------------------------------------------------------------- sealed rows
 
-    private Map<String, Object> storedRow(String id) throws SQLException {
+    Map<String, Object> storedRow(String id) throws SQLException {
         try (Connection connection = connect()) {
             return StoredRows.read(connection, id);
         }
     }
 
-    private void setColumn(String id, String column, Object value) throws SQLException {
+    void setColumn(String id, String column, Object value) throws SQLException {
         try (Connection connection = connect()) {
             assertEquals(1, StoredRows.set(connection, id, column, value));
         }

@@ -100,7 +100,7 @@ abstract class SessionWaitsContract {
         MutableClock clock = new MutableClock(T0);
         Sessions node = node().clock(clock).build();
         String id = node.start(new Alarm(), Duration.ofMinutes(5)).id();
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         SessionWaitingException refused = assertThrows(SessionWaitingException.class, () -> node.resume(id, "wake up"));
         assertEquals("session " + id + ": it sleeps until 2026-01-01T00:05:00Z, and only a worker resumes it then; an"
                 + " input cannot wake it; nothing ran", refused.getMessage());
@@ -108,7 +108,7 @@ abstract class SessionWaitsContract {
         assertEquals(T0.plus(Duration.ofMinutes(5)), refused.until());
         clock.advance(Duration.ofHours(1));
         assertThrows(SessionWaitingException.class, () -> node.resume(id, 1, "wake up"), "past due, still a sleep");
-        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was");
+        assertTrue(StoredRows.same(before, suite().storedRow(id)), "left as it was");
         assertEquals(Long.valueOf(T0.plus(Duration.ofMinutes(5)).toEpochMilli()), before.get("due_at"));
         assertEquals("SLEEP", before.get("wait_kind"));
     }
@@ -190,12 +190,12 @@ abstract class SessionWaitsContract {
         Sessions caller = node().clock(clock).keepFinished(true).build();
         String id = caller.start(new Deadline(Duration.ofMinutes(10)), null).id();
         clock.advance(Duration.ofMinutes(10));
-        Map<String, Object> before = storedRow(id);
+        Map<String, Object> before = suite().storedRow(id);
         SessionWaitingException late = assertThrows(SessionWaitingException.class, () -> caller.resume(id, "yes"));
         assertEquals("session " + id + ": its deadline for an input passed at 2026-01-01T00:10:00Z; a worker resumes it"
                 + " as timed out; nothing ran", late.getMessage());
         assertFalse(late.sleeping());
-        assertTrue(StoredRows.same(before, storedRow(id)), "left as it was");
+        assertTrue(StoredRows.same(before, suite().storedRow(id)), "left as it was");
         try (Sessions worker = node().clock(clock).workers(1).keepFinished(true).build()) {
             awaitFinished(worker, id);
             assertEquals("timed out with null", worker.lastOutput(id).orElseThrow());
@@ -261,36 +261,36 @@ abstract class SessionWaitsContract {
         MutableClock clock = new MutableClock(T0);
         Sessions node = node().clock(clock).sealWith(key).keepFinished(true).build();
         String sleeping = node.start(new Alarm(), Duration.ofHours(1)).id();
-        Map<String, Object> sealed = storedRow(sleeping);
-        setColumn(sleeping, "due_at", 0L);
+        Map<String, Object> sealed = suite().storedRow(sleeping);
+        suite().setColumn(sleeping, "due_at", 0L);
         SessionRefusedException early = assertThrows(SessionRefusedException.class, () -> node.status(sleeping));
         assertEquals("column due_at differs from what was sealed: changed in the store, or taken from another session"
                 + " or another version of this one", early.reason());
         putRow(sleeping, sealed);
         String plain = node.start(new Deadline(Duration.ofHours(1)), null).id();
-        setColumn(plain, "wait_kind", "SLEEP");
+        suite().setColumn(plain, "wait_kind", "SLEEP");
         SessionRefusedException added = assertThrows(SessionRefusedException.class, () -> node.resume(plain, "yes"));
         assertEquals("column wait_kind differs from what was sealed: changed in the store, or taken from another"
                 + " session or another version of this one", added.reason());
-        Map<String, Object> changed = storedRow(plain);
+        Map<String, Object> changed = suite().storedRow(plain);
         clock.advance(Duration.ofHours(2));
         try (Sessions worker = node().clock(clock).sealWith(key).workers(1).keepFinished(true).build()) {
             awaitFinished(worker, sleeping);
             assertEquals("woke at step 2, timed out true, input null", worker.lastOutput(sleeping).orElseThrow());
         }
-        assertTrue(StoredRows.same(changed, storedRow(plain)), "the due row the workers refuse is passed over, left as"
-                + " it was: " + StoredRows.describe(storedRow(plain)));
+        assertTrue(StoredRows.same(changed, suite().storedRow(plain)), "the due row the workers refuse is passed over, left as"
+                + " it was: " + StoredRows.describe(suite().storedRow(plain)));
     }
 
     @Test
     void aWaitColumnOutOfRangeIsRefusedNamingIt() throws SQLException {
         Sessions node = node().build();
         String id = node.start(new Deadline(Duration.ofHours(1)), null).id();
-        setColumn(id, "wait_kind", "NAP");
+        suite().setColumn(id, "wait_kind", "NAP");
         assertEquals("column wait_kind holds 'NAP', not one of [SLEEP, INPUT, MESSAGE, RETRY, RETRY_TIMEOUT]",
                 assertThrows(SessionRefusedException.class, () -> node.resume(id, "yes")).reason());
-        setColumn(id, "wait_kind", null);
-        assertEquals("column due_at holds " + storedRow(id).get("due_at") + ", but column wait_kind is NULL: a due"
+        suite().setColumn(id, "wait_kind", null);
+        assertEquals("column due_at holds " + suite().storedRow(id).get("due_at") + ", but column wait_kind is NULL: a due"
                 + " time of no wait", assertThrows(SessionRefusedException.class, () -> node.status(id)).reason());
     }
 
@@ -354,18 +354,6 @@ abstract class SessionWaitsContract {
             for (String sql : statements) {
                 statement.execute(sql);
             }
-        }
-    }
-
-    private Map<String, Object> storedRow(String id) throws SQLException {
-        try (Connection connection = suite().connect()) {
-            return StoredRows.read(connection, id);
-        }
-    }
-
-    private void setColumn(String id, String column, Object value) throws SQLException {
-        try (Connection connection = suite().connect()) {
-            assertEquals(1, StoredRows.set(connection, id, column, value));
         }
     }
 

@@ -18,7 +18,7 @@ public class Interaction implements AsymRunnable<String, String>, Serializable {
     private AsymCoroutine<? extends String, ? super String> coroutine;
 
     /** Asks for a line of input. */
-    private String readString(String message) {
+    protected String readString(String message) {
         return coroutine.ret(message);
     }
 

@@ -14,6 +14,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Comparator;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 /**
@@ -31,8 +34,29 @@ public final class Reminders {
         transcript(System.out);
     }
 
-    /** Plays the transcript to {@code out}. */
+    /**
+     * Plays the transcript to {@code out}, on a thread of its own: the steps it runs on its
+     * thread leave that thread's in-memory coroutines behind (dropped once stored, not closed),
+     * which should not be the caller's.
+     */
     public static void transcript(PrintStream out) throws IOException, InterruptedException {
+        ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "reminders"));
+        try {
+            thread.submit(() -> {
+                play(out);
+                return null;
+            }).get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IllegalStateException("the reminders transcript failed: " + e.getCause(), e.getCause());
+        } finally {
+            thread.shutdown();
+        }
+    }
+
+    private static void play(PrintStream out) throws IOException, InterruptedException {
         Path directory = Files.createTempDirectory("weft-reminders");
         TransportedClock clock = new TransportedClock(Instant.parse("2026-03-02T09:00:00Z"));
         try (SessionStore store = SessionStore.sqlite(directory.resolve("sessions.db"));

@@ -4,11 +4,7 @@ import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.sessions.StepContext;
 
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 
 /**
  * Asks two questions inside a {@code try} whose {@code finally} writes {@code "cleanup"} to the
@@ -35,16 +31,7 @@ public final class Cleanup implements AsymRunnable<String, String>, Serializable
             String b = self.ret("second?");
             return a + " " + b;
         } finally {
-            StepContext context = StepContext.current();
-            try (PreparedStatement insert = context.connection().prepareStatement(
-                    "INSERT INTO ledger (session, step, input) VALUES (?, ?, ?)")) {
-                insert.setString(1, context.sessionId());
-                insert.setLong(2, context.step());
-                insert.setString(3, "cleanup");
-                insert.executeUpdate();
-            } catch (SQLException e) {
-                throw new UncheckedIOException(new IOException(e));
-            }
+            Ledger.write(StepContext.current().step(), "cleanup");
             if (throwing) {
                 throw new IllegalStateException("the cleanup failed");
             }

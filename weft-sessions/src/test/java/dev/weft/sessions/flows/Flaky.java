@@ -7,8 +7,6 @@ import dev.weft.sessions.StepContext;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +56,7 @@ public final class Flaky implements AsymRunnable<Object, String>, Serializable {
         Object input = self.ret("first");
         StepContext context = StepContext.current();
         int run = RUNS.computeIfAbsent(context.sessionId(), id -> new AtomicInteger()).incrementAndGet();
-        record(context, "run " + run + " with " + input + ", timed out " + context.timedOut());
+        Ledger.write(context.step(), "run " + run + " with " + input + ", timed out " + context.timedOut());
         if (run <= failures) {
             if (io) {
                 throw new UncheckedIOException(new IOException("attempt " + run));
@@ -66,17 +64,5 @@ public final class Flaky implements AsymRunnable<Object, String>, Serializable {
             throw new IllegalStateException("attempt " + run);
         }
         return "done at run " + run + " with " + input + ", timed out " + context.timedOut();
-    }
-
-    private static void record(StepContext context, String what) {
-        try (PreparedStatement insert = context.connection().prepareStatement(
-                "INSERT INTO ledger (session, step, input) VALUES (?, ?, ?)")) {
-            insert.setString(1, context.sessionId());
-            insert.setLong(2, context.step());
-            insert.setString(3, what);
-            insert.executeUpdate();
-        } catch (SQLException e) {
-            throw new UncheckedIOException(new IOException("cannot write the ledger: " + e, e));
-        }
     }
 }

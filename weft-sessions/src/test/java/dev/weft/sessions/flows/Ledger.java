@@ -46,7 +46,7 @@ public final class Ledger implements AsymRunnable<String, String>, Serializable 
         String input = first;
         for (int step = 1;; step++) {
             if (writes) {
-                record(step, input);
+                write(step, input);
             }
             if ("boom".equals(input)) {
                 throw new IllegalStateException("the body refused input boom at step " + step);
@@ -80,12 +80,17 @@ public final class Ledger implements AsymRunnable<String, String>, Serializable 
     }
 
     /** The step's row in the ledger, written in the step's transaction. */
-    private static void record(int step, String input) {
+    /**
+     * Writes {@code input} as step {@code step}'s row of the table {@code ledger}, through the
+     * running step's transaction: the row commits with the step, or not at all. For every test
+     * body that keeps a ledger.
+     */
+    public static void write(long step, String input) {
         StepContext context = StepContext.current();
         try (PreparedStatement insert = context.connection().prepareStatement(
                 "INSERT INTO ledger (session, step, input) VALUES (?, ?, ?)")) {
             insert.setString(1, context.sessionId());
-            insert.setInt(2, step);
+            insert.setLong(2, step);
             insert.setString(3, input);
             insert.executeUpdate();
         } catch (SQLException e) {

@@ -4,11 +4,7 @@ import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.sessions.StepContext;
 
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,24 +53,12 @@ public final class Mailbox implements AsymRunnable<Object, String>, Serializable
             if (context.timedOut()) {
                 return "timed out after " + got + " at step " + context.step();
             }
-            record(context, "message " + message + (held == null ? "" : " after holding " + held));
+            Ledger.write(context.step(), "message " + message + (held == null ? "" : " after holding " + held));
             got.add(message);
             held = "hold".equals(message) ? new Object() : null;
             if ("stop".equals(message)) {
                 return "stopped after " + got;
             }
-        }
-    }
-
-    private static void record(StepContext context, String how) {
-        try (PreparedStatement insert = context.connection().prepareStatement(
-                "INSERT INTO ledger (session, step, input) VALUES (?, ?, ?)")) {
-            insert.setString(1, context.sessionId());
-            insert.setLong(2, context.step());
-            insert.setString(3, how);
-            insert.executeUpdate();
-        } catch (SQLException e) {
-            throw new UncheckedIOException(new IOException("cannot write the ledger: " + e, e));
         }
     }
 }

@@ -4,11 +4,7 @@ import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.sessions.StepContext;
 
-import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 
 /**
@@ -59,15 +55,6 @@ public final class Recurring implements AsymRunnable<Object, String>, Serializab
         if (context.step() != round) {
             throw new IllegalStateException("round " + round + " runs as step " + context.step());
         }
-        String how = round == 1 ? "start" : context.timedOut() && input == null ? "timer" : "input " + input;
-        try (PreparedStatement insert = context.connection().prepareStatement(
-                "INSERT INTO ledger (session, step, input) VALUES (?, ?, ?)")) {
-            insert.setString(1, context.sessionId());
-            insert.setInt(2, round);
-            insert.setString(3, how);
-            insert.executeUpdate();
-        } catch (SQLException e) {
-            throw new UncheckedIOException(new IOException("cannot write the ledger: " + e, e));
-        }
+        Ledger.write(round, round == 1 ? "start" : context.timedOut() && input == null ? "timer" : "input " + input);
     }
 }
