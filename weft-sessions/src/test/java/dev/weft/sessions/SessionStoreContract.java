@@ -152,6 +152,15 @@ abstract class SessionStoreContract {
         }
     }
 
+    /** Child sessions and deadlines ({@link SessionChildrenContract}), on this suite's store and engine. */
+    @Nested
+    class ChildSessions extends SessionChildrenContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     /** Finding sessions ({@link SessionListingContract}), on this suite's store and engine. */
     @Nested
     class Listings extends SessionListingContract {
@@ -276,7 +285,7 @@ abstract class SessionStoreContract {
 
     // ---------------------------------------------------------------- sealed state
 
-    private static SecretKey key(int seed) {
+    static SecretKey key(int seed) {
         byte[] bytes = new byte[32];
         java.util.Arrays.fill(bytes, (byte) seed);
         return new SecretKeySpec(bytes, "HmacSHA256");
@@ -328,19 +337,19 @@ abstract class SessionStoreContract {
 
     // ---------------------------------------------------------------- sealed rows
 
-    private Map<String, Object> storedRow(String id) throws SQLException {
+    Map<String, Object> storedRow(String id) throws SQLException {
         try (Connection connection = connect()) {
             return StoredRows.read(connection, id);
         }
     }
 
-    private void setColumn(String id, String column, Object value) throws SQLException {
+    void setColumn(String id, String column, Object value) throws SQLException {
         try (Connection connection = connect()) {
             assertEquals(1, StoredRows.set(connection, id, column, value));
         }
     }
 
-    private void putRow(String id, Map<String, Object> row) throws SQLException {
+    void putRow(String id, Map<String, Object> row) throws SQLException {
         try (Connection connection = connect()) {
             StoredRows.put(connection, id, row);
         }
