@@ -82,24 +82,13 @@ final class Children {
         StorableBodies.check(body);
         parent.connection(); // a savepoint: if the parent's step throws, its child never existed
         try {
-            if (!store.lockNew(connection, id, busyWait)) {
-                throw new SessionBusyException(id, "another node is starting a session with this id");
-            }
-            Row existing = store.lock(connection, id, busyWait);
-            if (existing != null) {
-                throw rows.conflict(existing, 0);
-            }
-            long now = clock.millis();
             @SuppressWarnings("unchecked")
             AsymCoroutine<Object, Object> coroutine = new AsymCoroutine<>((AsymRunnable<Object, Object>) body, engine);
-            StepRun<Object> result = run(connection, id, 1, coroutine, first, false);
-            Row row = result.row(id, 1, now, now, keepFinished);
-            if (row != null) {
-                store.insert(connection, rows.sealed(row.withFamily(parentId, null)));
-            }
+            FirstStep<Object> started = firstStep(connection, id, coroutine, first, parentId, null);
+            Row row = started.row();
             if (row == null || row.status() != SessionStatus.SUSPENDED) {
-                deliver(connection, parentId, outcome(id, row == null ? SessionStatus.FINISHED : row.status(), result),
-                        true);
+                deliver(connection, parentId, outcome(id, row == null ? SessionStatus.FINISHED : row.status(),
+                        started.result()), true);
             }
             return id;
         } catch (SQLException e) {
@@ -109,6 +98,37 @@ final class Children {
             throw StoreFailures.of(store, id, "as a child of session " + parentId + ", its first step ran but could"
                     + " not be stored in its parent's transaction", e);
         }
+    }
+
+    /** What a new session's first step left: the run, and the row stored (sealed), or null if it finished and is not kept. */
+    record FirstStep<O>(StepRun<O> result, Row row) {
+    }
+
+    /**
+     * The first step of new session {@code id}, in this transaction (a caller's start, or a
+     * parent's step): its id held ({@link SessionStore#lockNew}), checked free, its body run, and
+     * its row, naming {@code parentId} and {@code deadlineAt} (either may be null), inserted.
+     *
+     * @throws SessionBusyException     if another transaction is starting a session with this id
+     * @throws SessionConflictException if a session with this id exists (nothing ran)
+     */
+    <I, O> FirstStep<O> firstStep(Connection connection, String id, AsymCoroutine<I, O> coroutine, I first,
+            String parentId, Long deadlineAt) throws SQLException {
+        if (!store.lockNew(connection, id, busyWait)) {
+            throw new SessionBusyException(id, "another node is starting a session with this id");
+        }
+        Row existing = store.lock(connection, id, busyWait);
+        if (existing != null) {
+            throw rows.conflict(existing, 0);
+        }
+        long now = clock.millis();
+        StepRun<O> result = run(connection, id, 1, coroutine, first, false);
+        Row unsealed = result.row(id, 1, now, now, keepFinished);
+        Row row = rows.sealed(unsealed == null ? null : unsealed.withFamily(parentId, deadlineAt));
+        if (row != null) {
+            store.insert(connection, row);
+        }
+        return new FirstStep<>(result, row);
     }
 
     // ---------------------------------------------------------------- outcomes

@@ -276,8 +276,6 @@ public final class SessionStore implements AutoCloseable {
                     + " WHERE due_at IS NOT NULL");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_deadline ON weft_sessions (deadline_at)"
                     + " WHERE deadline_at IS NOT NULL");
-            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_parent ON weft_sessions (parent_id)"
-                    + " WHERE parent_id IS NOT NULL");
             for (String index : SessionQueries.INDEXES) {
                 statement.execute(index);
             }
@@ -903,41 +901,37 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * Claims, for this transaction, the session whose deadline has passed longest at {@code now}
-     * (a worker cancels it), else the session whose wait has been due longest, else the one that waits for a message and has had one longest, but those in
-     * {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
+     * (a worker cancels it), else the session whose wait has been due longest, else the one that
+     * waits for a message and has had one longest, but those in {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
      * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
      * that workers of many nodes claim different sessions); SQLite: the transaction holds the
      * database's write lock already.
      */
     String claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT id" + RUNNING + " AND deadline_at <= ?"
-                + notIn(skipped) + " ORDER BY deadline_at LIMIT 1" + (dialect == Dialect.POSTGRES
+        String id = claimEarliest(connection, RUNNING, "deadline_at", now, skipped);
+        if (id == null) {
+            id = claimEarliest(connection, WAITING, "due_at", now, skipped);
+        }
+        return id != null ? id : inbox.claim(connection, skipped);
+    }
+
+    /** Claims the row of {@code rows} (FROM and WHERE) whose {@code time} is earliest and passed at {@code now}; null if none. */
+    private String claimEarliest(Connection connection, String rows, String time, long now,
+            java.util.Collection<String> skipped) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT id" + rows + " AND " + time + " <= ?"
+                + notIn(skipped) + " ORDER BY " + time + " LIMIT 1" + (dialect == Dialect.POSTGRES
                         ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
             select.setLong(1, now);
             Inbox.bindIds(select, 2, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                if (rows.next()) {
-                    return rows.getString(1);
-                }
+            try (ResultSet found = select.executeQuery()) {
+                return found.next() ? found.getString(1) : null;
             }
         }
-        try (PreparedStatement select = connection.prepareStatement("SELECT id" + WAITING + " AND due_at <= ?"
-                + notIn(skipped) + " ORDER BY due_at LIMIT 1" + (dialect == Dialect.POSTGRES
-                        ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
-            select.setLong(1, now);
-            Inbox.bindIds(select, 2, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                if (rows.next()) {
-                    return rows.getString(1);
-                }
-            }
-        }
-        return inbox.claim(connection, skipped);
     }
 
     /**
      * The ids of session {@code parentId}'s children that have not ended (suspended or failed),
-     * oldest first, read in this transaction (by the index on {@code parent_id}).
+     * oldest first, read in this transaction (by the index of listings by parent, {@link SessionQueries#INDEXES}).
      */
     List<String> children(Connection connection, String parentId) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT id FROM weft_sessions WHERE parent_id = ?"

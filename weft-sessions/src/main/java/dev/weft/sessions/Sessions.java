@@ -583,25 +583,12 @@ public final class Sessions implements AutoCloseable {
             boolean committed = false;
             SQLException duplicate;
             try {
-                if (!store.lockNew(connection, id, busyWait)) {
-                    throw new SessionBusyException(id, "another node is starting a session with this id");
-                }
-                Row existing = store.lock(connection, id, busyWait);
-                if (existing != null) {
-                    throw rows.conflict(existing, 0);
-                }
-                long now = clock.millis();
                 Long deadlineAt = deadline == null ? null : Deadlines.after(clock, deadline, id);
-                StepRun<O> result = run(connection, id, 1, coroutine, first, false);
-                Row unsealed = result.row(id, 1, now, now, keepFinished);
-                Row row = rows.sealed(unsealed == null ? null : unsealed.withFamily(null, deadlineAt));
-                if (row != null) {
-                    store.insert(connection, row);
-                }
+                Children.FirstStep<O> started = children.firstStep(connection, id, coroutine, first, null, deadlineAt);
                 store.commit(connection);
                 committed = true;
-                stored(row, coroutine);
-                return result.reply(id, 1);
+                stored(started.row(), coroutine);
+                return started.result().reply(id, 1);
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
                     throw new SessionBusyException(id, store.busyReason());

@@ -58,6 +58,8 @@ abstract class SessionChildrenContract {
                 assertEquals(id, child.parent());
                 assertNull(child.deadline());
             }
+            assertEquals(List.of("fan-0", "fan-1", "fan-2"), SessionListingContract.all(node, SessionQuery.all()
+                    .parent(id).limit(2), null), "its children, listed by parent, two a page");
             awaitFinished(node, id);
             assertEquals(List.of("outcome fan-0 FINISHED done a", "outcome fan-1 FINISHED done b",
                     "outcome fan-2 FINISHED done c"), outcomes(id));

@@ -126,14 +126,9 @@ class SessionRunnerStressTest {
             }
             List<String> ids = start(nodes);
             awaitRows(connect, SESSIONS * ROUNDS / 3);
-            nodes.get(0).close(); // drains: its running steps commit or roll back, it claims no more
-            SessionStore replacement = stores.get();
-            opened.add(replacement);
-            nodes.set(0, node(replacement, NODES));
+            replaceFirst(stores, opened, nodes);
             awaitRows(connect, SESSIONS * ROUNDS);
-            Sessions any = nodes.get(1);
-            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
-                    + " sessions to finish");
+            awaitAllEnded(nodes.get(1));
             check(connect, ids);
         } finally {
             nodes.forEach(Sessions::close);
@@ -146,13 +141,7 @@ class SessionRunnerStressTest {
         List<Sessions> nodes = new ArrayList<>();
         ExecutorService senders = Executors.newFixedThreadPool(SENDERS);
         try {
-            for (int i = 0; i < NODES; i++) {
-                opened.add(stores.get());
-                nodes.add(node(opened.get(i), i));
-            }
-            try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
-            }
+            openNodes(stores, connect, opened, nodes);
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < MAILBOXES; i++) {
                 ids.add(nodes.get(i % NODES).start(new Mailbox(), null).id());
@@ -163,19 +152,14 @@ class SessionRunnerStressTest {
                 sending.add(senders.submit(() -> send(nodes, ids, number)));
             }
             awaitRows(connect, MAILBOXES * MESSAGES * SENDERS / 3);
-            nodes.get(0).close();
-            SessionStore replacement = stores.get();
-            opened.add(replacement);
-            nodes.set(0, node(replacement, NODES));
+            replaceFirst(stores, opened, nodes);
             for (Future<?> sent : sending) {
                 sent.get();
             }
             for (String id : ids) {
                 nodes.get(1).send(id, "stop");
             }
-            Sessions any = nodes.get(1);
-            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
-                    + " sessions to finish");
+            awaitAllEnded(nodes.get(1));
             checkMessages(connect, ids);
         } finally {
             senders.shutdownNow();
@@ -188,13 +172,7 @@ class SessionRunnerStressTest {
         List<SessionStore> opened = new ArrayList<>();
         List<Sessions> nodes = new ArrayList<>();
         try {
-            for (int i = 0; i < NODES; i++) {
-                opened.add(stores.get());
-                nodes.add(node(opened.get(i), i));
-            }
-            try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
-            }
+            openNodes(stores, connect, opened, nodes);
             List<String> parts = new ArrayList<>();
             for (int child = 0; child < CHILDREN; child++) {
                 parts.add("sleep:" + child);
@@ -204,18 +182,37 @@ class SessionRunnerStressTest {
                 ids.add(nodes.get(i % NODES).start("parent" + i, new Fanout(parts, false), null).id());
             }
             awaitRows(connect, PARENTS * CHILDREN * 3 / 2); // a start and a finally per child, an outcome each
-            nodes.get(0).close();
-            SessionStore replacement = stores.get();
-            opened.add(replacement);
-            nodes.set(0, node(replacement, NODES));
-            Sessions any = nodes.get(1);
-            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
-                    + " sessions to finish");
+            replaceFirst(stores, opened, nodes);
+            awaitAllEnded(nodes.get(1));
             checkChildren(connect, ids);
         } finally {
             nodes.forEach(Sessions::close);
             opened.forEach(SessionStore::close);
         }
+    }
+
+    /** Opens {@code NODES} nodes, each on a store of its own over one database, and creates the ledger. */
+    private static void openNodes(Supplier<SessionStore> stores, Connect connect, List<SessionStore> opened,
+            List<Sessions> nodes) throws SQLException {
+        for (int i = 0; i < NODES; i++) {
+            opened.add(stores.get());
+            nodes.add(node(opened.get(i), i));
+        }
+        try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
+        }
+    }
+
+    /** Closes the first node (it drains: its running steps commit or roll back, it claims no more) and opens another. */
+    private static void replaceFirst(Supplier<SessionStore> stores, List<SessionStore> opened, List<Sessions> nodes) {
+        nodes.get(0).close();
+        SessionStore replacement = stores.get();
+        opened.add(replacement);
+        nodes.set(0, node(replacement, NODES));
+    }
+
+    private static void awaitAllEnded(Sessions node) {
+        SessionWaitsContract.awaitTrue(() -> node.list().isEmpty(), () -> node.list().size() + " sessions to finish");
     }
 
     /** Every parent's ledger: each child started once and its outcome taken once; every child's finally once. */
