@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.sessions.flows.Cleanup;
 import dev.weft.sessions.flows.Fanout;
 import dev.weft.sessions.flows.Part;
 import dev.weft.sessions.flows.Questionnaire;
@@ -200,6 +201,15 @@ abstract class SessionChildrenContract {
         assertEquals(List.of("2:finally"), ledger(refused));
     }
 
+    @Test
+    void anOutcomeForAParentThatIsGoneIsDropped() {
+        Sessions node = node().build();
+        String id = node.start("orphan", new Fanout(List.of("wait:a"), false), null).id();
+        assertTrue(node.remove(id));
+        assertEquals("done a x", node.<String, String>resume(id + "-0", "x").output(), "the child ends as ever");
+        assertEquals(0, messages(id));
+    }
+
     // ---------------------------------------------------------------- bad input
 
     @Test
@@ -255,6 +265,24 @@ abstract class SessionChildrenContract {
             awaitTrue(() -> worker.status(id).orElseThrow().status() == SessionStatus.CANCELLED, () -> "cancelled");
         }
         assertEquals(3, node.status(id).orElseThrow().version(), "closed in a step of its own");
+    }
+
+    @Test
+    void aFailedSessionPastItsDeadlineIsNotRunAgainAndAWorkerClosesIt() {
+        MutableClock clock = new MutableClock(T0);
+        Sessions node = node().clock(clock).build();
+        String id = node.start("failing", new Cleanup(false), null, Duration.ofMinutes(1)).id();
+        assertThrows(SessionFailedException.class, () -> node.resume(id, "boom"));
+        clock.advance(Duration.ofMinutes(2));
+        SessionException refused = assertThrows(SessionException.class, () -> node.retry(id));
+        assertEquals("session failing: its deadline, 2026-01-01T00:01:00Z, has passed, and a worker cancels it;"
+                + " nothing ran", refused.getMessage());
+        try (Sessions worker = node().clock(clock).workers(1).build()) {
+            awaitTrue(() -> worker.status(id).orElseThrow().status() == SessionStatus.CANCELLED, () -> "cancelled");
+        }
+        assertEquals("its deadline, 2026-01-01T00:01:00Z, passed: cancelled by a worker",
+                node.status(id).orElseThrow().failure());
+        assertEquals(List.of("3:cleanup"), ledger(id), "its frames closed: the finally ran, its write committed");
     }
 
     @Test
