@@ -24,7 +24,9 @@ import java.time.Duration;
  * <p>A cancel closes a session and all its descendants in one transaction, children before
  * parents: a node that dies mid-way commits none of it, and a later cancel does all of it. Each
  * descendant is locked in that transaction (PostgreSQL: waiting for a step of it that is
- * running, as a cancel waits for the session's own); one that this node refuses (its row not to
+ * running, up to {@link Sessions.Builder#waitWhenBusy} or {@link #CHILD_WAIT} if that is zero: a
+ * child's step never waits for its parent's lock, as it reads the parent's row {@code FOR KEY
+ * SHARE} to give it its outcome, so the wait ends when that step does); one that this node refuses (its row not to
  * be trusted, or its build not this node's) refuses the whole cancel, which then changes nothing.
  * A descendant's outcome is not delivered to a parent cancelled with it (that parent's inbox is
  * deleted as it ends), nor to a parent that cancelled it itself ({@link StepContext#cancelChild}).
@@ -41,6 +43,9 @@ final class Children {
     private final Engine engine;
     private final boolean keepFinished;
     private final Duration busyWait;
+    /** The least a cancel waits for a step of a descendant that is running. */
+    static final Duration CHILD_WAIT = Duration.ofSeconds(10);
+
     /** Tells this node's workers that a message is on its way (its parent may be due). */
     private final Runnable wake;
 
@@ -205,7 +210,7 @@ final class Children {
     boolean cancelChild(Connection connection, StepContext parent, String id) {
         parent.connection(); // a savepoint: if the parent's step throws, the child was never cancelled
         try {
-            Row child = store.lock(connection, id, busyWait);
+            Row child = store.lock(connection, id, childWait());
             if (child == null) {
                 throw new SessionNotFoundException(id);
             }
@@ -233,7 +238,7 @@ final class Children {
     private Row lockChild(Connection connection, String id, String parentId) throws SQLException {
         Row child;
         try {
-            child = store.lock(connection, id, busyWait);
+            child = store.lock(connection, id, childWait());
         } catch (SQLException e) {
             if (store.isBusy(e)) {
                 throw new SessionBusyException(id, store.busyReason() + " (a child of session " + parentId
@@ -254,6 +259,10 @@ final class Children {
                     : " (a child of session " + parentId + ", which is cancelled with it: nothing was cancelled)"),
                     null);
         }
+    }
+
+    private Duration childWait() {
+        return busyWait.compareTo(CHILD_WAIT) < 0 ? CHILD_WAIT : busyWait;
     }
 
     private static boolean ended(Row row) {

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.sessions.flows.Cleanup;
 import dev.weft.sessions.flows.Fanout;
+import dev.weft.sessions.flows.Gate;
 import dev.weft.sessions.flows.Part;
 import dev.weft.sessions.flows.Questionnaire;
 import java.nio.ByteBuffer;
@@ -21,6 +22,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -167,6 +171,33 @@ abstract class SessionChildrenContract {
         assertEquals(0, messages(id) + messages(id + "-1"), "the inboxes of cancelled sessions are deleted");
         assertEquals("session " + id + "-0: it has been cancelled already: there is nothing to cancel",
                 assertThrows(SessionException.class, () -> node.cancel(id + "-0")).getMessage());
+    }
+
+    @Test
+    void onPostgresACancelWaitsForAChildsRunningStepAndTheOutcomeGoesWithTheParentsInbox() throws Exception {
+        if (!suite().rowLocks()) {
+            return; // SQLite: a running step holds the file's write lock, which every cancel waits for anyway
+        }
+        Gate.reset();
+        Sessions node = node().build();
+        String id = node.start("busy", new Fanout(List.of("gate:a"), false), null).id();
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<SessionStep<String>> child = threads.submit(() -> node.<String, String>resume(id + "-0", "go"));
+            Gate.awaitArrival();
+            Future<?> cancel = threads.submit(() -> node.cancel(id));
+            Thread.sleep(200);
+            assertTrue(!cancel.isDone(), "the cancel waits for the child's step");
+            Gate.open();
+            assertEquals("done a", child.get().output());
+            cancel.get();
+        } finally {
+            Gate.open();
+            threads.shutdownNow();
+        }
+        assertEquals(SessionStatus.CANCELLED, node.status(id).orElseThrow().status());
+        assertTrue(node.status(id + "-0").isEmpty(), "the child finished first");
+        assertEquals(0, messages(id), "its outcome deleted with the cancelled parent's inbox");
     }
 
     @Test

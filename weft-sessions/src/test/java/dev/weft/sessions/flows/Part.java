@@ -11,7 +11,8 @@ import java.time.Duration;
  * A child's work, told by its first input {@code "HOW:NAME"}: {@code now} returns
  * {@code "done NAME"} in its first step; {@code sleep} sleeps {@code nap} first (a worker resumes
  * it); {@code wait} waits for an input and returns {@code "done NAME INPUT"}; {@code fail} sleeps
- * and then throws; {@code failnow} throws in its first step. Whatever ends it, its {@code finally}
+ * and then throws; {@code failnow} throws in its first step; {@code gate} waits for an input, and
+ * its next step waits at {@link Gate} before it returns {@code "done NAME"}. Whatever ends it, its {@code finally}
  * writes {@code "finally"} to the ledger in the step's transaction (a cancel runs it as it closes
  * the session).
  */
@@ -40,6 +41,11 @@ public final class Part implements AsymRunnable<Object, String>, Serializable {
                     return "done " + name;
                 }
                 case "failnow" -> throw new IllegalStateException("part " + name + " failed");
+                case "gate" -> {
+                    self.ret("waiting");
+                    Gate.pass();
+                    return "done " + name;
+                }
                 case "wait" -> {
                     Object input = self.ret("waiting");
                     return "done " + name + " " + input;
