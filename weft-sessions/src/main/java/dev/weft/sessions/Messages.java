@@ -72,6 +72,19 @@ final class Messages {
         }
     }
 
+    /**
+     * Puts {@code message} in session {@code id}'s inbox in this transaction, whatever the
+     * session's status (the caller knows it takes messages: a child's outcome, {@link Children}).
+     */
+    void deliver(Connection connection, String id, Object message) throws SQLException {
+        insert(connection, id, payload(id, message));
+    }
+
+    private void insert(Connection connection, String id, byte[] payload) throws SQLException {
+        long now = clock.millis();
+        inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null);
+    }
+
     private static byte[] payload(String id, Object message) {
         if (message == null) {
             throw new NullPointerException("session " + id + ": a message cannot be null (a step that times out"
@@ -95,8 +108,7 @@ final class Messages {
             throw new SessionException(id, "it has " + (status.equals("FINISHED") ? "finished" : "been cancelled")
                     + ", so no step of it will take a message; nothing is sent", null);
         }
-        long now = clock.millis();
-        inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null);
+        insert(connection, id, payload);
     }
 
     /**

@@ -144,7 +144,8 @@ final class RowReader {
         SessionWait wait = SessionWait.of(row);
         return new SessionInfo(row.id(), row.status(), row.version(), row.build(), row.point(), row.failure(),
                 java.time.Instant.ofEpochMilli(row.created()), java.time.Instant.ofEpochMilli(row.updated()),
-                wait == null || row.status() != SessionStatus.SUSPENDED ? null : wait.waiting());
+                wait == null || row.status() != SessionStatus.SUSPENDED ? null : wait.waiting(), row.parentId(),
+                row.deadlineAt() == null ? null : java.time.Instant.ofEpochMilli(row.deadlineAt()));
     }
 
     @SuppressWarnings("unchecked")

@@ -19,9 +19,11 @@ import javax.crypto.SecretKey;
  *
  * <pre>
  *   byte  magic[4]       "WRS1"; "WRS2" for a row that waits (its wait_kind or due_at is set);
- *                        "WRS3" for a row of a failed step (its attempts or retry_input is set)
+ *                        "WRS3" for a row of a failed step (its attempts or retry_input is set);
+ *                        "WRS4" for a row of a child session or one with a deadline (its
+ *                        parent_id or deadline_at is set)
  *   int   crc[n]         CRC32C of each sealed column as encoded below, in {@link #COLUMNS}' order:
- *                        the first 11 for WRS1, 13 for WRS2, all 15 for WRS3
+ *                        the first 11 for WRS1, 13 for WRS2, 15 for WRS3, all 17 for WRS4
  *   byte  mac[32]        HMAC-SHA256 of magic, crc[] and each sealed column encoded below
  * </pre>
  *
@@ -29,7 +31,9 @@ import javax.crypto.SecretKey;
  * nodes of that version still read it; a WRS1 seal also says that the wait columns are NULL,
  * so a wait added to such a row in the store is refused as a change of those columns. In the
  * same way a row with no failed attempt is sealed as WRS1 or WRS2, which say that the retry
- * columns are NULL.
+ * columns are NULL, and a row with no parent and no deadline as WRS1 to WRS3, which say that
+ * those two columns are NULL: a node that knows only the older formats reads every row that
+ * sets none of the newer columns, and refuses (by its magic) one that does.
  *
  * A column is encoded as its name's index (one byte), then for a text or bytes column a presence
  * byte (0 for NULL) and, if present, a length (int) and the bytes (text as UTF-8); a number
@@ -50,15 +54,19 @@ final class RowSeal {
 
     /** The sealed columns, in the order they are encoded. */
     static final List<String> COLUMNS = List.of("id", "status", "version", "build", "point", "point_values", "state",
-            "output", "failure", "created_at", "updated_at", "wait_kind", "due_at", "attempts", "retry_input");
+            "output", "failure", "created_at", "updated_at", "wait_kind", "due_at", "attempts", "retry_input",
+            "parent_id", "deadline_at");
     /** "WRS1": the first {@link #WITHOUT_WAIT} columns sealed, the wait columns NULL. */
     static final int MAGIC = 0x57525331;
     /** "WRS2": the first {@link #WITHOUT_RETRY} columns sealed, the retry columns NULL. */
     static final int MAGIC_WAITING = 0x57525332;
-    /** "WRS3": every column sealed. */
+    /** "WRS3": the first {@link #WITHOUT_FAMILY} columns sealed, the parent and deadline columns NULL. */
     static final int MAGIC_RETRYING = 0x57525333;
+    /** "WRS4": every column sealed. */
+    static final int MAGIC_FAMILY = 0x57525334;
     static final int WITHOUT_WAIT = 11;
     static final int WITHOUT_RETRY = 13;
+    static final int WITHOUT_FAMILY = 15;
     /** "WMS1": a message's seal. */
     static final int MESSAGE_MAGIC = 0x574d5331;
     static final int MAC_LENGTH = 32;
@@ -86,7 +94,8 @@ final class RowSeal {
 
     /** The seal of {@code row} under this node's first key. */
     byte[] seal(Row row) {
-        int sealed = retries(row) ? COLUMNS.size() : waits(row) ? WITHOUT_RETRY : WITHOUT_WAIT;
+        int sealed = family(row) ? COLUMNS.size() : retries(row) ? WITHOUT_FAMILY : waits(row) ? WITHOUT_RETRY
+                : WITHOUT_WAIT;
         byte[][][] columns = encode(row, sealed);
         int length = length(columns.length);
         ByteBuffer seal = ByteBuffer.allocate(length);
@@ -144,14 +153,19 @@ final class RowSeal {
         return row.attempts() != null || row.retryInput() != null;
     }
 
+    private static boolean family(Row row) {
+        return row.parentId() != null || row.deadlineAt() != null;
+    }
+
     private static int magic(int sealedColumns) {
-        return sealedColumns == WITHOUT_WAIT ? MAGIC : sealedColumns == WITHOUT_RETRY ? MAGIC_WAITING : MAGIC_RETRYING;
+        return sealedColumns == WITHOUT_WAIT ? MAGIC : sealedColumns == WITHOUT_RETRY ? MAGIC_WAITING
+                : sealedColumns == WITHOUT_FAMILY ? MAGIC_RETRYING : MAGIC_FAMILY;
     }
 
     /** How many columns a seal of {@code magic} covers; 0 for no seal's magic. */
     private static int sealedColumns(int magic) {
         return magic == MAGIC ? WITHOUT_WAIT : magic == MAGIC_WAITING ? WITHOUT_RETRY
-                : magic == MAGIC_RETRYING ? COLUMNS.size() : 0;
+                : magic == MAGIC_RETRYING ? WITHOUT_FAMILY : magic == MAGIC_FAMILY ? COLUMNS.size() : 0;
     }
 
     /**
@@ -181,9 +195,14 @@ final class RowSeal {
             return differ(row.waitKind(), "wait_kind", row.dueAt(), "due_at")
                     + " from what was sealed: changed in the store (the row was sealed waiting for nothing)";
         }
-        if (matches && sealed < COLUMNS.size() && retries(row)) {
+        if (matches && sealed < WITHOUT_FAMILY && retries(row)) {
             return differ(row.attempts(), "attempts", row.retryInput(), "retry_input")
                     + " from what was sealed: changed in the store (the row was sealed with no failed attempt)";
+        }
+        if (matches && sealed < COLUMNS.size() && family(row)) {
+            return differ(row.parentId(), "parent_id", row.deadlineAt(), "deadline_at")
+                    + " from what was sealed: changed in the store (the row was sealed with no parent and no"
+                    + " deadline)";
         }
         if (matches) {
             return null;
@@ -219,7 +238,8 @@ final class RowSeal {
             text(3, row.build()), text(4, row.point()), bytes(5, row.pointValues()), bytes(6, row.state()),
             bytes(7, row.output()), text(8, row.failure()), number(9, row.created()), number(10, row.updated()),
             text(11, row.waitKind()), optionalNumber(12, row.dueAt()),
-            optionalNumber(13, row.attempts() == null ? null : (long) row.attempts()), bytes(14, row.retryInput())};
+            optionalNumber(13, row.attempts() == null ? null : (long) row.attempts()), bytes(14, row.retryInput()),
+            text(15, row.parentId()), optionalNumber(16, row.deadlineAt())};
         return Arrays.copyOf(columns, sealed);
     }
 

@@ -16,9 +16,31 @@ import java.time.Instant;
  * @param updated   when its last step was stored, by that step's node's clock
  * @param waiting   what it waits for besides a plain input, and until when; null if it waits for
  *                  a plain input with no deadline, or has ended
+ * @param parent    the id of the session that started it ({@link StepContext#startChild}), or null
+ * @param deadline  when a worker cancels it if it has not ended ({@link Sessions.Builder#deadline}),
+ *                  or null; a session cancelled for it says so in {@link #failure()}
  */
 public record SessionInfo(String id, SessionStatus status, long version, String build, String point, String failure,
-        Instant created, Instant updated, Waiting waiting) {
+        Instant created, Instant updated, Waiting waiting, String parent, Instant deadline) {
+
+    /**
+     * What the store says about a session with no parent and no deadline: as the canonical
+     * constructor with {@code parent} and {@code deadline} null.
+     *
+     * @param id      the session's id
+     * @param status  where it is
+     * @param version how many steps have run
+     * @param build   its build, or null
+     * @param point   its named point, or null
+     * @param failure its failure, or null
+     * @param created when it was started
+     * @param updated when its last step was stored
+     * @param waiting what it waits for, or null
+     */
+    public SessionInfo(String id, SessionStatus status, long version, String build, String point, String failure,
+            Instant created, Instant updated, Waiting waiting) {
+        this(id, status, version, build, point, failure, created, updated, waiting, null, null);
+    }
 
     /**
      * What the store says about a session that waits for a plain input with no deadline, or has
@@ -35,7 +57,7 @@ public record SessionInfo(String id, SessionStatus status, long version, String 
      */
     public SessionInfo(String id, SessionStatus status, long version, String build, String point, String failure,
             Instant created, Instant updated) {
-        this(id, status, version, build, point, failure, created, updated, null);
+        this(id, status, version, build, point, failure, created, updated, null, null, null);
     }
 
     /**

@@ -32,6 +32,8 @@ final class SessionQueries {
             "CREATE INDEX IF NOT EXISTS weft_sessions_build_created ON weft_sessions (build, created_at, id)",
             "CREATE INDEX IF NOT EXISTS weft_sessions_point ON weft_sessions (point, created_at, id)"
                     + " WHERE point IS NOT NULL",
+            "CREATE INDEX IF NOT EXISTS weft_sessions_parent ON weft_sessions (parent_id, created_at, id)"
+                    + " WHERE parent_id IS NOT NULL",
             "CREATE INDEX IF NOT EXISTS weft_sessions_waiting ON weft_sessions (wait_kind, created_at, id)"
                     + " WHERE wait_kind IS NOT NULL");
 
@@ -92,6 +94,7 @@ final class SessionQueries {
         equal(conditions, parameters, "s.status", status);
         equal(conditions, parameters, "s.build", query.build());
         equal(conditions, parameters, "s.point", query.point());
+        equal(conditions, parameters, "s.parent_id", query.parent());
         if (query.waits() != null && query.waits().isEmpty()) {
             conditions.add("s.wait_kind IS NULL");
         }

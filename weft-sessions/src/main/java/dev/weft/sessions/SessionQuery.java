@@ -24,10 +24,10 @@ import java.util.Set;
  * }
  * }</pre>
  *
- * <p>Filters: {@link #status}, {@link #build}, {@link #point}, what a session waits for
- * ({@link #waitingFor}, {@link #waitingForNothing}) and {@link #dueBefore}; each names one
- * column's values, all of them must hold, and the store applies them. Each of status, build,
- * point and kind of wait has an index that goes on in listing order (see {@link SessionStore}),
+ * <p>Filters: {@link #status}, {@link #build}, {@link #point}, {@link #parent}, what a session
+ * waits for ({@link #waitingFor}, {@link #waitingForNothing}) and {@link #dueBefore}; each names
+ * one column's values, all of them must hold, and the store applies them. Each of status, build,
+ * point, parent and kind of wait has an index that goes on in listing order (see {@link SessionStore}),
  * so that a page is read as a range of one index (of several statuses or kinds, a range of it
  * for each, at most a page from each, merged); the other filters are compared on the way, so a
  * page of a filter that few sessions pass reads the sessions the index gives until it has a page
@@ -56,7 +56,7 @@ public final class SessionQuery {
     /** The most sessions a page holds. */
     public static final int MAX_LIMIT = 1_000;
 
-    private static final SessionQuery ALL = new SessionQuery(Set.of(), null, null, null, null, DEFAULT_LIMIT, null);
+    private static final SessionQuery ALL = new SessionQuery(Set.of(), null, null, null, null, DEFAULT_LIMIT, null, null);
 
     /** The statuses a session may have; empty: any. */
     private final Set<SessionStatus> statuses;
@@ -67,9 +67,10 @@ public final class SessionQuery {
     private final Instant dueBefore;
     private final int limit;
     private final SessionCursor after;
+    private final String parent;
 
     private SessionQuery(Set<SessionStatus> statuses, String build, String point, Set<SessionInfo.WaitKind> waits,
-            Instant dueBefore, int limit, SessionCursor after) {
+            Instant dueBefore, int limit, SessionCursor after, String parent) {
         this.statuses = statuses;
         this.build = build;
         this.point = point;
@@ -77,6 +78,7 @@ public final class SessionQuery {
         this.dueBefore = dueBefore;
         this.limit = limit;
         this.after = after;
+        this.parent = parent;
     }
 
     /**
@@ -99,7 +101,7 @@ public final class SessionQuery {
         for (SessionStatus status : statuses) {
             chosen.add(Objects.requireNonNull(status, "status"));
         }
-        return new SessionQuery(Collections.unmodifiableSet(chosen), build, point, waits, dueBefore, limit, after);
+        return new SessionQuery(Collections.unmodifiableSet(chosen), build, point, waits, dueBefore, limit, after, parent);
     }
 
     /**
@@ -110,7 +112,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery build(String build) {
-        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
     }
 
     /**
@@ -121,7 +123,18 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery point(String point) {
-        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
+    }
+
+    /**
+     * Only the children of session {@code parent} ({@link SessionInfo#parent()},
+     * {@link StepContext#startChild}); null: any session, a child or not.
+     *
+     * @param parent a session's id, or null
+     * @return the query so filtered
+     */
+    public SessionQuery parent(String parent) {
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
     }
 
     /**
@@ -137,7 +150,7 @@ public final class SessionQuery {
             chosen.add(Objects.requireNonNull(kind, "kind"));
         }
         return new SessionQuery(statuses, build, point, chosen.isEmpty() ? null
-                : Collections.unmodifiableSet(chosen), dueBefore, limit, after);
+                : Collections.unmodifiableSet(chosen), dueBefore, limit, after, parent);
     }
 
     /**
@@ -148,7 +161,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery waitingForNothing() {
-        return new SessionQuery(statuses, build, point, Set.of(), dueBefore, limit, after);
+        return new SessionQuery(statuses, build, point, Set.of(), dueBefore, limit, after, parent);
     }
 
     /**
@@ -159,7 +172,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery dueBefore(Instant time) {
-        return new SessionQuery(statuses, build, point, waits, time, limit, after);
+        return new SessionQuery(statuses, build, point, waits, time, limit, after, parent);
     }
 
     /**
@@ -174,7 +187,7 @@ public final class SessionQuery {
             throw new IllegalArgumentException("a page holds 1 to " + MAX_LIMIT + " sessions, not " + sessions
                     + "; page through more with the next() of each page");
         }
-        return new SessionQuery(statuses, build, point, waits, dueBefore, sessions, after);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, sessions, after, parent);
     }
 
     /**
@@ -188,7 +201,7 @@ public final class SessionQuery {
      */
     public SessionQuery after(String cursor) {
         return new SessionQuery(statuses, build, point, waits, dueBefore, limit, cursor == null ? null
-                : SessionCursor.of(cursor));
+                : SessionCursor.of(cursor), parent);
     }
 
     /**
@@ -212,6 +225,10 @@ public final class SessionQuery {
         return point;
     }
 
+    String parent() {
+        return parent;
+    }
+
     /** The kinds of wait listed: null for any or none, empty for none. */
     Set<SessionInfo.WaitKind> waits() {
         return waits;
@@ -231,12 +248,12 @@ public final class SessionQuery {
         return other instanceof SessionQuery query && statuses.equals(query.statuses)
                 && Objects.equals(build, query.build) && Objects.equals(point, query.point)
                 && Objects.equals(waits, query.waits) && Objects.equals(dueBefore, query.dueBefore)
-                && limit == query.limit && Objects.equals(after, query.after);
+                && limit == query.limit && Objects.equals(after, query.after) && Objects.equals(parent, query.parent);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(statuses, build, point, waits, dueBefore, limit, after);
+        return Objects.hash(statuses, build, point, waits, dueBefore, limit, after, parent);
     }
 
     /** The filters set, the page size and whether it starts after a position, for messages and logs. */
@@ -251,6 +268,9 @@ public final class SessionQuery {
         }
         if (point != null) {
             parts.add("point " + point);
+        }
+        if (parent != null) {
+            parts.add("parent " + parent);
         }
         if (waits != null) {
             parts.add(waits.isEmpty() ? "waiting for nothing" : "waiting for " + waits);

@@ -96,6 +96,7 @@ final class SessionRunner {
             Connection listening = null;
             try {
                 listening = store.listen();
+                wake(); // what committed before LISTEN sent no notification here: the workers look once more
                 while (!stopping()) {
                     if (store.awaitNotification(listening, LISTEN_SLICE_MILLIS)) {
                         wake();

@@ -81,30 +81,46 @@ public final class SessionStore implements AutoCloseable {
      */
     record Row(String id, SessionStatus status, long version, String build, String manifest, String point,
             byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated,
-            String statusName, byte[] seal, String waitKind, Long dueAt, Integer attempts, byte[] retryInput) {
+            String statusName, byte[] seal, String waitKind, Long dueAt, Integer attempts, byte[] retryInput,
+            String parentId, Long deadlineAt) {
 
         /** A row as a step writes it, not yet sealed, waiting for a plain input. */
         Row(String id, SessionStatus status, long version, String build, String manifest, String point,
                 byte[] pointValues, byte[] state, byte[] output, String failure, long created, long updated) {
             this(id, status, version, build, manifest, point, pointValues, state, output, failure, created, updated,
-                    status.name(), null, null, null, null, null);
+                    status.name(), null, null, null, null, null, null, null);
         }
 
         Row withSeal(byte[] newSeal) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure, created,
-                    updated, statusName, newSeal, waitKind, dueAt, attempts, retryInput);
+                    updated, statusName, newSeal, waitKind, dueAt, attempts, retryInput, parentId, deadlineAt);
         }
 
         Row withManifest(String newManifest) {
             return new Row(id, status, version, build, newManifest, point, pointValues, state, output, failure,
-                    created, updated, statusName, seal, waitKind, dueAt, attempts, retryInput);
+                    created, updated, statusName, seal, waitKind, dueAt, attempts, retryInput, parentId, deadlineAt);
         }
 
         /** This row waiting for {@code wait} (null: a plain input). */
         Row withWait(SessionWait wait) {
             return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure,
                     created, updated, statusName, seal, wait == null ? null : wait.kind().name(),
-                    wait == null ? null : wait.storedDueAt(), attempts, retryInput);
+                    wait == null ? null : wait.storedDueAt(), attempts, retryInput, parentId, deadlineAt);
+        }
+
+        /**
+         * This row, unsealed, with the columns that never change after a session's start: its
+         * parent's id and its deadline, as {@code stored} holds them ({@link Children}).
+         */
+        Row carrying(Row stored) {
+            return withFamily(stored.parentId, stored.deadlineAt);
+        }
+
+        /** This row, unsealed, with {@code newParentId} and {@code newDeadlineAt}. */
+        Row withFamily(String newParentId, Long newDeadlineAt) {
+            return new Row(id, status, version, build, manifest, point, pointValues, state, output, failure,
+                    created, updated, statusName, null, waitKind, dueAt, attempts, retryInput, newParentId,
+                    newDeadlineAt);
         }
 
         /**
@@ -115,16 +131,17 @@ public final class SessionStore implements AutoCloseable {
         Row failedAt(SessionStatus newStatus, long newVersion, String newFailure, long now, SessionWait wait,
                 int attemptsMade, byte[] input) {
             return new Row(id, newStatus, newVersion, build, manifest, point, pointValues, state, output, newFailure,
-                    created, now, newStatus.name(), null, null, null, attemptsMade, input).withWait(wait);
+                    created, now, newStatus.name(), null, null, null, attemptsMade, input, parentId, deadlineAt)
+                    .withWait(wait);
         }
     }
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
-            + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input";
+            + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input, parent_id, deadline_at";
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
     private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
             + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal, s.wait_kind,"
-            + " s.due_at, s.attempts, s.retry_input";
+            + " s.due_at, s.attempts, s.retry_input, s.parent_id, s.deadline_at";
     /** The most manifests of builds kept in memory: a store may name any number of builds. */
     private static final int KNOWN_BUILDS = 1024;
     /** After the table of sessions, as {@code s}: the join of the builds that hold their manifests. */
@@ -252,9 +269,13 @@ public final class SessionStore implements AutoCloseable {
             addColumn(statement, "due_at", "BIGINT");
             addColumn(statement, "attempts", "INTEGER");
             addColumn(statement, "retry_input", dialect.bytes);
+            addColumn(statement, "parent_id", "VARCHAR(64)");
+            addColumn(statement, "deadline_at", "BIGINT");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due ON weft_sessions (due_at)"
                     + " WHERE due_at IS NOT NULL");
+            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_deadline ON weft_sessions (deadline_at)"
+                    + " WHERE deadline_at IS NOT NULL");
             for (String index : SessionQueries.INDEXES) {
                 statement.execute(index);
             }
@@ -274,7 +295,8 @@ public final class SessionStore implements AutoCloseable {
     /**
      * Adds column {@code name} to a table created before it existed: {@code seal} before rows
      * were sealed, {@code wait_kind} and {@code due_at} before sessions waited for times,
-     * {@code attempts} and {@code retry_input} before failed steps were retried.
+     * {@code attempts} and {@code retry_input} before failed steps were retried, {@code parent_id} and
+     * {@code deadline_at} before sessions had children and deadlines.
      */
     private void addColumn(Statement statement, String name, String type) throws SQLException {
         if (dialect == Dialect.POSTGRES) {
@@ -406,12 +428,17 @@ public final class SessionStore implements AutoCloseable {
         pool.give(connection, healthy);
     }
 
-    void savepoint(Connection connection) throws SQLException {
-        execute(connection, "SAVEPOINT weft_step");
+    /**
+     * Marks where the writes of a step's body begin: savepoint {@code name}, a name of the step's
+     * own (a child's first step, run inside its parent's, has another, so that rolling back to
+     * either undoes what it should).
+     */
+    void savepoint(Connection connection, String name) throws SQLException {
+        execute(connection, "SAVEPOINT " + name);
     }
 
-    void rollbackToSavepoint(Connection connection) throws SQLException {
-        execute(connection, "ROLLBACK TO SAVEPOINT weft_step");
+    void rollbackToSavepoint(Connection connection, String name) throws SQLException {
+        execute(connection, "ROLLBACK TO SAVEPOINT " + name);
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
@@ -560,7 +587,7 @@ public final class SessionStore implements AutoCloseable {
     void insert(Connection connection, Row row) throws SQLException {
         addBuild(connection, row);
         PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         bind(insert, row);
         insert.executeUpdate();
     }
@@ -604,7 +631,18 @@ public final class SessionStore implements AutoCloseable {
             + " AND state IS NOT DISTINCT FROM ? AND output IS NOT DISTINCT FROM ?"
             + " AND failure IS NOT DISTINCT FROM ? AND seal = ? AND wait_kind IS NOT DISTINCT FROM ?"
             + " AND due_at IS NOT DISTINCT FROM ? AND attempts IS NOT DISTINCT FROM ?"
-            + " AND retry_input IS NOT DISTINCT FROM ?";
+            + " AND retry_input IS NOT DISTINCT FROM ? AND parent_id IS NOT DISTINCT FROM ?"
+            + " AND deadline_at IS NOT DISTINCT FROM ?";
+
+    /**
+     * Replaces the session's row, which this transaction holds and which holds {@code over}, by
+     * {@code row}.
+     */
+    void update(Connection connection, Row row, Over over) throws SQLException {
+        if (updateRow(connection, row, over, null, "") != 1) {
+            throw vanished(row);
+        }
+    }
 
     private static SQLException vanished(Row row) {
         return new SQLException("session " + row.id() + " vanished while its step held it");
@@ -768,6 +806,8 @@ public final class SessionStore implements AutoCloseable {
                 setLong(statement, first + 12, sealed.dueAt());
                 setLong(statement, first + 13, sealed.attempts() == null ? null : (long) sealed.attempts());
                 statement.setBytes(first + 14, sealed.retryInput());
+                statement.setString(first + 15, sealed.parentId());
+                setLong(statement, first + 16, sealed.deadlineAt());
             }
         }
     }
@@ -790,6 +830,8 @@ public final class SessionStore implements AutoCloseable {
         setLong(statement, 15, row.dueAt());
         setLong(statement, 16, row.attempts() == null ? null : (long) row.attempts());
         statement.setBytes(17, row.retryInput());
+        statement.setString(18, row.parentId());
+        setLong(statement, 19, row.deadlineAt());
     }
 
     private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
@@ -806,7 +848,7 @@ public final class SessionStore implements AutoCloseable {
         return new Row(rows.getString(1), status(status), rows.getLong(3), rows.getString(4), rows.getString(5),
                 rows.getString(6), rows.getBytes(7), rows.getBytes(8), rows.getBytes(9), rows.getString(10),
                 rows.getLong(11), rows.getLong(12), status, rows.getBytes(13), rows.getString(14), longOrNull(rows, 15),
-                attempts(longOrNull(rows, 16)), rows.getBytes(17));
+                attempts(longOrNull(rows, 16)), rows.getBytes(17), rows.getString(18), longOrNull(rows, 19));
     }
 
     /** Column {@code attempts} as a row holds it: a count out of an int's range as -1, which no row is trusted with. */
@@ -835,10 +877,15 @@ public final class SessionStore implements AutoCloseable {
     private static final String WAITING = " FROM weft_sessions WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL"
             + " AND status = 'SUSPENDED'";
 
+    /** The rows a worker cancels once their deadline has passed: not yet ended, with a deadline. */
+    private static final String RUNNING = " FROM weft_sessions WHERE deadline_at IS NOT NULL"
+            + " AND status IN ('SUSPENDED', 'FAILED')";
+
     /**
-     * The earliest due time of a waiting session but those in {@code skipped}, read without a
-     * lock (the rows may change before a worker claims one); null if none waits. A session that
-     * waits for a message and has one is due at once ({@link Long#MIN_VALUE}).
+     * The earliest due time of a waiting session, or deadline of a session not yet ended, but
+     * those in {@code skipped}, read without a lock (the rows may change before a worker claims
+     * one); null if none waits. A session that waits for a message and has one is due at once
+     * ({@link Long#MIN_VALUE}).
      */
     Long nextDue(java.util.Collection<String> skipped) throws SQLException {
         Connection connection = pool.take();
@@ -849,6 +896,16 @@ public final class SessionStore implements AutoCloseable {
             Long due;
             try (ResultSet rows = select.executeQuery()) {
                 due = rows.next() ? longOrNull(rows, 1) : null;
+            }
+            try (PreparedStatement deadlines = connection.prepareStatement("SELECT MIN(deadline_at)" + RUNNING
+                    + notIn(skipped))) {
+                Inbox.bindIds(deadlines, 1, skipped);
+                try (ResultSet rows = deadlines.executeQuery()) {
+                    Long deadline = rows.next() ? longOrNull(rows, 1) : null;
+                    if (deadline != null && (due == null || deadline < due)) {
+                        due = deadline;
+                    }
+                }
             }
             if (inbox.anyDeliverable(connection, skipped)) {
                 due = Long.MIN_VALUE;
@@ -861,26 +918,51 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * Claims, for this transaction, the session whose wait has been due longest at {@code now},
-     * else the one that waits for a message and has had one longest, but those in
-     * {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
+     * Claims, for this transaction, the session whose deadline has passed longest at {@code now}
+     * (a worker cancels it), else the session whose wait has been due longest, else the one that
+     * waits for a message and has had one longest, but those in {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
      * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
      * that workers of many nodes claim different sessions); SQLite: the transaction holds the
      * database's write lock already.
      */
     String claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT id" + WAITING + " AND due_at <= ?"
-                + notIn(skipped) + " ORDER BY due_at LIMIT 1" + (dialect == Dialect.POSTGRES
+        String id = claimEarliest(connection, RUNNING, "deadline_at", now, skipped);
+        if (id == null) {
+            id = claimEarliest(connection, WAITING, "due_at", now, skipped);
+        }
+        return id != null ? id : inbox.claim(connection, skipped);
+    }
+
+    /** Claims the row of {@code rows} (FROM and WHERE) whose {@code time} is earliest and passed at {@code now}; null if none. */
+    private String claimEarliest(Connection connection, String rows, String time, long now,
+            java.util.Collection<String> skipped) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT id" + rows + " AND " + time + " <= ?"
+                + notIn(skipped) + " ORDER BY " + time + " LIMIT 1" + (dialect == Dialect.POSTGRES
                         ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
             select.setLong(1, now);
             Inbox.bindIds(select, 2, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                if (rows.next()) {
-                    return rows.getString(1);
-                }
+            try (ResultSet found = select.executeQuery()) {
+                return found.next() ? found.getString(1) : null;
             }
         }
-        return inbox.claim(connection, skipped);
+    }
+
+    /**
+     * The ids of session {@code parentId}'s children that have not ended (suspended or failed),
+     * oldest first, read in this transaction (by the index of listings by parent, {@link SessionQueries#INDEXES}).
+     */
+    List<String> children(Connection connection, String parentId) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement("SELECT id FROM weft_sessions WHERE parent_id = ?"
+                + " AND status IN ('SUSPENDED', 'FAILED') ORDER BY created_at, id")) {
+            select.setString(1, parentId);
+            List<String> ids = new ArrayList<>();
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+            }
+            return ids;
+        }
     }
 
     /** The sessions' inboxes, whose statements run in this store's transactions. */

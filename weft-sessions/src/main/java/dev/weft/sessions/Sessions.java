@@ -156,6 +156,7 @@ public final class Sessions implements AutoCloseable {
         private int workers;
         private Duration poll = Duration.ofSeconds(1);
         private RetryPolicy retry = RetryPolicy.NONE;
+        private Duration deadline;
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -378,6 +379,26 @@ public final class Sessions implements AutoCloseable {
         }
 
         /**
+         * The deadline of each session this node starts without one of its own
+         * ({@link Sessions#start(String, AsymRunnable, Object, Duration)}): that long after its
+         * start, by this node's clock, a worker of any node cancels it if it has not ended, as
+         * {@link Sessions#cancel} does (with its children; its failure says that the deadline
+         * passed), and a resume is refused from then on. Children
+         * ({@link StepContext#startChild}) have none of their own: they end with their parent.
+         * Default: none.
+         *
+         * @param deadline how long a session may run, more than zero; null for none
+         * @return this builder
+         */
+        public Builder deadline(Duration deadline) {
+            if (deadline != null && (deadline.isNegative() || deadline.isZero())) {
+                throw new IllegalArgumentException("a deadline must be more than zero: " + deadline);
+            }
+            this.deadline = deadline;
+            return this;
+        }
+
+        /**
          * The sessions, on this builder's settings; with {@linkplain #workers workers}, they
          * start.
          *
@@ -417,6 +438,10 @@ public final class Sessions implements AutoCloseable {
     private final Retries retries;
     /** Reads the stored sessions for listings. */
     private final SessionListing listing;
+    /** Starts, ends and cancels child sessions. */
+    private final Children children;
+    /** The deadline of a session started without one; null for none. */
+    private final Duration deadline;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
@@ -431,6 +456,8 @@ public final class Sessions implements AutoCloseable {
         this.messages = new Messages(store, seal, codec, clock);
         this.retries = new Retries(builder.retry, clock);
         this.listing = new SessionListing(store, rows);
+        this.deadline = builder.deadline;
+        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake);
         this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
                 clock);
     }
@@ -476,7 +503,7 @@ public final class Sessions implements AutoCloseable {
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
         StorableBodies.check(body);
-        return start(newId(), new AsymCoroutine<I, O>(body, engine), first);
+        return start(newId(), new AsymCoroutine<I, O>(body, engine), first, deadline);
     }
 
     /**
@@ -490,7 +517,7 @@ public final class Sessions implements AutoCloseable {
      * @return the first step
      */
     public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
-        return start(newId(), coroutine, first);
+        return start(newId(), coroutine, first, deadline);
     }
 
     /**
@@ -507,18 +534,48 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionConflictException if the store holds a session with that id
      */
     public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first) {
-        if (id == null || id.isEmpty() || id.length() > 64) {
+        if (id == null) {
             throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
         }
+        return start(id, body, first, deadline);
+    }
+
+    /**
+     * Starts a session as {@link #start(String, AsymRunnable, Object)}, with a deadline of its
+     * own: {@code deadline} after its start, by this node's clock, a worker of any node cancels
+     * it if it has not ended, as {@link #cancel} does (with its children), its failure saying
+     * that the deadline passed; from then on a resume or a retry of it is refused and runs
+     * nothing. Deadlines need workers: on a store where no node has any, nothing cancels it.
+     *
+     * @param <I>      the body's input type
+     * @param <O>      its output type
+     * @param id       the session's id, or null for a new one
+     * @param body     the session's code
+     * @param first    the first input
+     * @param deadline how long it may run, more than zero; null for none (not even this node's
+     *                 default, {@link Builder#deadline})
+     * @return the first step
+     * @throws IllegalArgumentException if the deadline is zero or negative (nothing runs or is
+     *                                  stored), or as {@link #start(String, AsymRunnable, Object)}
+     */
+    public <I, O> SessionStep<O> start(String id, AsymRunnable<? super I, ? extends O> body, I first,
+            Duration deadline) {
+        String chosen = id == null ? newId() : id;
+        if (chosen.isEmpty() || chosen.length() > 64) {
+            throw new IllegalArgumentException("a session id has 1 to 64 characters: " + id);
+        }
+        if (deadline != null) {
+            Deadlines.after(clock, deadline, chosen);
+        }
         StorableBodies.check(body);
-        return start(id, new AsymCoroutine<I, O>(body, engine), first);
+        return start(chosen, new AsymCoroutine<I, O>(body, engine), first, deadline);
     }
 
     private static String newId() {
         return UUID.randomUUID().toString();
     }
 
-    private <I, O> SessionStep<O> start(String id, AsymCoroutine<I, O> coroutine, I first) {
+    private <I, O> SessionStep<O> start(String id, AsymCoroutine<I, O> coroutine, I first, Duration deadline) {
         enter(id);
         try {
             Connection connection = begin(id);
@@ -526,23 +583,12 @@ public final class Sessions implements AutoCloseable {
             boolean committed = false;
             SQLException duplicate;
             try {
-                if (!store.lockNew(connection, id, busyWait)) {
-                    throw new SessionBusyException(id, "another node is starting a session with this id");
-                }
-                Row existing = store.lock(connection, id, busyWait);
-                if (existing != null) {
-                    throw rows.conflict(existing, 0);
-                }
-                long now = clock.millis();
-                StepRun<O> result = run(connection, id, 1, coroutine, first, false);
-                Row row = rows.sealed(result.row(id, 1, now, now, keepFinished));
-                if (row != null) {
-                    store.insert(connection, row);
-                }
+                Long deadlineAt = deadline == null ? null : Deadlines.after(clock, deadline, id);
+                Children.FirstStep<O> started = children.firstStep(connection, id, coroutine, first, null, deadlineAt);
                 store.commit(connection);
                 committed = true;
-                stored(row, coroutine);
-                return result.reply(id, 1);
+                stored(started.row(), coroutine);
+                return started.result().reply(id, 1);
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
                     throw new SessionBusyException(id, store.busyReason());
@@ -653,9 +699,7 @@ public final class Sessions implements AutoCloseable {
      */
     public void send(String id, Object message) {
         messages.send(id, message);
-        if (runner != null) {
-            runner.due(clock.millis());
-        }
+        wake();
     }
 
     /**
@@ -711,9 +755,19 @@ public final class Sessions implements AutoCloseable {
     private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
             I input, boolean byWorker) throws SQLException {
         Row row = lock(connection, id);
+        long now = clock.millis();
+        if (Deadlines.passed(row, now)) {
+            refuseDistrusted(row);
+            if (!byWorker) {
+                throw Deadlines.refusal(row);
+            }
+            commit.storing(row.version(), children.cancel(connection, row, Deadlines.reason(row), true),
+                    SessionStore.Over.of(row),
+                    true);
+            return null;
+        }
         AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
         SessionWait wait = SessionWait.of(row);
-        long now = clock.millis();
         if (!byWorker) {
             if (wait != null) {
                 wait.admitInput(id, now);
@@ -748,9 +802,11 @@ public final class Sessions implements AutoCloseable {
         String id = stored.id();
         long step = versionBefore + 1;
         StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
-        Row next = rows.sealed(result.failure != null
+        Row unsealed = result.failure != null
                 ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
-                : result.row(id, step, stored.created(), clock.millis(), keepFinished));
+                : result.row(id, step, stored.created(), clock.millis(), keepFinished);
+        Row next = rows.sealed(unsealed == null ? null : unsealed.carrying(stored));
+        children.stepEnded(connection, stored, next, result);
         if (next == null) {
             store.delete(connection, id);
             messages.ended(connection, id);
@@ -791,6 +847,9 @@ public final class Sessions implements AutoCloseable {
             return inStepTransaction(id, (connection, commit) -> {
                 Row row = lock(connection, id);
                 refuseDistrusted(row);
+                if (Deadlines.passed(row, clock.millis())) {
+                    throw Deadlines.refusal(row);
+                }
                 if (row.status() != SessionStatus.FAILED) {
                     throw new SessionException(id, "it is " + row.status() + ", not FAILED: it has no failed step"
                             + " to run again; nothing ran", null);
@@ -838,13 +897,8 @@ public final class Sessions implements AutoCloseable {
                     throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
                             : "been cancelled already") + ": there is nothing to cancel", null);
                 }
-                long step = row.version() + 1;
-                StepRun.Closing closing = row.state() == null ? StepRun.Closing.NOTHING
-                        : StepRun.close(connection, store, clock, id, step, rows.restoreStored(row, "close"));
-                Row next = rows.sealed(new Row(id, SessionStatus.CANCELLED, step, null, null, null, null, null,
-                        null, closing.failure(), row.created(), clock.millis()));
-                messages.ended(connection, id);
-                commit.storing(row.version(), next, SessionStore.Over.of(row), true);
+                commit.storing(row.version(), children.cancel(connection, row, null, true), SessionStore.Over.of(row),
+                        true);
                 return null;
             });
         } finally {
@@ -1006,18 +1060,24 @@ public final class Sessions implements AutoCloseable {
 
     /**
      * After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended
-     * session that awaits a plain input; tells this node's workers of a wait (of a message: at
-     * once, as its inbox may hold one already).
+     * session that awaits a plain input (and has no parent nor deadline, whose columns a resident
+     * step does not carry); tells this node's workers of a wait (of a message: at
+     * once, as its inbox may hold one already), and of a deadline.
      */
     private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
         if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
             return;
         }
-        if (stored.waitKind() == null) {
+        if (stored.waitKind() == null && stored.parentId() == null && stored.deadlineAt() == null) {
             resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
-        } else if (runner != null) {
+            return;
+        }
+        if (runner != null && stored.waitKind() != null) {
             runner.due(stored.dueAt() == null || SessionWait.Kind.MESSAGE.name().equals(stored.waitKind())
                     ? clock.millis() : stored.dueAt());
+        }
+        if (runner != null && stored.deadlineAt() != null) {
+            runner.due(stored.deadlineAt());
         }
     }
 
@@ -1074,10 +1134,17 @@ public final class Sessions implements AutoCloseable {
         store.release(connection, keep);
     }
 
-    /** {@link StepRun#run} on this node's store, codec and clock. */
+    /** {@link StepRun#run} on this node's store, codec and clock, with its children. */
     private <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
             I input, boolean timedOut) throws SQLException {
-        return StepRun.run(connection, store, codec, clock, id, step, coroutine, input, timedOut);
+        return children.run(connection, id, step, coroutine, input, timedOut);
+    }
+
+    /** Tells this node's workers, if it has any, that a session may be due now (a message sent to it). */
+    private void wake() {
+        if (runner != null) {
+            runner.due(clock.millis());
+        }
     }
 
     private SessionException storage(String id, String what, SQLException e) {

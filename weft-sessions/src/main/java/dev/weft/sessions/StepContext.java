@@ -1,5 +1,7 @@
 package dev.weft.sessions;
 
+import dev.weft.AsymRunnable;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -54,6 +56,29 @@ import java.util.Map;
  * of the session that waits for one ({@link #awaitMessage()}) takes it; that step consumes it
  * exactly once, as it commits.
  *
+ * <p><b>Children.</b> A body may start other sessions, its children ({@link #startChild}), in
+ * its step's transaction, and wait for what they end with: each child that ends (finishes,
+ * fails with no retry left, or is cancelled) puts a {@link ChildOutcome} in its parent's inbox
+ * in the transaction of the step that ends it, which the parent takes as any message
+ * ({@link #awaitChildren()}):
+ *
+ * <pre>{@code
+ * Set<String> running = new HashSet<>();                 // fan-out
+ * for (String part : parts) {
+ *     running.add(StepContext.current().startChild(new Render(), part));
+ * }
+ * List<Object> results = new ArrayList<>();
+ * while (!running.isEmpty()) {                           // fan-in: all of them
+ *     StepContext.current().awaitChildren();
+ *     ChildOutcome done = (ChildOutcome) self.ret(null);
+ *     running.remove(done.childId());
+ *     results.add(done.output());
+ * }
+ * }</pre>
+ *
+ * For the first of them, take one outcome and cancel the others ({@link #cancelChild}); for one
+ * child, start it and wait once.
+ *
  * <p>Confined to the thread running the step; valid until the body suspends or returns (do not
  * keep it in a field or a local across a {@code ret}: it would be serialized with the frames).
  */
@@ -77,15 +102,25 @@ public final class StepContext {
     private final boolean timedOut;
     /** What the session waits for after this step's {@code ret}; null for a plain input. */
     private SessionWait wait;
+    /** Starts and cancels this session's children; null while the session is being closed. */
+    private final Children children;
+    /** How many steps this one runs inside, in this transaction: a child's first step runs in its parent's. */
+    private int depth;
 
     StepContext(String sessionId, long step, Connection connection, SessionStore store, Clock clock,
-            boolean timedOut) {
+            boolean timedOut, Children children) {
         this.sessionId = sessionId;
         this.step = step;
         this.raw = connection;
         this.store = store;
         this.clock = clock;
         this.timedOut = timedOut;
+        this.children = children;
+    }
+
+    /** The name of this step's savepoint: one per level of steps nested in one transaction. */
+    private String savepointName() {
+        return depth == 0 ? "weft_step" : "weft_step_" + depth;
     }
 
     /** The step's connection, refusing what would end or split the step's transaction. */
@@ -151,7 +186,7 @@ public final class StepContext {
     public Connection connection() {
         if (!savepoint) {
             try {
-                store.savepoint(raw);
+                store.savepoint(raw, savepointName());
             } catch (SQLException e) {
                 throw new IllegalStateException("session " + sessionId + ": cannot mark where step " + step
                         + "'s own writes begin: " + e, e);
@@ -162,6 +197,83 @@ public final class StepContext {
         return connection;
     }
 
+    /**
+     * Starts a child of this session: a session running {@code body}, run to its first
+     * {@code ret} with {@code first} as its input now, in this step's transaction and on its
+     * connection, under a new id. It is stored if and when this step commits, exactly once; if
+     * this step throws or rolls back, it never existed. The child's row names this session as its
+     * parent ({@link SessionInfo#parent()}). When it ends (finishes, fails with no retry left, or
+     * is cancelled), the step that ends it puts a {@link ChildOutcome} in this session's inbox,
+     * in the same transaction (at once, if its first step ends it), whether or not finished
+     * sessions are kept; this session takes it in a step that waits for a message
+     * ({@link #awaitChildren()}). An outcome for a parent that has ended is dropped. Cancelling
+     * this session cancels its children first ({@link Sessions#cancel}).
+     *
+     * @param body  the child's code: Serializable, as {@link Sessions#start(AsymRunnable, Object)} needs
+     * @param first the child's first input
+     * @return the child's id
+     * @throws IllegalArgumentException if the body cannot be stored (nothing runs)
+     * @throws IllegalStateException    if the session is being closed ({@link Sessions#cancel})
+     * @throws SessionException         if the child's first step could not be stored in this
+     *                                  transaction (the step's store statements failed)
+     */
+    public String startChild(AsymRunnable<?, ?> body, Object first) {
+        return startChild(java.util.UUID.randomUUID().toString(), body, first);
+    }
+
+    /**
+     * Starts a child of this session under an id of this body's choosing (1 to 64 characters),
+     * as {@link #startChild(AsymRunnable, Object)}: a step that runs again (after a retry, say)
+     * and starts the same id finds it started, and is told so.
+     *
+     * @param id    the child's id
+     * @param body  the child's code
+     * @param first the child's first input
+     * @return the child's id
+     * @throws SessionConflictException if a session with that id exists (nothing runs)
+     * @throws IllegalArgumentException if the id is empty, too long or this session's own, or the
+     *                                  body cannot be stored (nothing runs)
+     */
+    public String startChild(String id, AsymRunnable<?, ?> body, Object first) {
+        return children().start(raw, this, id, body, first);
+    }
+
+    /**
+     * Cancels child {@code id} of this session in this step's transaction, as
+     * {@link Sessions#cancel} would (its children first, its {@code finally} blocks run, their
+     * writes join this step's); no outcome of it comes to this session's inbox, as this session
+     * knows. For "the first of them": take one outcome, then cancel the rest. A child that has
+     * ended already is left as it is (its outcome is in the inbox, or was taken).
+     *
+     * @param id the child
+     * @return whether it was cancelled now; false if it had ended already
+     * @throws SessionNotFoundException if there is no such session
+     * @throws IllegalArgumentException if it is not a child of this session
+     * @throws SessionRefusedException  if this node cannot close it (or one of its children)
+     * @throws SessionBusyException     if a step of it is running and did not end in time
+     */
+    public boolean cancelChild(String id) {
+        return children().cancelChild(raw, this, id);
+    }
+
+    private Children children() {
+        if (children == null) {
+            throw new IllegalStateException("session " + sessionId + " is being closed: its finally blocks cannot"
+                    + " start or cancel children (its children are cancelled with it)");
+        }
+        return children;
+    }
+
+    /**
+     * Makes the session wait for the outcome of a child once this step suspends: the same wait
+     * as {@link #awaitMessage()}, under the name that says what it is for. The input of the
+     * {@code ret} is then the oldest message of the inbox, a {@link ChildOutcome} or any other
+     * message sent to this session.
+     */
+    public void awaitChildren() {
+        awaitMessage();
+    }
+
     /** Whether the body took the step's connection: only then may the transaction hold writes of its own. */
     boolean tookConnection() {
         return savepoint;
@@ -170,7 +282,7 @@ public final class StepContext {
     /** Undoes the body's own writes, if it made any. */
     void rollBackWrites() throws SQLException {
         if (savepoint) {
-            store.rollbackToSavepoint(raw);
+            store.rollbackToSavepoint(raw, savepointName());
         }
     }
 
@@ -354,6 +466,7 @@ public final class StepContext {
     /** Makes this the current step; returns the one it replaces, for {@link #restore}. */
     StepContext enter() {
         StepContext previous = CURRENT.get();
+        depth = previous == null ? 0 : previous.depth + 1;
         CURRENT.set(this);
         return previous;
     }

@@ -66,11 +66,12 @@ final class StepRun<O> {
 
     /**
      * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
-     * writes, if it takes the connection, begin at a savepoint.
+     * writes, if it takes the connection, begin at a savepoint; it starts and cancels children
+     * through {@code children}.
      */
     static <I, O> StepRun<O> run(Connection connection, SessionStore store, StateCodec codec, Clock clock, String id,
-            long step, AsymCoroutine<I, O> coroutine, I input, boolean timedOut) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store, clock, timedOut);
+            long step, AsymCoroutine<I, O> coroutine, I input, boolean timedOut, Children children) throws SQLException {
+        StepContext context = new StepContext(id, step, connection, store, clock, timedOut, children);
         StepContext previous = context.enter();
         O output;
         try {
@@ -116,7 +117,7 @@ final class StepRun<O> {
      */
     static Closing close(Connection connection, SessionStore store, Clock clock, String id, long step,
             AsymCoroutine<?, ?> coroutine) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store, clock, false);
+        StepContext context = new StepContext(id, step, connection, store, clock, false, null);
         StepContext previous = context.enter();
         try {
             coroutine.close();

@@ -8,7 +8,7 @@
  *       expected version for resent answers), status (with what a session waits for until
  *       when), list, last output, remove; builds and upgrades; sealing of every stored row.</li>
  *   <li>{@link dev.weft.sessions.SessionQuery} and {@link dev.weft.sessions.SessionPage}: the
- *       stored sessions that pass filters (status, build, point, kind of wait, due time), a page
+ *       stored sessions that pass filters (status, build, point, parent, kind of wait, due time), a page
  *       at a time, each page read by an index from the last one's position, whatever the
  *       store's size.</li>
  *   <li>{@link dev.weft.sessions.SessionStore}: where sessions live,
@@ -19,7 +19,12 @@
  *       session) and {@code weft_builds} (each build's manifest, once).</li>
  *   <li>{@link dev.weft.sessions.StepContext}: for a body's own code during a step: the step's
  *       transaction, which the body's writes join, and the named point (with plain JDK values)
- *       an upgrade to new code starts from.</li>
+ *       an upgrade to new code starts from; its waits (sleep, input, message); and its children
+ *       ({@link dev.weft.sessions.StepContext#startChild}), started in its step's transaction,
+ *       whose ends come to its inbox as {@link dev.weft.sessions.ChildOutcome}s.</li>
+ *   <li>Deadlines ({@link dev.weft.sessions.Sessions.Builder#deadline}): a session past its
+ *       deadline is cancelled by a worker, with its children, as
+ *       {@link dev.weft.sessions.Sessions#cancel} cancels one.</li>
  *   <li>{@link dev.weft.sessions.SessionsCommand}: the stored sessions by build and this node's
  *       verdict, from the command line, filtered and paged as a query is.</li>
  *   <li>The exceptions: every refusal is a {@link dev.weft.sessions.SessionException} naming the

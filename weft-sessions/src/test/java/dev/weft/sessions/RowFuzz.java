@@ -1,6 +1,7 @@
 package dev.weft.sessions;
 
 import dev.weft.Engine;
+import dev.weft.sessions.flows.Fanout;
 import dev.weft.sessions.flows.Ledger;
 import dev.weft.sessions.flows.Questionnaire;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +22,8 @@ import javax.crypto.SecretKey;
 /**
  * A fuzz test of whole stored rows: sessions of a few shapes are stored, then each case changes
  * one to three columns of one row behind the sessions' back (bits flipped, bytes cut, NULLs,
- * huge values, another session's values, an older version's, statuses that are none,
+ * huge values, another session's values, an older version's, statuses that are none, parents and
+ * deadlines made up or moved,
  * numbers out of range, manifests in {@code weft_builds} that are malformed, huge or name
  * missing classes) and calls every way in: resume, status, last output, list, pages of a query, refusal, builds,
  * the command's listing, remove. Each outcome must be a documented one: a refusal that names
@@ -105,6 +107,12 @@ final class RowFuzz {
             }
             String finished = node.start(new Ledger(1), "only").id();
             stored.add(new Stored(finished, new ArrayList<>(List.of(StoredRows.read(connection, finished)))));
+            String late = node.start(null, new Questionnaire(), null, java.time.Duration.ofDays(3650)).id();
+            stored.add(steps(node, connection, late, List.of("Ada")));
+            String parent = "parent-" + (key == null ? "plain" : "sealed");
+            node.start(parent, new Fanout(List.of("wait:a"), false), null);
+            stored.add(steps(node, connection, parent, List.of()));
+            stored.add(steps(node, connection, parent + "-0", List.of()));
         }
         return stored;
     }
@@ -304,6 +312,10 @@ final class RowFuzz {
         if (e instanceof SessionConflictException) {
             accepted(trusted, call);
             return "accepted: conflict (ended)";
+        }
+        if (e.getClass() == SessionException.class && e.getMessage().contains(": its deadline, ")) {
+            accepted(trusted, call);
+            return "accepted: its deadline passed";
         }
         if (e.getClass() == SessionException.class && !(e.getCause() instanceof java.sql.SQLException)) {
             accepted(trusted, call);

@@ -63,6 +63,7 @@ class SessionListingScaleTest {
             indexes.put(SessionQuery.all().status(SessionStatus.FAILED), "weft_sessions_status");
             indexes.put(SessionQuery.all().build("build-1"), "weft_sessions_build_created");
             indexes.put(SessionQuery.all().point("point-3"), "weft_sessions_point");
+            indexes.put(SessionQuery.all().parent("parent-1"), "weft_sessions_parent");
             indexes.put(SessionQuery.all().waitingFor(WaitKind.SLEEP), "weft_sessions_waiting");
             indexes.put(SessionQuery.all().waitingForNothing(), "weft_sessions_created");
             indexes.put(SessionQuery.all().status(SessionStatus.SUSPENDED).build("build-2").point("point-4")

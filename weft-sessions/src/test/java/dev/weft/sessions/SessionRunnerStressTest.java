@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Engine;
+import dev.weft.sessions.flows.Fanout;
 import dev.weft.sessions.flows.Mailbox;
 import dev.weft.sessions.flows.Recurring;
 import dev.weft.sessions.testing.PostgresServer;
@@ -41,8 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
  * ledger then holds each message exactly once, each sender's in the order sent, and the stop
  * last.
  *
+ * <p>Children the same way: {@code PARENTS} sessions ({@link Fanout}) that each start
+ * {@code CHILDREN} children that sleep and then finish, and take their outcomes, while the
+ * workers run them all and a node is replaced. Every parent's ledger then holds each child's
+ * outcome exactly once, and every child's ledger its {@code finally} exactly once.
+ *
  * <p>Sizes: {@code -Dweft.sessions.runner.sessions} (200), {@code .rounds} (5), {@code .nodes} (3),
- * {@code .workers} (3 per node), {@code .mailboxes} (40), {@code .messages} (5), {@code .senders} (3).
+ * {@code .workers} (3 per node), {@code .mailboxes} (40), {@code .messages} (5), {@code .senders} (3),
+ * {@code .parents} (30), {@code .children} (5).
  */
 class SessionRunnerStressTest {
 
@@ -53,6 +60,8 @@ class SessionRunnerStressTest {
     private static final int MAILBOXES = Integer.getInteger("weft.sessions.runner.mailboxes", 40);
     private static final int MESSAGES = Integer.getInteger("weft.sessions.runner.messages", 5);
     private static final int SENDERS = Integer.getInteger("weft.sessions.runner.senders", 3);
+    private static final int PARENTS = Integer.getInteger("weft.sessions.runner.parents", 30);
+    private static final int CHILDREN = Integer.getInteger("weft.sessions.runner.children", 5);
 
     @Test
     void workersOfManyNodesOnPostgresRunEveryRoundOfEverySessionOnceInOrder() throws Exception {
@@ -81,6 +90,19 @@ class SessionRunnerStressTest {
         runMessages(() -> SessionStore.sqlite(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
     }
 
+    @Test
+    void workersOfManyNodesOnPostgresDeliverEveryChildsOutcomeOnce() throws Exception {
+        String url = PostgresServer.shared().newDatabase("runnerchildren");
+        runChildren(() -> SessionStore.postgres(url, "postgres", null),
+                () -> DriverManager.getConnection(url, "postgres", null));
+    }
+
+    @Test
+    void workersOfManyNodesOnOneSqliteFileDeliverEveryChildsOutcomeOnce(@TempDir Path directory) throws Exception {
+        Path file = directory.resolve("sessions.db");
+        runChildren(() -> SessionStore.sqlite(file), () -> DriverManager.getConnection("jdbc:sqlite:" + file));
+    }
+
     @FunctionalInterface
     private interface Connect {
         Connection get() throws SQLException;
@@ -104,14 +126,9 @@ class SessionRunnerStressTest {
             }
             List<String> ids = start(nodes);
             awaitRows(connect, SESSIONS * ROUNDS / 3);
-            nodes.get(0).close(); // drains: its running steps commit or roll back, it claims no more
-            SessionStore replacement = stores.get();
-            opened.add(replacement);
-            nodes.set(0, node(replacement, NODES));
+            replaceFirst(stores, opened, nodes);
             awaitRows(connect, SESSIONS * ROUNDS);
-            Sessions any = nodes.get(1);
-            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
-                    + " sessions to finish");
+            awaitAllEnded(nodes.get(1));
             check(connect, ids);
         } finally {
             nodes.forEach(Sessions::close);
@@ -124,13 +141,7 @@ class SessionRunnerStressTest {
         List<Sessions> nodes = new ArrayList<>();
         ExecutorService senders = Executors.newFixedThreadPool(SENDERS);
         try {
-            for (int i = 0; i < NODES; i++) {
-                opened.add(stores.get());
-                nodes.add(node(opened.get(i), i));
-            }
-            try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
-                statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
-            }
+            openNodes(stores, connect, opened, nodes);
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < MAILBOXES; i++) {
                 ids.add(nodes.get(i % NODES).start(new Mailbox(), null).id());
@@ -141,24 +152,83 @@ class SessionRunnerStressTest {
                 sending.add(senders.submit(() -> send(nodes, ids, number)));
             }
             awaitRows(connect, MAILBOXES * MESSAGES * SENDERS / 3);
-            nodes.get(0).close();
-            SessionStore replacement = stores.get();
-            opened.add(replacement);
-            nodes.set(0, node(replacement, NODES));
+            replaceFirst(stores, opened, nodes);
             for (Future<?> sent : sending) {
                 sent.get();
             }
             for (String id : ids) {
                 nodes.get(1).send(id, "stop");
             }
-            Sessions any = nodes.get(1);
-            SessionWaitsContract.awaitTrue(() -> any.list().isEmpty(), () -> any.list().size()
-                    + " sessions to finish");
+            awaitAllEnded(nodes.get(1));
             checkMessages(connect, ids);
         } finally {
             senders.shutdownNow();
             nodes.forEach(Sessions::close);
             opened.forEach(SessionStore::close);
+        }
+    }
+
+    private void runChildren(Supplier<SessionStore> stores, Connect connect) throws Exception {
+        List<SessionStore> opened = new ArrayList<>();
+        List<Sessions> nodes = new ArrayList<>();
+        try {
+            openNodes(stores, connect, opened, nodes);
+            List<String> parts = new ArrayList<>();
+            for (int child = 0; child < CHILDREN; child++) {
+                parts.add("sleep:" + child);
+            }
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < PARENTS; i++) {
+                ids.add(nodes.get(i % NODES).start("parent" + i, new Fanout(parts, false), null).id());
+            }
+            awaitRows(connect, PARENTS * CHILDREN * 3 / 2); // a start and a finally per child, an outcome each
+            replaceFirst(stores, opened, nodes);
+            awaitAllEnded(nodes.get(1));
+            checkChildren(connect, ids);
+        } finally {
+            nodes.forEach(Sessions::close);
+            opened.forEach(SessionStore::close);
+        }
+    }
+
+    /** Opens {@code NODES} nodes, each on a store of its own over one database, and creates the ledger. */
+    private static void openNodes(Supplier<SessionStore> stores, Connect connect, List<SessionStore> opened,
+            List<Sessions> nodes) throws SQLException {
+        for (int i = 0; i < NODES; i++) {
+            opened.add(stores.get());
+            nodes.add(node(opened.get(i), i));
+        }
+        try (Connection connection = connect.get(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE ledger (session VARCHAR(64), step INT, input VARCHAR(100))");
+        }
+    }
+
+    /** Closes the first node (it drains: its running steps commit or roll back, it claims no more) and opens another. */
+    private static void replaceFirst(Supplier<SessionStore> stores, List<SessionStore> opened, List<Sessions> nodes) {
+        nodes.get(0).close();
+        SessionStore replacement = stores.get();
+        opened.add(replacement);
+        nodes.set(0, node(replacement, NODES));
+    }
+
+    private static void awaitAllEnded(Sessions node) {
+        SessionWaitsContract.awaitTrue(() -> node.list().isEmpty(), () -> node.list().size() + " sessions to finish");
+    }
+
+    /** Every parent's ledger: each child started once and its outcome taken once; every child's finally once. */
+    private static void checkChildren(Connect connect, List<String> ids) throws SQLException {
+        Map<String, List<String>> ledgers = ledgers(connect);
+        assertEquals(PARENTS * (CHILDREN + 1), ledgers.size(), "sessions in the ledger");
+        for (String id : ids) {
+            List<String> expected = new ArrayList<>();
+            for (int child = 0; child < CHILDREN; child++) {
+                expected.add("outcome " + id + "-" + child + " FINISHED done " + child);
+                expected.add("started " + id + "-" + child);
+                assertEquals(List.of("2:finally"), ledgers.get(id + "-" + child), "child " + child + " of " + id);
+            }
+            List<String> got = ledgers.get(id).stream().map(row -> row.substring(row.indexOf(':') + 1)).sorted()
+                    .toList();
+            assertEquals(expected.stream().sorted().toList(), got, "parent " + id);
         }
     }
 

@@ -152,6 +152,15 @@ abstract class SessionStoreContract {
         }
     }
 
+    /** Child sessions and deadlines ({@link SessionChildrenContract}), on this suite's store and engine. */
+    @Nested
+    class ChildSessions extends SessionChildrenContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     /** Finding sessions ({@link SessionListingContract}), on this suite's store and engine. */
     @Nested
     class Listings extends SessionListingContract {
@@ -276,7 +285,7 @@ abstract class SessionStoreContract {
 
     // ---------------------------------------------------------------- sealed state
 
-    private static SecretKey key(int seed) {
+    static SecretKey key(int seed) {
         byte[] bytes = new byte[32];
         java.util.Arrays.fill(bytes, (byte) seed);
         return new SecretKeySpec(bytes, "HmacSHA256");
@@ -340,7 +349,7 @@ abstract class SessionStoreContract {
         }
     }
 
-    private void putRow(String id, Map<String, Object> row) throws SQLException {
+    void putRow(String id, Map<String, Object> row) throws SQLException {
         try (Connection connection = connect()) {
             StoredRows.put(connection, id, row);
         }

@@ -43,10 +43,10 @@ final class StoredRows {
 
     private static Map<String, Kind> columns() {
         Map<String, Kind> columns = new LinkedHashMap<>();
-        for (String text : List.of("id", "status", "build", "manifest", "point", "failure", "wait_kind")) {
+        for (String text : List.of("id", "status", "build", "manifest", "point", "failure", "wait_kind", "parent_id")) {
             columns.put(text, Kind.TEXT);
         }
-        for (String number : List.of("version", "created_at", "updated_at", "due_at", "attempts")) {
+        for (String number : List.of("version", "created_at", "updated_at", "due_at", "attempts", "deadline_at")) {
             columns.put(number, Kind.NUMBER);
         }
         for (String bytes : List.of("point_values", "state", "output", "seal", "retry_input")) {
