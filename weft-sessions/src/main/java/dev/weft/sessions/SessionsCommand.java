@@ -25,7 +25,8 @@ import javax.crypto.spec.SecretKeySpec;
  * point, what it waits for until when ({@code SLEEP until 2026-01-01T00:05:00Z}, or {@code -}),
  * verdict. {@code list} takes the filters of {@link SessionQuery}: {@code --status S[,S...]},
  * {@code --build B}, {@code --point P}, {@code --waiting KIND[,KIND...]} or {@code --waiting none},
- * {@code --due-before INSTANT} (ISO-8601, {@code 2026-01-01T00:00:00Z}); it lists every session
+ * {@code --due-before INSTANT} (ISO-8601, {@code 2026-01-01T00:00:00Z}), {@code --parent ID} (the
+ * sessions that session started, {@link StepContext#startChild}); it lists every session
  * that passes them, a page at a time, unless given {@code --limit N} (1 to
  * {@value SessionQuery#MAX_LIMIT}) or {@code --after CURSOR}: then one page, and if more follow,
  * the line {@code more: --after CURSOR} on the error stream, to list the next page with.
@@ -39,12 +40,12 @@ public final class SessionsCommand {
 
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
             + " [--password PASSWORD]) [--key FILE] (builds | list [--status S[,S...]] [--build B] [--point P]"
-            + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--limit N] [--after CURSOR])";
+            + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--parent ID] [--limit N] [--after CURSOR])";
 
     /** The options, each followed by its value. */
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("--sqlite", "--postgres", "--user",
-            "--password", "--key", "--status", "--build", "--point", "--waiting", "--due-before", "--limit",
-            "--after");
+            "--password", "--key", "--status", "--build", "--point", "--waiting", "--due-before", "--parent",
+            "--limit", "--after");
 
     private SessionsCommand() {
     }
@@ -101,6 +102,7 @@ public final class SessionsCommand {
                             .toArray(SessionStatus[]::new));
                     case "--build" -> query = query.build(value);
                     case "--point" -> query = query.point(value);
+                    case "--parent" -> query = query.parent(value);
                     case "--waiting" -> query = "none".equals(value) ? query.waitingForNothing()
                             : query.waitingFor(values(value, SessionInfo.WaitKind.class)
                                     .toArray(SessionInfo.WaitKind[]::new));

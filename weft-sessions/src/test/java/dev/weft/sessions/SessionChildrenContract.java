@@ -65,6 +65,7 @@ abstract class SessionChildrenContract {
             }
             assertEquals(List.of("fan-0", "fan-1", "fan-2"), SessionListingContract.all(node, SessionQuery.all()
                     .parent(id).limit(2), null), "its children, listed by parent, two a page");
+            assertEquals(List.of("fan-0", "fan-1", "fan-2"), listedByCommand("--parent", id), "and by the command");
             awaitFinished(node, id);
             assertEquals(List.of("outcome fan-0 FINISHED done a", "outcome fan-1 FINISHED done b",
                     "outcome fan-2 FINISHED done c"), outcomes(id));
@@ -374,5 +375,20 @@ abstract class SessionChildrenContract {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The ids {@link SessionsCommand}'s {@code list} prints with {@code filter}, in order. */
+    private List<String> listedByCommand(String... filter) {
+        List<String> args = new java.util.ArrayList<>(suite().commandStore());
+        args.add("list");
+        args.addAll(List.of(filter));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int exit = SessionsCommand.run(args.toArray(String[]::new), new java.io.PrintStream(out, true,
+                java.nio.charset.StandardCharsets.UTF_8), new java.io.PrintStream(err, true,
+                java.nio.charset.StandardCharsets.UTF_8), getClass().getClassLoader());
+        assertEquals(0, exit, err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().skip(1)
+                .map(line -> line.substring(0, line.indexOf('\t'))).toList();
     }
 }
