@@ -6,7 +6,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Collection;
-import java.util.Collections;
 
 /**
  * The sessions' durable inboxes: table {@code weft_messages}, one row per message sent and not
@@ -107,14 +106,13 @@ final class Inbox {
     /** Sessions that wait for a message and have one, but those in {@code skipped}: FROM and WHERE. */
     private static String delivering(Collection<String> skipped) {
         return " FROM weft_messages m JOIN weft_sessions s ON s.id = m.session_id WHERE s.status = 'SUSPENDED'"
-                + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + (skipped.isEmpty() ? ""
-                        : " AND s.id NOT IN (" + String.join(", ", Collections.nCopies(skipped.size(), "?")) + ")");
+                + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + SessionStore.notIn("s.id", skipped);
     }
 
     /** Whether a session but those in {@code skipped} waits for a message and has one, read without a lock. */
     boolean anyDeliverable(Connection connection, Collection<String> skipped) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT 1" + delivering(skipped) + " LIMIT 1")) {
-            bindIds(select, 1, skipped);
+            SessionStore.bindIds(select, 1, skipped);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next();
             }
@@ -130,17 +128,10 @@ final class Inbox {
     String claim(Connection connection, Collection<String> skipped) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT s.id" + delivering(skipped)
                 + " ORDER BY m.seq LIMIT 1" + (postgres ? " FOR NO KEY UPDATE OF s SKIP LOCKED" : ""))) {
-            bindIds(select, 1, skipped);
+            SessionStore.bindIds(select, 1, skipped);
             try (ResultSet rows = select.executeQuery()) {
                 return rows.next() ? rows.getString(1) : null;
             }
-        }
-    }
-
-    static void bindIds(PreparedStatement statement, int first, Collection<String> ids) throws SQLException {
-        int index = first;
-        for (String id : ids) {
-            statement.setString(index++, id);
         }
     }
 }

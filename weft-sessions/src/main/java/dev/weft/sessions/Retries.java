@@ -44,15 +44,11 @@ final class Retries {
     }
 
     /** What the caller of the failed step gets, once {@code stored} is: a retry to come, or the failure. */
-    static SessionException reply(Row stored, StepRun<?> failed, RetryPolicy policy) {
+    SessionException reply(Row stored, StepRun<?> failed) {
         if (stored.status() == SessionStatus.SUSPENDED) {
             return new SessionRetryingException(stored.id(), stored.version() + 1, stored.attempts(),
                     policy.attempts(), Instant.ofEpochMilli(stored.dueAt()), failed.failure, failed.thrown);
         }
         return new SessionFailedException(stored.id(), stored.version(), failed.failure, failed.thrown);
-    }
-
-    RetryPolicy policy() {
-        return policy;
     }
 }

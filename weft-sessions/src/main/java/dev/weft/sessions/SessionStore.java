@@ -891,15 +891,15 @@ public final class SessionStore implements AutoCloseable {
         Connection connection = pool.take();
         boolean healthy = false;
         try (PreparedStatement select = connection.prepareStatement("SELECT MIN(due_at)" + WAITING
-                + notIn(skipped))) {
-            Inbox.bindIds(select, 1, skipped);
+                + notIn("id", skipped))) {
+            bindIds(select, 1, skipped);
             Long due;
             try (ResultSet rows = select.executeQuery()) {
                 due = rows.next() ? longOrNull(rows, 1) : null;
             }
             try (PreparedStatement deadlines = connection.prepareStatement("SELECT MIN(deadline_at)" + RUNNING
-                    + notIn(skipped))) {
-                Inbox.bindIds(deadlines, 1, skipped);
+                    + notIn("id", skipped))) {
+                bindIds(deadlines, 1, skipped);
                 try (ResultSet rows = deadlines.executeQuery()) {
                     Long deadline = rows.next() ? longOrNull(rows, 1) : null;
                     if (deadline != null && (due == null || deadline < due)) {
@@ -937,10 +937,10 @@ public final class SessionStore implements AutoCloseable {
     private String claimEarliest(Connection connection, String rows, String time, long now,
             java.util.Collection<String> skipped) throws SQLException {
         try (PreparedStatement select = connection.prepareStatement("SELECT id" + rows + " AND " + time + " <= ?"
-                + notIn(skipped) + " ORDER BY " + time + " LIMIT 1" + (dialect == Dialect.POSTGRES
+                + notIn("id", skipped) + " ORDER BY " + time + " LIMIT 1" + (dialect == Dialect.POSTGRES
                         ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
             select.setLong(1, now);
-            Inbox.bindIds(select, 2, skipped);
+            bindIds(select, 2, skipped);
             try (ResultSet found = select.executeQuery()) {
                 return found.next() ? found.getString(1) : null;
             }
@@ -1029,9 +1029,18 @@ public final class SessionStore implements AutoCloseable {
         pool.give(listening, false);
     }
 
-    private static String notIn(java.util.Collection<String> ids) {
-        return ids.isEmpty() ? "" : " AND id NOT IN (" + String.join(", ", Collections.nCopies(ids.size(), "?"))
-                + ")";
+    /** {@code AND column NOT IN (?, ...)}, a parameter for each of {@code ids} ({@link #bindIds}); nothing for none. */
+    static String notIn(String column, java.util.Collection<String> ids) {
+        return ids.isEmpty() ? "" : " AND " + column + " NOT IN (" + String.join(", ", Collections.nCopies(ids.size(),
+                "?")) + ")";
+    }
+
+    /** Binds {@code ids} to the parameters of {@link #notIn} from {@code first} on. */
+    static void bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids) throws SQLException {
+        int index = first;
+        for (String id : ids) {
+            statement.setString(index++, id);
+        }
     }
 
 

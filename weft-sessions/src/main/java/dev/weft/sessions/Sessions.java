@@ -817,7 +817,7 @@ public final class Sessions implements AutoCloseable {
         }
         stored(next, coroutine);
         if (result.failure != null) {
-            throw Retries.reply(next, result, retries.policy());
+            throw retries.reply(next, result);
         }
         return result.reply(id, step);
     }
