@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A node's workers ({@link Sessions.Builder#workers}): threads that resume the sessions whose
  * wait is due, from the store itself, with no coordinator. Each step is
- * {@link Sessions#runDue}: one transaction that claims the session whose wait has been due
+ * {@link Steps#runDue}: one transaction that claims the session whose wait has been due
  * longest (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}, so that the workers of many nodes claim
  * different sessions; SQLite: under the database's one write lock), runs its step and stores it,
  * or rolls back whole, leaving the session due for any worker. Workers are woken by the waits
@@ -45,7 +45,7 @@ final class SessionRunner {
 
     private static final System.Logger LOG = System.getLogger(SessionRunner.class.getName());
 
-    private final Sessions sessions;
+    private final Steps steps;
     private final SessionStore store;
     private final int workers;
     private final long pollMillis;
@@ -61,8 +61,8 @@ final class SessionRunner {
     /** When {@link #skipped} was last cleared, by {@link System#nanoTime()}: real time, whatever the clock says. */
     private volatile long skippedSince;
 
-    SessionRunner(Sessions sessions, SessionStore store, int workers, Duration poll, Clock clock) {
-        this.sessions = sessions;
+    SessionRunner(Steps steps, SessionStore store, int workers, Duration poll, Clock clock) {
+        this.steps = steps;
         this.store = store;
         this.workers = workers;
         this.pollMillis = Math.max(1, poll.toMillis());
@@ -213,7 +213,7 @@ final class SessionRunner {
             return 0;
         }
         try {
-            return sessions.runDue(passedOver) != null ? 0 : BUSY_PAUSE_MILLIS;
+            return steps.runDue(passedOver) != null ? 0 : BUSY_PAUSE_MILLIS;
         } catch (SessionFailedException | SessionRetryingException e) {
             LOG.log(Level.WARNING, e.getMessage());
             return 0;

@@ -3,16 +3,14 @@ package dev.weft.sessions;
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
 import dev.weft.Engine;
-import dev.weft.sessions.SessionStore.Row;
 
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -92,30 +90,6 @@ import javax.crypto.SecretKey;
  */
 public final class Sessions implements AutoCloseable {
 
-    /* Implementation notes: a step is
-     *   1. this process's mark for the session (RunningSteps: busy or wait),
-     *   2. a transaction that locks the row (PostgreSQL: FOR UPDATE; SQLite: the write lock),
-     *   3. the checks (RowReader): status, expected version, build (cached per manifest), and the
-     *      wait (SessionWait): a caller's input is refused by a sleep or a passed deadline,
-     *   4. the body run to its next ret inside a savepoint (a throwing body leaves no writes),
-     *   5. the new row (or a deletion) written and committed, then the mark released; on PostgreSQL
-     *      a new row over the locked one and the COMMIT go in one round trip when the body took no
-     *      connection (SessionStore.updateAndCommit), so that a step is two round trips, as the
-     *      floor's UPDATE and COMMIT are: BEGIN with SELECT ... FOR UPDATE, then UPDATE with COMMIT
-     *      (a resident step's conditional UPDATE goes with its COMMIT too, one round trip, when
-     *      the body took no connection: SessionStore.updateAtAndCommit).
-     * Whatever fails before the commit rolls everything back: the stored session is as it was.
-     * A resident step (ResidentSessions) skips 2 and 3: it runs the coroutine it kept, and its
-     * write in 5 is conditional on the stored version (SessionStore.updateAt), and with a key on
-     * every sealed column and the seal as this node stored them (SessionStore.Version); when that
-     * finds another row, the step is rolled back and run as a stored step, whose check in 3
-     * refuses a row changed in the store. A COMMIT whose reply is lost with the connection is
-     * reported as in doubt, never as not stored (StoreFailures). A worker's step (runDue, for
-     * SessionRunner) is 2 to 5 with no input, its transaction begun by the claim of the session
-     * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
-     * due; a step that stores a wait notifies the other nodes' workers as it commits
-     * (SessionStore.notifyDue). Sessions that wait are never kept resident. */
-
     /**
      * Moves a session suspended at a named point of old code to new code: given the values the
      * old code stored at the point ({@link StepContext#suspendingAt}), returns the new code's
@@ -144,19 +118,20 @@ public final class Sessions implements AutoCloseable {
 
     /** How a {@link Sessions} is set up; {@link Sessions#builder(SessionStore)} makes one. */
     public static final class Builder {
-        private final SessionStore store;
-        private ClassLoader loader;
-        private Engine engine;
-        private Duration busyWait = Duration.ZERO;
-        private boolean keepFinished;
-        private int resident;
-        private final Map<String, Upgrade> upgrades = new HashMap<>();
-        private final List<SecretKey> keys = new ArrayList<>();
-        private Clock clock = Clock.systemUTC();
-        private int workers;
-        private Duration poll = Duration.ofSeconds(1);
-        private RetryPolicy retry = RetryPolicy.NONE;
-        private Duration deadline;
+        // the settings, read by Steps when the node is built
+        final SessionStore store;
+        ClassLoader loader;
+        Engine engine;
+        Duration busyWait = Duration.ZERO;
+        boolean keepFinished;
+        int resident;
+        final Map<String, Upgrade> upgrades = new HashMap<>();
+        final List<SecretKey> keys = new ArrayList<>();
+        Clock clock = Clock.systemUTC();
+        int workers;
+        Duration poll = Duration.ofSeconds(1);
+        RetryPolicy retry = RetryPolicy.NONE;
+        Duration deadline;
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -413,53 +388,32 @@ public final class Sessions implements AutoCloseable {
                 chosen = ClassLoader.getSystemClassLoader();
             }
             Sessions sessions = new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
-            if (sessions.runner != null) {
-                sessions.runner.start();
-            }
+            sessions.steps.startWorkers();
             return sessions;
         }
     }
 
-    private final SessionStore store;
-    private final Duration busyWait;
-    private final boolean keepFinished;
-    private final StateCodec codec;
-    /** Checks, seals and restores this node's rows. */
-    private final RowReader rows;
     private final Engine engine;
-    private final RunningSteps running = new RunningSteps();
-    private final ResidentSessions resident;
     private final Clock clock;
-    /** This node's workers; null with none. */
-    private final SessionRunner runner;
-    /** Sends and takes the sessions' messages. */
+    /** Sends this node's messages. */
     private final Messages messages;
-    /** What a step that throws leaves. */
-    private final Retries retries;
     /** Reads the stored sessions for listings. */
     private final SessionListing listing;
-    /** Starts, ends and cancels child sessions. */
-    private final Children children;
+    /** Runs the steps. */
+    private final Steps steps;
     /** The deadline of a session started without one; null for none. */
     private final Duration deadline;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
-        this.resident = new ResidentSessions(builder.resident);
-        this.store = builder.store;
-        this.busyWait = builder.busyWait;
-        this.keepFinished = builder.keepFinished;
-        this.codec = new StateCodec(loader);
-        RowSeal seal = new RowSeal(List.copyOf(builder.keys));
-        this.rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
         this.clock = builder.clock;
-        this.messages = new Messages(store, seal, codec, clock);
-        this.retries = new Retries(builder.retry, clock);
-        this.listing = new SessionListing(store, rows);
         this.deadline = builder.deadline;
-        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake);
-        this.runner = builder.workers == 0 ? null : new SessionRunner(this, store, builder.workers, builder.poll,
-                clock);
+        StateCodec codec = new StateCodec(loader);
+        RowSeal seal = new RowSeal(List.copyOf(builder.keys));
+        RowReader rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
+        this.messages = new Messages(builder.store, seal, codec, clock);
+        this.listing = new SessionListing(builder.store, rows);
+        this.steps = new Steps(builder, rows, codec, messages, engine);
     }
 
     /**
@@ -503,7 +457,7 @@ public final class Sessions implements AutoCloseable {
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
         StorableBodies.check(body);
-        return start(newId(), new AsymCoroutine<I, O>(body, engine), first, deadline);
+        return steps.start(newId(), new AsymCoroutine<I, O>(body, engine), first, deadline);
     }
 
     /**
@@ -517,7 +471,7 @@ public final class Sessions implements AutoCloseable {
      * @return the first step
      */
     public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
-        return start(newId(), coroutine, first, deadline);
+        return steps.start(newId(), coroutine, first, deadline);
     }
 
     /**
@@ -568,63 +522,11 @@ public final class Sessions implements AutoCloseable {
             Deadlines.after(clock, deadline, chosen);
         }
         StorableBodies.check(body);
-        return start(chosen, new AsymCoroutine<I, O>(body, engine), first, deadline);
+        return steps.start(chosen, new AsymCoroutine<I, O>(body, engine), first, deadline);
     }
 
     private static String newId() {
         return UUID.randomUUID().toString();
-    }
-
-    private <I, O> SessionStep<O> start(String id, AsymCoroutine<I, O> coroutine, I first, Duration deadline) {
-        enter(id);
-        try {
-            Connection connection = begin(id);
-            boolean healthy = true;
-            boolean committed = false;
-            SQLException duplicate;
-            try {
-                Long deadlineAt = deadline == null ? null : Deadlines.after(clock, deadline, id);
-                Children.FirstStep<O> started = children.firstStep(connection, id, coroutine, first, null, deadlineAt);
-                store.commit(connection);
-                committed = true;
-                stored(started.row(), coroutine);
-                return started.result().reply(id, 1);
-            } catch (SQLException e) {
-                if (store.isBusy(e)) {
-                    throw new SessionBusyException(id, store.busyReason());
-                }
-                if (!store.isDuplicate(e)) {
-                    healthy = false;
-                    throw StoreFailures.ofStep(store, id, 0, e, "its first step ran but could not be stored; nothing"
-                            + " is stored");
-                }
-                duplicate = e;
-            } finally {
-                finish(connection, committed, healthy);
-            }
-            // another start with this id committed first: nothing of this one is stored
-            Row existing = existing(id);
-            if (existing != null) {
-                throw rows.conflict(existing, 0);
-            }
-            throw storage(id, "its first step ran but could not be stored; nothing is stored", duplicate);
-        } finally {
-            running.leave(id);
-        }
-    }
-
-    /** The stored row of {@code id}, read without a lock, or null. */
-    private Row existing(String id) {
-        Connection connection = begin(id);
-        boolean healthy = true;
-        try {
-            return store.lock(connection, id, busyWait);
-        } catch (SQLException e) {
-            healthy = false;
-            throw storage(id, "cannot read it from " + store, e);
-        } finally {
-            finish(connection, false, healthy);
-        }
     }
 
     /**
@@ -652,7 +554,7 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionException          if its new state could not be stored (it stays as it was)
      */
     public <I, O> SessionStep<O> resume(String id, I input) {
-        return step(id, -1, input);
+        return steps.step(id, -1, input);
     }
 
     /**
@@ -675,7 +577,7 @@ public final class Sessions implements AutoCloseable {
             throw new IllegalArgumentException("session " + id + ": versions start at 1 (the start), not "
                     + expectedVersion);
         }
-        return step(id, expectedVersion, input);
+        return steps.step(id, expectedVersion, input);
     }
 
     /**
@@ -699,7 +601,7 @@ public final class Sessions implements AutoCloseable {
      */
     public void send(String id, Object message) {
         messages.send(id, message);
-        wake();
+        steps.wake();
     }
 
     /**
@@ -721,107 +623,6 @@ public final class Sessions implements AutoCloseable {
         messages.send(connection, id, message);
     }
 
-    /** One step of session {@code id}; {@code expectedVersion} -1 for any. */
-    private <I, O> SessionStep<O> step(String id, long expectedVersion, I input) {
-        enter(id);
-        try {
-            ResidentSessions.Entry entry = resident.take(id);
-            if (entry != null && (expectedVersion < 0 || expectedVersion == entry.stored().version())) {
-                SessionStep<O> done = residentStep(id, entry, input);
-                if (done != null) {
-                    return done;
-                }
-            }
-            return storedStep(id, expectedVersion, input);
-        } finally {
-            running.leave(id);
-        }
-    }
-
-    /** A step of a session read from the store under its row lock. */
-    private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
-        return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, id, expectedVersion,
-                input, false));
-    }
-
-    /**
-     * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
-     * a caller's {@code input}, which a session that waits for a time, a message or a retry
-     * refuses; or run by a worker ({@code byWorker}) for the session's wait: the retry of its
-     * failed step once due, with that step's input; or with its oldest message if it waits for
-     * one and has one; else as timed out if the wait is due (else null, nothing run).
-     */
-    @SuppressWarnings("unchecked")
-    private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
-            I input, boolean byWorker) throws SQLException {
-        Row row = lock(connection, id);
-        long now = clock.millis();
-        if (Deadlines.passed(row, now)) {
-            refuseDistrusted(row);
-            if (!byWorker) {
-                throw Deadlines.refusal(row);
-            }
-            commit.storing(row.version(), children.cancel(connection, row, Deadlines.reason(row), true),
-                    SessionStore.Over.of(row),
-                    true);
-            return null;
-        }
-        AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
-        SessionWait wait = SessionWait.of(row);
-        if (!byWorker) {
-            if (wait != null) {
-                wait.admitInput(id, now);
-            }
-            return runAndStore(connection, commit, row, row.version(), coroutine, input, false, 0);
-        }
-        if (wait == null) {
-            return null;
-        }
-        if (wait.kind().retry()) {
-            if (!wait.due(now)) {
-                return null;
-            }
-            boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
-            return runAndStore(connection, commit, row, row.version(), coroutine,
-                    timedOut ? null : (I) rows.retryInput(row), timedOut, row.attempts() == null ? 0 : row.attempts());
-        }
-        Object message = wait.kind() == SessionWait.Kind.MESSAGE ? messages.take(connection, row) : null;
-        if (message == null && !wait.due(now)) {
-            return null;
-        }
-        return runAndStore(connection, commit, row, row.version(), coroutine, (I) message, message == null, 0);
-    }
-
-    /**
-     * Runs step {@code versionBefore + 1} of {@code stored}'s session with {@code input}, and
-     * stores and commits what it leaves: its next suspension, its end, or after a throw a retry
-     * to come or its failure ({@link Retries}), {@code attemptsBefore} runs of it having failed.
-     */
-    private <I, O> SessionStep<O> runAndStore(Connection connection, Commit commit, Row stored, long versionBefore,
-            AsymCoroutine<I, O> coroutine, I input, boolean timedOut, int attemptsBefore) throws SQLException {
-        String id = stored.id();
-        long step = versionBefore + 1;
-        StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
-        Row unsealed = result.failure != null
-                ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
-                : result.row(id, step, stored.created(), clock.millis(), keepFinished);
-        Row next = rows.sealed(unsealed == null ? null : unsealed.carrying(stored));
-        children.stepEnded(connection, stored, next, result);
-        if (next == null) {
-            store.delete(connection, id);
-            messages.ended(connection, id);
-            commit.run(step);
-        } else {
-            endingInbox(connection, next);
-            commit.storing(versionBefore, next, SessionStore.Over.of(stored), result.bodyWrote);
-        }
-        stored(next, coroutine);
-        if (result.failure != null) {
-            throw retries.reply(next, result);
-        }
-        return result.reply(id, step);
-    }
-
     /**
      * Runs the failed step of session {@code id} again, from the suspension it started from,
      * with the input it had (or timed out again, if a wait's coming due ran it): as
@@ -841,32 +642,7 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
      */
     public <O> SessionStep<O> retry(String id) {
-        enter(id);
-        try {
-            resident.drop(id);
-            return inStepTransaction(id, (connection, commit) -> {
-                Row row = lock(connection, id);
-                refuseDistrusted(row);
-                if (Deadlines.passed(row, clock.millis())) {
-                    throw Deadlines.refusal(row);
-                }
-                if (row.status() != SessionStatus.FAILED) {
-                    throw new SessionException(id, "it is " + row.status() + ", not FAILED: it has no failed step"
-                            + " to run again; nothing ran", null);
-                }
-                AsymCoroutine<Object, O> coroutine = rows.restoreStored(row, "run again");
-                SessionWait wait = SessionWait.of(row);
-                if (wait == null || !wait.kind().retry()) {
-                    throw new SessionException(id, "the input of its failed step could not be stored, so the step"
-                            + " cannot run again; nothing ran", null);
-                }
-                boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
-                Object input = timedOut ? null : rows.retryInput(row);
-                return runAndStore(connection, commit, row, row.version() - 1, coroutine, input, timedOut, 0);
-            });
-        } finally {
-            running.leave(id);
-        }
+        return steps.retry(id);
     }
 
     /**
@@ -887,268 +663,7 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionBusyException     if a step of it is running
      */
     public void cancel(String id) {
-        enter(id);
-        try {
-            resident.drop(id);
-            inStepTransaction(id, (connection, commit) -> {
-                Row row = lock(connection, id);
-                refuseDistrusted(row);
-                if (row.status() == SessionStatus.FINISHED || row.status() == SessionStatus.CANCELLED) {
-                    throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
-                            : "been cancelled already") + ": there is nothing to cancel", null);
-                }
-                commit.storing(row.version(), children.cancel(connection, row, null, true), SessionStore.Over.of(row),
-                        true);
-                return null;
-            });
-        } finally {
-            running.leave(id);
-        }
-    }
-
-    private void refuseDistrusted(Row row) {
-        String distrust = rows.distrust(row);
-        if (distrust != null) {
-            throw new SessionRefusedException(row.id(), row.build(), distrust, null);
-        }
-    }
-
-    /**
-     * For {@link SessionRunner}'s workers: claims the session whose wait has been due longest,
-     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction.
-     *
-     * @return the id of the session claimed, or null if none was due
-     * @throws SessionException naming the session claimed, if its step could not run or be stored
-     *         (it stays as it was), or its body failed (stored as failed)
-     */
-    String runDue(Collection<String> skipped) {
-        Connection connection;
-        try {
-            connection = store.begin();
-        } catch (SQLException e) {
-            throw StoreFailures.ofStore(store, "cannot begin a transaction to claim a due session", e);
-        }
-        Commit commit = new Commit(connection);
-        boolean healthy = true;
-        String id = null;
-        try {
-            id = store.claimDue(connection, clock.millis(), skipped);
-            if (id == null) {
-                return null;
-            }
-            enter(id, 0);
-            try {
-                lockedStep(connection, commit, id, -1, null, true);
-            } finally {
-                running.leave(id);
-            }
-            return id;
-        } catch (SQLException e) {
-            healthy = false;
-            throw id == null ? StoreFailures.ofStore(store, "cannot claim a due session", e)
-                    : StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step for its due wait could not"
-                            + " be stored; the session stays at its last stored version");
-        } finally {
-            finish(connection, commit.done, healthy);
-        }
-    }
-
-    /**
-     * A step of a resident session, run without reading it from the store: null if the store
-     * no longer holds the version this node stored, in which case nothing of the step is
-     * committed.
-     */
-    @SuppressWarnings("unchecked")
-    private <I, O> SessionStep<O> residentStep(String id, ResidentSessions.Entry entry, I input) {
-        AsymCoroutine<I, O> coroutine = (AsymCoroutine<I, O>) entry.coroutine();
-        SessionStore.Version stored = entry.stored();
-        return inStepTransaction(id, (connection, commit) -> {
-            long step = stored.version() + 1;
-            StepRun<O> result = run(connection, id, step, coroutine, input, false);
-            if (result.failure != null) {
-                return null; // rolled back: run from the store, whose row a failure or a retry is made from
-            }
-            Row next = rows.sealed(result.row(id, step, stored.created(), clock.millis(), keepFinished));
-            boolean current;
-            if (next == null) {
-                current = store.deleteAt(connection, id, stored);
-                if (current) {
-                    messages.ended(connection, id);
-                    commit.run(step);
-                }
-            } else {
-                endingInbox(connection, next);
-                current = commit.storingAt(next, new SessionStore.Over(entry.build(), SessionStatus.SUSPENDED), stored,
-                        result.bodyWrote);
-            }
-            if (!current) {
-                return null;
-            }
-            stored(next, coroutine);
-            return result.reply(id, step);
-        });
-    }
-
-    /** What a step does in its transaction, which it commits through {@code commit} or not at all. */
-    @FunctionalInterface
-    private interface StepTransaction<T> {
-        T run(Connection connection, Commit commit) throws SQLException;
-    }
-
-    /** Commits one step's transaction, and remembers that it did, and from which version. */
-    private final class Commit {
-        private final Connection connection;
-        boolean done;
-        /** The version of the session the step that commits started from, once it commits. */
-        long versionBefore = -1;
-
-        Commit(Connection connection) {
-            this.connection = connection;
-        }
-
-        /** Commits step {@code step}. */
-        void run(long step) throws SQLException {
-            versionBefore = step - 1;
-            store.commit(connection);
-            done = true;
-        }
-
-        /**
-         * Stores {@code row} over version {@code previous}, which holds {@code over}, and commits,
-         * if the store holds that version (see {@link SessionStore#updateAtAndCommit}): whether it did.
-         */
-        boolean storingAt(Row row, SessionStore.Over over, SessionStore.Version previous, boolean bodyWrote)
-                throws SQLException {
-            versionBefore = row.version() - 1;
-            done = store.updateAtAndCommit(connection, row, over, previous, bodyWrote);
-            return done;
-        }
-
-        /**
-         * Stores {@code row} over the locked row, at {@code before}, which holds {@code over},
-         * and commits (see {@link SessionStore#updateAndCommit}).
-         */
-        void storing(long before, Row row, SessionStore.Over over, boolean bodyWrote) throws SQLException {
-            versionBefore = before;
-            store.updateAndCommit(connection, row, over, bodyWrote);
-            done = true;
-        }
-    }
-
-    /** Runs {@code work} in a transaction of session {@code id}; what it does not commit is rolled back. */
-    private <T> T inStepTransaction(String id, StepTransaction<T> work) {
-        Connection connection = begin(id);
-        Commit commit = new Commit(connection);
-        boolean healthy = true;
-        try {
-            return work.run(connection, commit);
-        } catch (SQLException e) {
-            healthy = false;
-            throw StoreFailures.ofStep(store, id, commit.versionBefore, e, "its step could not be stored; the session"
-                    + " stays at its last stored version");
-        } finally {
-            finish(connection, commit.done, healthy);
-        }
-    }
-
-    /** Before a step stores {@code next}: the session's messages deleted if it finished (kept finished). */
-    private void endingInbox(Connection connection, Row next) throws SQLException {
-        if (next.status() == SessionStatus.FINISHED) {
-            messages.ended(connection, next.id());
-        }
-    }
-
-    /**
-     * After a commit: keeps the coroutine resident if {@code stored} is the row of a suspended
-     * session that awaits a plain input (and has no parent nor deadline, whose columns a resident
-     * step does not carry); tells this node's workers of a wait (of a message: at
-     * once, as its inbox may hold one already), and of a deadline.
-     */
-    private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
-        if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
-            return;
-        }
-        if (stored.waitKind() == null && stored.parentId() == null && stored.deadlineAt() == null) {
-            resident.put(stored.id(), SessionStore.Version.of(stored), stored.build(), coroutine);
-            return;
-        }
-        if (runner != null && stored.waitKind() != null) {
-            runner.due(stored.dueAt() == null || SessionWait.Kind.MESSAGE.name().equals(stored.waitKind())
-                    ? clock.millis() : stored.dueAt());
-        }
-        if (runner != null && stored.deadlineAt() != null) {
-            runner.due(stored.deadlineAt());
-        }
-    }
-
-    private void enter(String id) {
-        enter(id, busyWait.toNanos());
-    }
-
-    private void enter(String id, long waitNanos) {
-        boolean entered;
-        try {
-            entered = running.enter(id, waitNanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SessionBusyException(id, "interrupted while waiting for it on this node");
-        }
-        if (!entered) {
-            throw new SessionBusyException(id, "on this node");
-        }
-    }
-
-    private Connection begin(String id) {
-        try {
-            return store.begin();
-        } catch (SQLException e) {
-            if (store.isBusy(e)) {
-                throw new SessionBusyException(id, store.busyReason());
-            }
-            throw storage(id, "cannot begin a transaction in " + store, e);
-        }
-    }
-
-    private Row lock(Connection connection, String id) throws SQLException {
-        Row row;
-        try {
-            row = store.lock(connection, id, busyWait);
-        } catch (SQLException e) {
-            if (store.isBusy(e)) {
-                throw new SessionBusyException(id, store.busyReason());
-            }
-            throw e;
-        }
-        if (row == null) {
-            throw new SessionNotFoundException(id);
-        }
-        return row;
-    }
-
-    /** Commits nothing more: rolls back what is not committed, and gives the connection back. */
-    private void finish(Connection connection, boolean committed, boolean healthy) {
-        boolean keep = healthy;
-        if (!committed) {
-            keep = store.rollbackQuietly(connection) && keep;
-        }
-        store.release(connection, keep);
-    }
-
-    /** {@link StepRun#run} on this node's store, codec and clock, with its children. */
-    private <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
-            I input, boolean timedOut) throws SQLException {
-        return children.run(connection, id, step, coroutine, input, timedOut);
-    }
-
-    /** Tells this node's workers, if it has any, that a session may be due now (a message sent to it). */
-    private void wake() {
-        if (runner != null) {
-            runner.due(clock.millis());
-        }
-    }
-
-    private SessionException storage(String id, String what, SQLException e) {
-        return StoreFailures.of(store, id, what, e);
+        steps.cancel(id);
     }
 
     /**
@@ -1160,9 +675,12 @@ public final class Sessions implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (runner != null) {
-            runner.close();
-        }
+        steps.close();
+    }
+
+    /** One step a worker would run ({@link Steps#runDue}), run by the caller: tests drive workers' steps so. */
+    String runDue(Collection<String> skipped) {
+        return steps.runDue(skipped);
     }
 
     // ---------------------------------------------------------------- reading and removing
@@ -1258,33 +776,6 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionBusyException if a step of it is running
      */
     public boolean remove(String id) {
-        enter(id);
-        try {
-            resident.drop(id);
-            Connection connection = begin(id);
-            boolean healthy = true;
-            boolean committed = false;
-            try {
-                Row row = store.lock(connection, id, busyWait);
-                if (row == null) {
-                    return false;
-                }
-                store.delete(connection, id);
-                messages.ended(connection, id);
-                store.commit(connection);
-                committed = true;
-                return true;
-            } catch (SQLException e) {
-                if (store.isBusy(e)) {
-                    throw new SessionBusyException(id, store.busyReason());
-                }
-                healthy = false;
-                throw storage(id, "cannot remove it from " + store, e);
-            } finally {
-                finish(connection, committed, healthy);
-            }
-        } finally {
-            running.leave(id);
-        }
+        return steps.remove(id);
     }
 }
