@@ -16,7 +16,7 @@ public class RemindedInteraction extends Interaction {
     private static final long serialVersionUID = 1L;
 
     /** How long a question waits for its answer before the user is reminded. */
-    static final Duration PATIENCE = Duration.ofDays(1);
+    public static final Duration PATIENCE = Duration.ofDays(1);
 
     /** Asks for a line of input, reminding the user each day it does not come. */
     @Override

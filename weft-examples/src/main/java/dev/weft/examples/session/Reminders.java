@@ -8,12 +8,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -91,48 +89,30 @@ public final class Reminders {
         return next;
     }
 
+    /**
+     * Waits until a worker has stepped session {@code id} on from {@code version} (its reminder),
+     * for at most {@code patience}: the output the worker's step stored, or empty if none came.
+     */
+    public static Optional<String> awaitWorkerStep(Sessions node, String id, long version, Duration patience)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (node.status(id).orElseThrow().version() == version) {
+            if (System.nanoTime() > deadline) {
+                return Optional.empty();
+            }
+            Thread.sleep(5);
+        }
+        return node.lastOutput(id).map(String.class::cast);
+    }
+
     /** A day passes with no answer: the worker's step sends the reminder, which the store then shows. */
     private static SessionStep<String> silence(Sessions node, SessionStep<String> step, TransportedClock clock,
             PrintStream out) throws InterruptedException {
         clock.advance(RemindedInteraction.PATIENCE);
         out.println(clock.instant() + "  (a day has passed with no answer)");
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        while (node.status(step.id()).orElseThrow().version() == step.version()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no worker sent the reminder for session " + step.id());
-            }
-            Thread.sleep(5);
-        }
-        String reminder = (String) node.lastOutput(step.id()).orElseThrow();
+        String reminder = awaitWorkerStep(node, step.id(), step.version(), Duration.ofMinutes(1))
+                .orElseThrow(() -> new IllegalStateException("no worker sent the reminder for session " + step.id()));
         out.println("  " + reminder);
         return new SessionStep<>(step.id(), step.version() + 1, false, reminder);
-    }
-
-    /** A clock the transcript moves on by hand; read by the worker's thread too. */
-    private static final class TransportedClock extends Clock {
-        private volatile Instant now;
-
-        TransportedClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException("a transcript's clock is UTC");
-        }
     }
 }

@@ -3,6 +3,9 @@ package dev.weft.examples.web;
 import dev.weft.AsymRunnable;
 import dev.weft.Engine;
 import dev.weft.examples.session.Interaction;
+import dev.weft.examples.session.RemindedInteraction;
+import dev.weft.examples.session.Reminders;
+import dev.weft.examples.session.TransportedClock;
 import dev.weft.sessions.SessionConflictException;
 import dev.weft.sessions.SessionException;
 import dev.weft.sessions.SessionInfo;
@@ -12,6 +15,9 @@ import dev.weft.sessions.SessionStore;
 import dev.weft.sessions.Sessions;
 
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -28,7 +34,9 @@ import org.eclipse.jetty.util.Fields;
 
 /**
  * The web demo of durable sessions: each form is one method ({@link Interaction}, thesis 5.2's
- * interaction, and {@link Registration}, with a back button and a retry), and each request
+ * interaction, {@link Registration}, with a back button and a retry, and
+ * {@link RemindedInteraction}, which waits a day for each answer and has this server's worker
+ * remind the visitor when none came: a button lets a day pass on this server's clock), and each request
  * resumes the visitor's session from the store (named by a cookie), runs it to its next question
  * and stores it again. No state is kept in the server's memory, so the server may be restarted
  * in the middle of a visitor's form, or a second server may serve the next request.
@@ -43,27 +51,40 @@ import org.eclipse.jetty.util.Fields;
  * sessions.
  *
  * <p>Served by Jetty, whose core handler API needs no servlet container. Pages:
- * {@code /} (the list), {@code /questions}, {@code /register}; {@code ?new} starts a form afresh.
+ * {@code /} (the list), {@code /questions}, {@code /register}, {@code /reminded}; {@code ?new} starts a form
+ * afresh.
  */
 public final class WebDemo implements AutoCloseable {
 
-    /** One form: its path, its title, its body, and whether its pages have a back button. */
-    private record Form(String path, String title, Supplier<AsymRunnable<String, String>> body, boolean back) {
+    /**
+     * One form: its path, its title, its body, whether its pages have a back button, and whether
+     * they have a button that lets a day pass (for a body that waits a day for each answer).
+     */
+    private record Form(String path, String title, Supplier<AsymRunnable<String, String>> body, boolean back,
+            boolean days) {
     }
 
     private static final List<Form> FORMS = List.of(
-            new Form("questions", "Thesis 5.2: the interaction", Interaction::new, false),
-            new Form("register", "A longer form, with a back button and a retry", Registration::new, true));
+            new Form("questions", "Thesis 5.2: the interaction", Interaction::new, false, false),
+            new Form("register", "A longer form, with a back button and a retry", Registration::new, true, false),
+            new Form("reminded", "Thesis 5.2 with reminders: a day without an answer, and a worker reminds you",
+                    RemindedInteraction::new, false, true));
+
+    /** How long a request that lets a day pass waits for the worker's reminder before it shows the page anyway. */
+    private static final Duration REMINDER_WAIT = Duration.ofSeconds(30);
 
     private final SessionStore store;
     private final Sessions sessions;
     private final Engine engine;
+    /** This server's clock: real time, moved on a day by each "let a day pass" (a demonstration's shortcut). */
+    private final TransportedClock clock = new TransportedClock(Clock.systemUTC());
     private final Server server;
 
     private WebDemo(SessionStore store, int port, Engine engine) throws Exception {
         this.store = store;
         this.engine = engine;
-        this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).engine(engine).build();
+        this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).engine(engine)
+                .clock(clock).workers(1).pollEvery(Duration.ofMillis(200)).build();
         this.server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -101,11 +122,12 @@ public final class WebDemo implements AutoCloseable {
         return ((ServerConnector) server.getConnectors()[0]).getLocalPort();
     }
 
-    /** Stops the server, then closes the store. */
+    /** Stops the server and the node's worker, then closes the store. */
     @Override
     public void close() {
         try {
             server.stop();
+            sessions.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping the web demo's server", e);
@@ -168,6 +190,9 @@ public final class WebDemo implements AutoCloseable {
             Response.addCookie(response, HttpCookie.build(cookie, step.id()).path("/").httpOnly(true).build());
             return question(response, callback, form, step.id(), step.version(), step.output());
         }
+        if (form.days() && "POST".equals(request.getMethod()) && parameters.get("day") != null) {
+            return aDayPasses(response, callback, form, id, current.version());
+        }
         if (!"POST".equals(request.getMethod()) || parameters.get("version") == null) {
             return question(response, callback, form, id, current.version(),
                     (String) sessions.lastOutput(id).orElse(""));
@@ -192,6 +217,19 @@ public final class WebDemo implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves this server's clock on by a day, as if the visitor had left the form for one, and
+     * shows the page once this node's worker has run the step the day's end made due (the
+     * reminder), or after {@link #REMINDER_WAIT} as it is.
+     */
+    private boolean aDayPasses(Response response, Callback callback, Form form, String id, long version)
+            throws InterruptedException {
+        clock.advance(RemindedInteraction.PATIENCE);
+        Reminders.awaitWorkerStep(sessions, id, version, REMINDER_WAIT);
+        SessionInfo now = sessions.status(id).orElseThrow();
+        return question(response, callback, form, id, now.version(), (String) sessions.lastOutput(id).orElse(""));
+    }
+
     private boolean question(Response response, Callback callback, Form form, String id, long version,
             String question) {
         String html = "<form method=\"post\" action=\"/" + form.path() + "\">"
@@ -200,10 +238,18 @@ public final class WebDemo implements AutoCloseable {
                 + "<input type=\"hidden\" name=\"version\" value=\"" + version + "\">"
                 + " <button id=\"next\" type=\"submit\">Next</button>"
                 + (form.back() ? " <button id=\"back\" type=\"submit\" name=\"back\" value=\"1\">Back</button>" : "")
+                + (form.days() ? " <button id=\"day\" type=\"submit\" name=\"day\" value=\"1\">Let a day pass</button>"
+                        + "<p id=\"clock\">This server's clock: " + clock.instant().truncatedTo(ChronoUnit.SECONDS)
+                        + (clock.ahead().isZero() ? "" : " (" + days(clock.ahead()) + " ahead of real time)")
+                        + "</p>" : "")
                 + "</form><p id=\"served\">session " + escape(id) + ", step " + version + ", on the "
                 + engine.name().toLowerCase(java.util.Locale.ROOT) + " engine, served by process "
                 + ProcessHandle.current().pid() + "</p>";
         return page(response, callback, 200, form.title(), html);
+    }
+
+    private static String days(Duration duration) {
+        return duration.toDays() == 1 ? "a day" : duration.toDays() + " days";
     }
 
     private static boolean page(Response response, Callback callback, int status, String title, String body) {

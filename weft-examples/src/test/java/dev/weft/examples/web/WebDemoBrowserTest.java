@@ -31,10 +31,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The web demo in a real browser: headless Chromium, driven through {@code chromedriver}, fills
- * in both forms against a server process on the embedded store (the thesis interaction on each
- * engine), and the server is killed (SIGKILL) in the middle of the longer form and another
- * started, of the other engine, on which the visitor finishes it. Chromium and chromium-driver are Debian's, installed by the build's own
- * script ({@code src/test/scripts/install-chromium.sh}) where missing; the test is skipped, saying
+ * in its three forms against a server process on the embedded store (the thesis interaction on
+ * each engine), and the server is killed (SIGKILL) in the middle of the longer form, and of the
+ * form left for two days and reminded by the server's worker, and another started, of the other
+ * engine, on which the visitor finishes it. Chromium and chromium-driver are Debian's, installed
+ * by the build's own script ({@code src/test/scripts/install-chromium.sh}) where missing; the test is skipped, saying
  * why, only where they cannot be installed.
  */
 class WebDemoBrowserTest {
@@ -136,6 +137,49 @@ class WebDemoBrowserTest {
         assertEquals("Register Ada <ada@example.org>, plan pro? (yes, or back)", browser.text("#question"));
         answer("yes");
         assertEquals("Registered Ada <ada@example.org>, plan pro.", browser.text("#result"));
+    }
+
+    /**
+     * The thesis interaction that waits a day for each answer: the visitor answers one question
+     * and leaves the form; a day passes (the page's button moves the server's clock on), the
+     * server's worker resumes the session and reminds the visitor, twice; the server is then
+     * killed and another one, of the other engine, finishes the form with the visitor.
+     */
+    @Test
+    void anAbandonedFormIsRemindedAndFinishedOnAnotherServer() throws Exception {
+        server = startServer(Engine.WOVEN);
+        browser.open(url("/"));
+        browser.click("#reminded");
+        assertEquals("Please enter your name:", browser.text("#question"));
+        answer("John Doe");
+        assertEquals("Please enter your country:", browser.text("#question"));
+        String answered = browser.text("#served");
+
+        submit("#day");
+        assertEquals("Reminder: no answer within a day. Please enter your country:", browser.text("#question"));
+        assertEquals(step(answered) + 1, step(browser.text("#served")), "the worker's reminder is a step of its own");
+        assertTrue(browser.text("#clock").endsWith("(a day ahead of real time)"), browser.text("#clock"));
+        submit("#day");
+        assertEquals("Reminder: no answer within a day. Please enter your country:", browser.text("#question"));
+        assertEquals(step(answered) + 2, step(browser.text("#served")));
+        assertTrue(browser.text("#clock").endsWith("(2 days ahead of real time)"), browser.text("#clock"));
+
+        // the visitor comes back to a new server, of the other engine, where no day has passed
+        server.destroyForcibly();
+        server.waitFor(1, TimeUnit.MINUTES);
+        server = startServer(Engine.NATIVE);
+        browser.open(url("/reminded"));
+        assertEquals("Reminder: no answer within a day. Please enter your country:", browser.text("#question"));
+        answer("Genovia");
+        assertEquals("Please enter your age:", browser.text("#question"));
+        answer("28");
+        answer("nospam@nospam.at");
+        assertEquals("Name: John Doe, Country: Genovia, Age: 28, Email: nospam@nospam.at", browser.text("#result"));
+    }
+
+    private static long step(String served) {
+        int at = served.indexOf(", step ") + ", step ".length();
+        return Long.parseLong(served.substring(at, served.indexOf(',', at)));
     }
 
     private void answer(String text) throws IOException, InterruptedException {
