@@ -63,9 +63,9 @@ final class Children {
     }
 
     /** {@link StepRun#run} on this node's store, codec and clock, with this node's children. */
-    <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine, I input,
-            boolean timedOut) throws SQLException {
-        return StepRun.run(connection, store, codec, clock, id, step, coroutine, input, timedOut, this);
+    <I, O> StepRun<O> run(Connection connection, String id, long step, int attempt, AsymCoroutine<I, O> coroutine,
+            I input, boolean timedOut) throws SQLException {
+        return StepRun.run(connection, store, codec, clock, id, step, attempt, coroutine, input, timedOut, this);
     }
 
     // ---------------------------------------------------------------- starting
@@ -127,7 +127,7 @@ final class Children {
             throw rows.conflict(existing, 0);
         }
         long now = clock.millis();
-        StepRun<O> result = run(connection, id, 1, coroutine, first, false);
+        StepRun<O> result = run(connection, id, 1, 1, coroutine, first, false);
         Row unsealed = result.row(id, 1, now, now, keepFinished);
         Row row = rows.sealed(unsealed == null ? null : unsealed.withFamily(parentId, deadlineAt));
         if (row != null) {

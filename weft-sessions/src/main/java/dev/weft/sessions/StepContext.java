@@ -106,11 +106,14 @@ public final class StepContext {
     private final Children children;
     /** How many steps this one runs inside, in this transaction: a child's first step runs in its parent's. */
     private int depth;
+    /** Which run of this step this is under the retry policy: 1 for its first. */
+    private final int attempt;
 
-    StepContext(String sessionId, long step, Connection connection, SessionStore store, Clock clock,
+    StepContext(String sessionId, long step, int attempt, Connection connection, SessionStore store, Clock clock,
             boolean timedOut, Children children) {
         this.sessionId = sessionId;
         this.step = step;
+        this.attempt = attempt;
         this.raw = connection;
         this.store = store;
         this.clock = clock;
@@ -173,6 +176,21 @@ public final class StepContext {
      */
     public long step() {
         return step;
+    }
+
+    /**
+     * Which run of this step this is, under the node's {@linkplain Sessions.Builder#retry retry
+     * policy}: 1 for its first run; {@code n + 1} when a worker runs it again after {@code n}
+     * runs of it failed (each failure is counted as it is stored, with the step's writes rolled
+     * back). A run that ends with nothing stored (its node died, its store could not be reached)
+     * is not counted: the step runs again as the same attempt. {@link Sessions#retry} starts the
+     * count again, at 1. A body that should fail differently at later attempts (or give up
+     * early) can tell them apart by it, as its own writes from a failed run do not survive.
+     *
+     * @return the attempt, 1 or more
+     */
+    public int attempt() {
+        return attempt;
     }
 
     /**

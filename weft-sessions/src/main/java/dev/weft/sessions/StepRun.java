@@ -67,11 +67,12 @@ final class StepRun<O> {
     /**
      * Runs one step of {@code coroutine} in {@code connection}'s transaction; the body's own
      * writes, if it takes the connection, begin at a savepoint; it starts and cancels children
-     * through {@code children}.
+     * through {@code children}; {@code attempt} is the run's number ({@link StepContext#attempt}).
      */
     static <I, O> StepRun<O> run(Connection connection, SessionStore store, StateCodec codec, Clock clock, String id,
-            long step, AsymCoroutine<I, O> coroutine, I input, boolean timedOut, Children children) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store, clock, timedOut, children);
+            long step, int attempt, AsymCoroutine<I, O> coroutine, I input, boolean timedOut, Children children)
+            throws SQLException {
+        StepContext context = new StepContext(id, step, attempt, connection, store, clock, timedOut, children);
         StepContext previous = context.enter();
         O output;
         try {
@@ -117,7 +118,7 @@ final class StepRun<O> {
      */
     static Closing close(Connection connection, SessionStore store, Clock clock, String id, long step,
             AsymCoroutine<?, ?> coroutine) throws SQLException {
-        StepContext context = new StepContext(id, step, connection, store, clock, false, null);
+        StepContext context = new StepContext(id, step, 1, connection, store, clock, false, null);
         StepContext previous = context.enter();
         try {
             coroutine.close();

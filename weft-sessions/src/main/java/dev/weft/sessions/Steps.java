@@ -223,7 +223,7 @@ final class Steps implements AutoCloseable {
             AsymCoroutine<I, O> coroutine, I input, boolean timedOut, int attemptsBefore) throws SQLException {
         String id = stored.id();
         long step = versionBefore + 1;
-        StepRun<O> result = run(connection, id, step, coroutine, input, timedOut);
+        StepRun<O> result = run(connection, id, step, attemptsBefore + 1, coroutine, input, timedOut);
         Row unsealed = result.failure != null
                 ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
                 : result.row(id, step, stored.created(), clock.millis(), keepFinished);
@@ -385,7 +385,7 @@ final class Steps implements AutoCloseable {
         SessionStore.Version stored = entry.stored();
         return inStepTransaction(id, (connection, commit) -> {
             long step = stored.version() + 1;
-            StepRun<O> result = run(connection, id, step, coroutine, input, false);
+            StepRun<O> result = run(connection, id, step, 1, coroutine, input, false);
             if (result.failure != null) {
                 return null; // rolled back: run from the store, whose row a failure or a retry is made from
             }
@@ -555,10 +555,10 @@ final class Steps implements AutoCloseable {
         store.release(connection, keep);
     }
 
-    /** {@link StepRun#run} on this node's store, codec and clock, with its children. */
-    private <I, O> StepRun<O> run(Connection connection, String id, long step, AsymCoroutine<I, O> coroutine,
-            I input, boolean timedOut) throws SQLException {
-        return children.run(connection, id, step, coroutine, input, timedOut);
+    /** {@link StepRun#run} on this node's store, codec and clock, with its children; {@code attempt} 1 for a first. */
+    private <I, O> StepRun<O> run(Connection connection, String id, long step, int attempt,
+            AsymCoroutine<I, O> coroutine, I input, boolean timedOut) throws SQLException {
+        return children.run(connection, id, step, attempt, coroutine, input, timedOut);
     }
 
     /** Tells this node's workers, if it has any, that a session may be due now (a message sent to it). */

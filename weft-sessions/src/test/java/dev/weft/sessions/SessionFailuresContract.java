@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.weft.sessions.flows.Attempts;
 import dev.weft.sessions.flows.Cleanup;
 import dev.weft.sessions.flows.Flaky;
 import dev.weft.sessions.flows.Ledger;
@@ -114,6 +115,33 @@ abstract class SessionFailuresContract {
         assertTrue(step.finished());
         assertEquals(2, step.version());
         assertEquals("done at run 2 with x, timed out false", step.output());
+    }
+
+    @Test
+    void aStepKnowsItsAttemptAndEachRetryIsTheNextOne() {
+        RetryPolicy refusalsOnly = THREE_QUICK.retryOn(Attempts.Refusal.class);
+        try (Sessions node = node().retry(refusalsOnly).workers(1).keepFinished(true).build()) {
+            String id = node.start(new Attempts(2, Duration.ZERO), null).id();
+            awaitFinished(node, id);
+            assertEquals("succeeded at attempt 3", node.lastOutput(id).orElseThrow());
+            assertEquals(List.of("1:start at attempt 1", "2:succeeded at attempt 3"), suite().ledger(id),
+                    "the rows of the failed attempts rolled back with them");
+        }
+    }
+
+    @Test
+    void retryOfAFailedSessionCountsItsAttemptsFromOneAgain() {
+        Sessions caller = node().build();
+        String id = caller.start(new Attempts(1, Duration.ZERO), null).id();
+        try (Sessions worker = node().workers(1).build()) {
+            awaitTrue(() -> worker.status(id).orElseThrow().status() == SessionStatus.FAILED,
+                    () -> "session " + id + " to fail at its first attempt: " + worker.status(id));
+        }
+        String refused = Attempts.Refusal.class.getName() + ": attempt 1 of " + id + " refused";
+        assertTrue(caller.status(id).orElseThrow().failure().startsWith(refused), caller.status(id).toString());
+        assertThrows(SessionFailedException.class, () -> caller.retry(id));
+        assertTrue(caller.status(id).orElseThrow().failure().startsWith(refused), () -> "run again as attempt 1: "
+                + caller.status(id));
     }
 
     @Test

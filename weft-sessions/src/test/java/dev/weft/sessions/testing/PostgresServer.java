@@ -29,14 +29,20 @@ import org.tukaani.xz.XZInputStream;
  * test dependency, so nothing needs to be installed), or, where that jar is missing or its
  * binaries do not run, from Debian's {@code postgresql} package ({@code /usr/lib/postgresql/N/bin}).
  * PostgreSQL refuses to run as root: as root, {@code initdb} and {@code pg_ctl} run as user
- * {@code nobody} (uid 65534) through util-linux's {@code setpriv}. One server per test JVM;
- * each test class asks for a database of its own. Other modules' tests use it through this
- * module's test jar.
+ * {@code nobody} (uid 65534) through util-linux's {@code setpriv}. One shared server per test JVM
+ * ({@link #shared()}); each test class asks for a database of its own. Other modules' tests use
+ * it through this module's test jar.
+ *
+ * <p>A test that kills the server asks for one of its own ({@link #dedicated()}), which it can
+ * {@linkplain #kill() kill} as a crash would and {@linkplain #restart() restart} on the same data
+ * directory and port, and {@linkplain #close() stops} when done.
  */
-public final class PostgresServer {
+public final class PostgresServer implements AutoCloseable {
 
     private static final String ARCHIVE = "postgres-linux-x86_64.txz";
     private static final int NOBODY = 65534;
+    /** How long the processes of a killed postmaster have to notice and end before they are killed too. */
+    private static final int LINGER_SECONDS = 10;
     private static PostgresServer shared;
 
     private final Path directory;
@@ -44,6 +50,8 @@ public final class PostgresServer {
     private final Path data;
     private final int port;
     private final AtomicInteger databases = new AtomicInteger();
+    /** Whether this server is a test's own, which it may kill, restart and close. */
+    private boolean dedicated;
 
     private PostgresServer(Path directory, Path bin, int port) {
         this.directory = directory;
@@ -60,6 +68,18 @@ public final class PostgresServer {
             Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "postgres-stop"));
         }
         return shared;
+    }
+
+    /**
+     * A new server of the caller's own, not the shared one, in a directory of its own, on a port
+     * of its own: for a test that kills and restarts it. The caller closes it; if it does not, it
+     * is stopped when the JVM ends.
+     */
+    public static PostgresServer dedicated() {
+        PostgresServer server = start();
+        server.dedicated = true;
+        Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "postgres-stop"));
+        return server;
     }
 
     /** A new, empty database on the server; its JDBC URL (user postgres, no password). */
@@ -86,6 +106,90 @@ public final class PostgresServer {
     /** Where the binaries came from, for messages. */
     public String binaries() {
         return bin.toString();
+    }
+
+    // ---------------------------------------------------------------- a dedicated server: kill, restart, close
+
+    /**
+     * Kills a {@linkplain #dedicated() dedicated} server as a crash would: SIGKILL to its
+     * postmaster, so that nothing of it shuts down cleanly. Its other processes end as they notice
+     * (a backend in the middle of a statement may finish it first, a {@code COMMIT} included);
+     * those left after {@value #LINGER_SECONDS} seconds are killed too. Returns once all are
+     * gone; the data directory stays as they left it, for {@link #restart()}, which recovers it
+     * from the write-ahead log.
+     *
+     * @throws IllegalStateException if this is the shared server, or it is not running
+     */
+    public void kill() {
+        requireDedicated("kill");
+        ProcessHandle postmaster = ProcessHandle.of(postmasterPid()).orElseThrow(() -> new IllegalStateException(
+                "the PostgreSQL server on port " + port + " is not running"));
+        List<ProcessHandle> others = postmaster.descendants().toList();
+        postmaster.destroyForcibly();
+        if (!ended(List.of(postmaster), 60)) {
+            throw new IllegalStateException("the PostgreSQL server's postmaster " + postmaster.pid() + " did not end");
+        }
+        if (!ended(others, LINGER_SECONDS)) {
+            others.forEach(ProcessHandle::destroyForcibly);
+            if (!ended(others, 60)) {
+                throw new IllegalStateException("the processes of the PostgreSQL server on port " + port
+                        + " did not end: " + others);
+            }
+        }
+    }
+
+    /** Whether {@code processes} all ended within {@code seconds}. */
+    private static boolean ended(List<ProcessHandle> processes, int seconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (ProcessHandle process : processes) {
+            try {
+                process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while killing the PostgreSQL server", e);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Starts a {@linkplain #dedicated() dedicated} server again, on its data directory and port,
+     * after {@link #kill()}: returns once it accepts connections, its crash recovery done.
+     *
+     * @throws IllegalStateException if this is the shared server, or it cannot start
+     */
+    public void restart() {
+        requireDedicated("restart");
+        try {
+            startServer();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restart the PostgreSQL server on port " + port + ": " + e, e);
+        }
+    }
+
+    /** Stops a {@linkplain #dedicated() dedicated} server and deletes its directory. */
+    @Override
+    public void close() {
+        requireDedicated("close");
+        stop();
+    }
+
+    private void requireDedicated(String what) {
+        if (!dedicated) {
+            throw new IllegalStateException("only a test's own server can " + what + ": the shared one serves every"
+                    + " test of this JVM (ask PostgresServer.dedicated() for one)");
+        }
+    }
+
+    /** The postmaster's process id, from the first line of {@code postmaster.pid}. */
+    private long postmasterPid() {
+        try {
+            return Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).strip());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("the PostgreSQL server on port " + port + " is not running: " + e, e);
+        }
     }
 
     // ---------------------------------------------------------------- starting and stopping
@@ -146,7 +250,12 @@ public final class PostgresServer {
         Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
         run(List.of(bin.resolve("initdb").toString(), "-A", "trust", "-U", "postgres", "-D", data.toString(),
                 "-E", "UTF-8", "--no-locale", "--no-sync"));
-        // fsync stays on (the default): the tests kill nodes, not the server, but they test a real one
+        startServer();
+    }
+
+    /** Starts the server on its data directory; returns once it accepts connections. */
+    private void startServer() throws IOException {
+        // fsync stays on (the default): a dedicated server is killed, and must recover what it committed
         run(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", data.resolve("server.log").toString(),
                 "-w", "-t", "120", "-o", "-p " + port + " -c listen_addresses=127.0.0.1 -c unix_socket_directories=''"
                         + " -c max_connections=200", "start"));
