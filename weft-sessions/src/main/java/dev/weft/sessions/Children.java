@@ -70,6 +70,11 @@ final class Children {
 
     // ---------------------------------------------------------------- starting
 
+    /** Sends {@code message} to session {@code id} in a step's transaction ({@link StepContext#send}). */
+    void send(Connection connection, String id, Object message) {
+        messages.send(connection, id, message);
+    }
+
     /** {@link StepContext#startChild}: child {@code id} of {@code parent}'s session, started in its transaction. */
     String start(Connection connection, StepContext parent, String id, AsymRunnable<?, ?> body, Object first) {
         String parentId = parent.sessionId();

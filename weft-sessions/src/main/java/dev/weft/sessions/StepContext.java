@@ -216,6 +216,27 @@ public final class StepContext {
     }
 
     /**
+     * Sends {@code message} to session {@code id} in this step's transaction: it is stored if and
+     * when this step commits, with the session's new state, exactly once; if the body throws (or
+     * the node dies) before that, it was never sent. The receiving session takes it as any
+     * message ({@link #awaitMessage()}); on PostgreSQL the workers of every node hear of it when
+     * this step commits, on SQLite within their {@linkplain Sessions.Builder#pollEvery poll
+     * interval}. A session may send to itself: it takes the message in a later step.
+     *
+     * @param id      the receiving session
+     * @param message the message: Serializable, of the type the receiver's {@code ret} takes
+     * @throws SessionNotFoundException if there is no such session (nothing is sent)
+     * @throws SessionException         if it has finished, or the statement failed
+     * @throws IllegalArgumentException if the message is not Serializable, or holds something
+     *                                  that is not (nothing is sent)
+     * @throws IllegalStateException    if this session is being closed ({@link Sessions#cancel}):
+     *                                  its {@code finally} blocks send nothing
+     */
+    public void send(String id, Object message) {
+        children().send(connection(), id, message);
+    }
+
+    /**
      * Starts a child of this session: a session running {@code body}, run to its first
      * {@code ret} with {@code first} as its input now, in this step's transaction and on its
      * connection, under a new id. It is stored if and when this step commits, exactly once; if
@@ -277,7 +298,7 @@ public final class StepContext {
     private Children children() {
         if (children == null) {
             throw new IllegalStateException("session " + sessionId + " is being closed: its finally blocks cannot"
-                    + " start or cancel children (its children are cancelled with it)");
+                    + " start or cancel children (its children are cancelled with it), nor send messages");
         }
         return children;
     }

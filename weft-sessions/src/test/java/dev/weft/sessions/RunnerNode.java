@@ -2,7 +2,6 @@ package dev.weft.sessions;
 
 import dev.weft.Engine;
 import dev.weft.sessions.flows.Attempts;
-import dev.weft.sessions.flows.Relay;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -31,7 +30,6 @@ public final class RunnerNode {
 
     public static void main(String[] args) throws Exception {
         try (SessionStore store = open(args[0])) {
-            Relay.sendThrough(Sessions.builder(store).build());
             Sessions node = settings(store).engine(Engine.valueOf(args[1]))
                     .workers(Integer.parseInt(args[2])).build();
             System.out.println("ready");

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.weft.sessions.flows.Gate;
 import dev.weft.sessions.flows.Ledger;
 import dev.weft.sessions.flows.Mailbox;
+import dev.weft.sessions.flows.Sender;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -87,6 +88,36 @@ abstract class SessionMessagesContract {
             assertEquals("timed out after [early] at step 3", node.lastOutput(id).orElseThrow());
         }
         assertEquals(List.of("2:message early"), suite().ledger(id));
+    }
+
+    @Test
+    void aStepSendsMessagesThatCommitWithItAndNoneWhenItThrows() {
+        Sessions node = node().build();
+        String mailbox = node.start(new Mailbox(), null).id();
+        SessionFailedException failed = assertThrows(SessionFailedException.class,
+                () -> node.start(new Sender(mailbox, List.of("lost"), true), null));
+        assertEquals("session " + failed.sessionId() + ": failed in step 1: java.lang.IllegalStateException: after"
+                + " sending", failed.getMessage());
+        assertEquals(List.of(), inbox(mailbox), "the step that threw sent nothing");
+        assertEquals(List.of(), suite().ledger(failed.sessionId()));
+
+        String sender = node.start(new Sender(mailbox, List.of("a", "b", "stop"), false), null).id();
+        assertEquals(List.of("1:sent a", "1:sent b", "1:sent stop"), suite().ledger(sender));
+        assertEquals(List.of("a", "b", "stop"), inbox(mailbox));
+        try (Sessions worker = node().workers(1).build()) {
+            awaitGone(worker, mailbox);
+        }
+        assertEquals(List.of("2:message a", "3:message b", "4:message stop"), suite().ledger(mailbox));
+    }
+
+    @Test
+    void aStepSendingToNoSessionFailsAndSendsNothing() {
+        Sessions node = node().build();
+        SessionFailedException failed = assertThrows(SessionFailedException.class,
+                () -> node.start(new Sender("no-such-session", List.of("hello"), false), null));
+        assertTrue(failed.getMessage().contains("SessionNotFoundException"), failed.getMessage());
+        assertTrue(failed.getMessage().contains("no-such-session"), failed.getMessage());
+        assertEquals(0, messageCount());
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.weft.sessions.flows;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
-import dev.weft.sessions.Sessions;
 import dev.weft.sessions.StepContext;
 
 import java.io.Serializable;
@@ -12,16 +11,12 @@ import java.time.Duration;
  * A session that sends another one messages from its steps: it writes {@code "start"} to the
  * ledger, then {@code messages} times sleeps {@code nap} and, in the step a worker runs when it
  * wakes, sends {@code "ID#K"} (its id, the message's number) to session {@code target} in the
- * step's transaction ({@link Sessions#send(java.sql.Connection, String, Object)}) and writes
- * {@code "sent ID#K"}: message and row commit with the step, exactly once. It returns
- * {@code "relayed N"}. A body cannot reach its node's {@link Sessions} from its step, so the
- * process that runs the workers names one to send through ({@link #sendThrough}).
+ * step's transaction ({@link StepContext#send}) and writes {@code "sent ID#K"}: message and row
+ * commit with the step, exactly once. It returns {@code "relayed N"}.
  */
 public final class Relay implements AsymRunnable<Object, String>, Serializable {
 
     private static final long serialVersionUID = 1L;
-
-    private static volatile Sessions sender;
 
     private final String target;
     private final int messages;
@@ -33,11 +28,6 @@ public final class Relay implements AsymRunnable<Object, String>, Serializable {
         this.nap = nap;
     }
 
-    /** The sessions, on this process's store, that relays running here send through. */
-    public static void sendThrough(Sessions sessions) {
-        sender = sessions;
-    }
-
     @Override
     public String run(AsymCoroutine<? extends Object, ? super String> self, Object first) {
         LedgerRows.write("start");
@@ -46,17 +36,9 @@ public final class Relay implements AsymRunnable<Object, String>, Serializable {
             self.ret("sent " + (k - 1));
             StepContext step = StepContext.current();
             String message = step.sessionId() + "#" + k;
-            sender().send(step.connection(), target, message);
+            step.send(target, message);
             LedgerRows.write("sent " + message);
         }
         return "relayed " + messages;
-    }
-
-    private static Sessions sender() {
-        Sessions sessions = sender;
-        if (sessions == null) {
-            throw new IllegalStateException("no sessions to send through in this process: call Relay.sendThrough");
-        }
-        return sessions;
     }
 }
