@@ -1,0 +1,186 @@
+package dev.weft.bench;
+
+import dev.weft.Engine;
+import dev.weft.bench.woven.SleepingWorkflow;
+import dev.weft.sessions.SessionStore;
+import dev.weft.sessions.Sessions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Timer lateness, in a fresh JVM: {@code STORE SESSIONS WINDOW NODES WORKERS [ENGINE]}. In the
+ * store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real server it
+ * starts) it starts {@code SESSIONS} sessions of {@link SleepingWorkflow}, each sleeping until
+ * its own due time, whole milliseconds spread evenly over {@code WINDOW} seconds that begin
+ * once all are stored ({@link #lead}); then it builds {@code NODES} nodes, each a
+ * {@link Sessions} and store of its own with {@code WORKERS} workers, and waits for every timer
+ * to fire. A timer fires when a worker runs the session's step for its sleep, which ends the
+ * session; its lateness is measured twice, against its due time: when the body's step begins
+ * ({@code started}) and when that step's {@code COMMIT} returns on the worker's thread
+ * ({@code committed}, seen by {@link StepWatch} through {@link WatchedJdbc}). Checks that each
+ * session fired once, for its own due time and for its sleep, and that the store holds no session
+ * afterwards. Prints {@code key=value} lines: median, 99th percentile and maximum of both
+ * latenesses in milliseconds, how many fired, how many fired before their time ({@code early}),
+ * and how many were stored only after their due time ({@code late-stored}, their lateness counted
+ * all the same).
+ */
+public final class TimersProbe {
+
+    /** How long after their last timer fired the probe gives up waiting for the others. */
+    private static final Duration DRAIN = Duration.ofMinutes(2);
+
+    private TimersProbe() {
+    }
+
+    /**
+     * How long before the first due time the probe starts storing the sessions: a second and a
+     * millisecond per session, more than a start takes on either store here.
+     */
+    static Duration lead(int sessions) {
+        return Duration.ofSeconds(1).plusMillis(sessions);
+    }
+
+    /** The due time of timer {@code i} of {@code sessions} over {@code window} from {@code first}. */
+    static Instant due(Instant first, Duration window, int i, int sessions) {
+        return first.plusMillis(window.toMillis() * i / sessions);
+    }
+
+    public static void main(String[] args) throws Exception {
+        String kind = args[0];
+        int sessions = Integer.parseInt(args[1]);
+        Duration window = Duration.ofMillis((long) (Double.parseDouble(args[2]) * 1000));
+        int nodes = Integer.parseInt(args[3]);
+        int workers = Integer.parseInt(args[4]);
+        Engine engine = args.length > 5 ? Engine.valueOf(args[5]) : Engine.defaultEngine();
+        Path directory = Files.createTempDirectory("weft-timers-bench");
+        try {
+            SessionsProbe.Target target = WorkerStepsProbe.watched(kind, directory);
+            Queue<StepWatch.Seen> fired = new ConcurrentLinkedQueue<>();
+            StepWatch.listen(fired::add);
+            Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(sessions)).toEpochMilli());
+            Map<String, Instant> dues = new HashMap<>();
+            int lateStored = start(target, engine, sessions, first, window, dues);
+            List<SessionStore> stores = new ArrayList<>();
+            List<Sessions> running = new ArrayList<>();
+            for (int node = 0; node < nodes; node++) {
+                SessionStore store = target.store();
+                stores.add(store);
+                running.add(Sessions.builder(store).engine(engine).workers(workers).build());
+            }
+            try {
+                awaitAll(fired, sessions, first.plus(window).plus(DRAIN));
+            } finally {
+                running.forEach(Sessions::close);
+                stores.forEach(SessionStore::close);
+            }
+            check(fired, dues);
+            checkEmpty(target);
+            print(fired, dues, lateStored);
+        } finally {
+            SessionsProbe.delete(directory);
+        }
+    }
+
+    /** Stores the sleeping sessions; returns how many were stored after their due time. */
+    private static int start(SessionsProbe.Target target, Engine engine, int sessions, Instant first,
+            Duration window, Map<String, Instant> dues) {
+        int late = 0;
+        try (SessionStore store = target.store()) {
+            Sessions starter = Sessions.builder(store).engine(engine).build();
+            for (int i = 0; i < sessions; i++) {
+                String id = "timer-" + i;
+                Instant due = due(first, window, i, sessions);
+                starter.start(id, new SleepingWorkflow(), due);
+                dues.put(id, due);
+                if (Instant.now().isAfter(due)) {
+                    late++;
+                }
+            }
+        }
+        return late;
+    }
+
+    /** Waits until {@code count} timers have fired, or fails once {@code deadline} has passed. */
+    private static void awaitAll(Queue<StepWatch.Seen> fired, int count, Instant deadline) throws InterruptedException {
+        while (fired.size() < count) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("only " + fired.size() + " of " + count + " timers fired by "
+                        + deadline);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Every session fired once, for its own due time. */
+    private static void check(Queue<StepWatch.Seen> fired, Map<String, Instant> dues) {
+        Map<String, Integer> times = new HashMap<>();
+        for (StepWatch.Seen seen : fired) {
+            times.merge(seen.id(), 1, Integer::sum);
+            if (!dues.get(seen.id()).equals(seen.answer())) {
+                throw new IllegalStateException("timer " + seen.id() + " due at " + dues.get(seen.id())
+                        + " fired for " + seen.answer());
+            }
+        }
+        times.forEach((id, count) -> {
+            if (count != 1) {
+                throw new IllegalStateException("timer " + id + " fired " + count + " times");
+            }
+        });
+        if (times.size() != dues.size()) {
+            throw new IllegalStateException(times.size() + " of " + dues.size() + " timers fired");
+        }
+    }
+
+    /** The store holds no session: each ended with its timer's step. */
+    private static void checkEmpty(SessionsProbe.Target target) throws SQLException {
+        try (Connection connection = target.connect(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM weft_sessions")) {
+            rows.next();
+            if (rows.getLong(1) != 0) {
+                throw new IllegalStateException(rows.getLong(1) + " sessions are left in the store");
+            }
+        }
+    }
+
+    private static void print(Queue<StepWatch.Seen> fired, Map<String, Instant> dues, int lateStored) {
+        printFired(lateStored, fired.stream().mapToDouble(s -> millisLate(dues.get(s.id()), s.startedAt())).toArray(),
+                fired.stream().mapToDouble(s -> millisLate(dues.get(s.id()), s.committedAt())).toArray());
+    }
+
+    /** How late {@code at} is after {@code due}, in milliseconds. */
+    static double millisLate(Instant due, Instant at) {
+        return Duration.between(due, at).toNanos() / 1e6;
+    }
+
+    /** The lines of a timers probe, from each timer's lateness when its step began and when it committed. */
+    static void printFired(int lateStored, double[] started, double[] committed) {
+        System.out.println("fired=" + started.length);
+        System.out.println("late-stored=" + lateStored);
+        System.out.println("early=" + Arrays.stream(started).filter(ms -> ms < 0).count());
+        printLateness("started", started);
+        printLateness("committed", committed);
+    }
+
+    /** Median, 99th percentile and maximum of {@code values}, in milliseconds. */
+    private static void printLateness(String prefix, double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        System.out.println(prefix + "-median-ms=" + sorted[sorted.length / 2]);
+        System.out.println(prefix + "-p99-ms=" + sorted[Math.min(sorted.length - 1, (int) (sorted.length * 0.99))]);
+        System.out.println(prefix + "-max-ms=" + sorted[sorted.length - 1]);
+    }
+}
