@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * PostgreSQL server it starts (the same binaries and settings as {@link SessionsProbe}'s), one
  * DBOS instance starts {@code SESSIONS} workflows of {@link Sleeper}, each sleeping with DBOS's
  * durable {@code sleep} until its own due time (whole milliseconds spread evenly over
- * {@code WINDOW} seconds that begin once all are started, {@link #lead}), then running one
+ * {@code WINDOW} seconds that begin once all are started, {@link TimersProbe#lead} from the time
+ * a start takes, measured first on a few workflows due at once), then running one
  * durable step and returning. A timer fires when its workflow wakes; its lateness is measured
  * twice, against its due time: when the workflow's thread wakes from the sleep
  * ({@code started}) and when the step after it returns, its output recorded
@@ -68,13 +69,6 @@ public final class DbosTimersProbe {
         }
     }
 
-    /**
-     * How long before the first due time the probe starts the workflows: a second and two
-     * milliseconds per workflow, more than a start takes here.
-     */
-    static Duration lead(int sessions) {
-        return Duration.ofSeconds(1).plusMillis(2L * sessions);
-    }
 
     public static void main(String[] args) throws Exception {
         int sessions = Integer.parseInt(args[0]);
@@ -86,7 +80,10 @@ public final class DbosTimersProbe {
         try (DBOS dbos = new DBOS(DbosProbe.config(url))) {
             Sleeper sleeper = dbos.registerProxy(Sleeper.class, new SleeperWorkflow(dbos));
             dbos.launch();
-            Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(sessions)).toEpochMilli());
+            Duration perStart = warmUp(dbos, sleeper);
+            Instant first = Instant.ofEpochMilli(Instant.now().plus(TimersProbe.lead(perStart, sessions))
+                    .toEpochMilli());
+            System.out.println("start-us=" + perStart.toNanos() / 1e3);
             long startedAt = System.nanoTime();
             for (int i = 0; i < sessions; i++) {
                 String id = "timer-" + i;
@@ -103,6 +100,27 @@ public final class DbosTimersProbe {
         }
         checkEnded(url, sessions);
         print(dues, lateStored);
+    }
+
+    /**
+     * Starts {@link TimersProbe#WARM_UP_STARTS} workflows due at once and waits for them: DBOS's
+     * start and wake-up run, and a start's time measured, the last half's average. Their timers
+     * are then forgotten.
+     */
+    private static Duration warmUp(DBOS dbos, Sleeper sleeper) {
+        int count = TimersProbe.WARM_UP_STARTS;
+        long timed = 0;
+        for (int i = 0; i < count; i++) {
+            long now = System.currentTimeMillis();
+            long t0 = System.nanoTime();
+            dbos.startWorkflow(() -> sleeper.sleepUntil(now), new StartWorkflowOptions("warm-up-" + i));
+            timed += i < count / 2 ? 0 : System.nanoTime() - t0;
+        }
+        for (int i = 0; i < count; i++) {
+            dbos.<Long, RuntimeException>retrieveWorkflow("warm-up-" + i).getResult();
+        }
+        FIRED.clear();
+        return Duration.ofNanos(timed / (count - count / 2));
     }
 
     private static void awaitAll(int count, Instant deadline) throws InterruptedException {

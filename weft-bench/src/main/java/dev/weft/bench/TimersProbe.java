@@ -26,7 +26,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real server it
  * starts) it starts {@code SESSIONS} sessions of {@link SleepingWorkflow}, each sleeping until
  * its own due time, whole milliseconds spread evenly over {@code WINDOW} seconds that begin
- * once all are stored ({@link #lead}); then it builds {@code NODES} nodes, each a
+ * once all are stored ({@link #lead}, from the time a start takes, measured first on a few
+ * sessions it removes); then it builds {@code NODES} nodes, each a
  * {@link Sessions} and store of its own with {@code WORKERS} workers, and waits for every timer
  * to fire. A timer fires when a worker runs the session's step for its sleep, which ends the
  * session; its lateness is measured twice, against its due time: when the body's step begins
@@ -36,22 +37,25 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * afterwards. Prints {@code key=value} lines: median, 99th percentile and maximum of both
  * latenesses in milliseconds, how many fired, how many fired before their time ({@code early}),
  * and how many were stored only after their due time ({@code late-stored}, their lateness counted
- * all the same).
+ * all the same), and the time a start took ({@code start-us}).
  */
 public final class TimersProbe {
 
-    /** How long after their last timer fired the probe gives up waiting for the others. */
+    /** How long after the last due time the probe gives up waiting for the timers left. */
     private static final Duration DRAIN = Duration.ofMinutes(2);
 
     private TimersProbe() {
     }
 
+    /** Sessions (or workflows) started and removed before the others, to warm up and time a start. */
+    static final int WARM_UP_STARTS = 20;
+
     /**
-     * How long before the first due time the probe starts storing the sessions: a second and a
-     * millisecond per session, more than a start takes on either store here.
+     * How long before the first due time the probe starts storing {@code sessions} sessions, a
+     * start taking {@code perStart}: a second and twice their time.
      */
-    static Duration lead(int sessions) {
-        return Duration.ofSeconds(1).plusMillis(sessions);
+    static Duration lead(Duration perStart, int sessions) {
+        return Duration.ofSeconds(1).plus(perStart.multipliedBy(2L * sessions));
     }
 
     /** The due time of timer {@code i} of {@code sessions} over {@code window} from {@code first}. */
@@ -71,9 +75,8 @@ public final class TimersProbe {
             SessionsProbe.Target target = WorkerStepsProbe.watched(kind, directory);
             Queue<StepWatch.Seen> fired = new ConcurrentLinkedQueue<>();
             StepWatch.listen(fired::add);
-            Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(sessions)).toEpochMilli());
             Map<String, Instant> dues = new HashMap<>();
-            int lateStored = start(target, engine, sessions, first, window, dues);
+            int lateStored = start(target, engine, sessions, window, dues);
             List<SessionStore> stores = new ArrayList<>();
             List<Sessions> running = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
@@ -82,7 +85,7 @@ public final class TimersProbe {
                 running.add(Sessions.builder(store).engine(engine).workers(workers).build());
             }
             try {
-                awaitAll(fired, sessions, first.plus(window).plus(DRAIN));
+                awaitAll(fired, sessions, java.util.Collections.max(dues.values()).plus(DRAIN));
             } finally {
                 running.forEach(Sessions::close);
                 stores.forEach(SessionStore::close);
@@ -95,12 +98,18 @@ public final class TimersProbe {
         }
     }
 
-    /** Stores the sleeping sessions; returns how many were stored after their due time. */
-    private static int start(SessionsProbe.Target target, Engine engine, int sessions, Instant first,
-            Duration window, Map<String, Instant> dues) {
+    /**
+     * Stores the sleeping sessions, their first due time a {@link #lead} after a start's time is
+     * known; returns how many were stored after their due time.
+     */
+    private static int start(SessionsProbe.Target target, Engine engine, int sessions, Duration window,
+            Map<String, Instant> dues) {
         int late = 0;
         try (SessionStore store = target.store()) {
             Sessions starter = Sessions.builder(store).engine(engine).build();
+            Duration perStart = warmUp(starter);
+            Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(perStart, sessions)).toEpochMilli());
+            System.out.println("start-us=" + perStart.toNanos() / 1e3);
             for (int i = 0; i < sessions; i++) {
                 String id = "timer-" + i;
                 Instant due = due(first, window, i, sessions);
@@ -112,6 +121,24 @@ public final class TimersProbe {
             }
         }
         return late;
+    }
+
+    /**
+     * Starts {@link #WARM_UP_STARTS} sessions that sleep a day and removes them: the start's code
+     * run (its classes loaded, the build's manifest stored) and its time measured, the last half's
+     * average.
+     */
+    private static Duration warmUp(Sessions starter) {
+        long timed = 0;
+        for (int i = 0; i < WARM_UP_STARTS; i++) {
+            long t0 = System.nanoTime();
+            starter.start("warm-up-" + i, new SleepingWorkflow(), Instant.now().plus(Duration.ofDays(1)));
+            timed += i < WARM_UP_STARTS / 2 ? 0 : System.nanoTime() - t0;
+        }
+        for (int i = 0; i < WARM_UP_STARTS; i++) {
+            starter.remove("warm-up-" + i);
+        }
+        return Duration.ofNanos(timed / (WARM_UP_STARTS - WARM_UP_STARTS / 2));
     }
 
     /** Waits until {@code count} timers have fired, or fails once {@code deadline} has passed. */
