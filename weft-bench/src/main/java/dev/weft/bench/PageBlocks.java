@@ -61,18 +61,18 @@ final class PageBlocks {
     }
 
     /**
-     * The list of section-only runs with {@code line} for section {@code id}, in place of the
-     * line an earlier run of it left: each line is a bullet that names its section as
-     * {@code --only=ID}.
+     * The list of section-only runs with a line for section {@code id} (its {@code title}, and
+     * {@code run}: which run, in words), in place of the line an earlier run of it left.
      */
-    static String withRun(String runs, String id, String line) {
+    static String withRun(String runs, String id, String title, String run) {
+        String named = " (`" + id + "`): ";
         List<String> lines = new ArrayList<>();
         for (String old : runs.split("\n")) {
-            if (old.startsWith("- ") && !old.contains("`./bench --only=" + id + "`")) {
+            if (old.startsWith("- ") && !old.contains(named)) {
                 lines.add(old);
             }
         }
-        lines.add(line);
+        lines.add("- " + title + named + run + ".");
         return "Sections re-measured alone since the full run (the rest of the page is as that run wrote it):\n\n"
                 + String.join("\n", lines) + "\n\n";
     }

@@ -100,7 +100,7 @@ final class SectionOnlyRun {
             measured.addAll(own);
             String runs = PageBlocks.content(text, PageBlocks.ONLY_RUNS).orElseThrow();
             text = PageBlocks.replace(text, PageBlocks.ONLY_RUNS, PageBlocks.withRun(runs, section.id(),
-                    "- Section \"" + section.title() + "\" (`./bench --only=" + section.id() + "`): " + run + "."));
+                    section.title(), run));
         }
         TargetsFile.write(results.resolve("targets.tsv"), targets);
         text = PageBlocks.replace(text, PageBlocks.TARGETS, targetsText(targets, settings, peers));

@@ -33,9 +33,9 @@ class PageBlocksTest {
 
     @Test
     void aSectionsNewRunReplacesItsOldLineAndKeepsTheOthers() {
-        String runs = PageBlocks.withRun("", "sessions", "- `./bench --only=sessions` first");
-        runs = PageBlocks.withRun(runs, "memory", "- `./bench --only=memory` once");
-        runs = PageBlocks.withRun(runs, "sessions", "- `./bench --only=sessions` again");
-        assertTrue(runs.endsWith("\n\n- `./bench --only=memory` once\n- `./bench --only=sessions` again\n\n"), runs);
+        String runs = PageBlocks.withRun("", "sessions", "9. Sessions", "first");
+        runs = PageBlocks.withRun(runs, "memory", "3. Memory", "once");
+        runs = PageBlocks.withRun(runs, "sessions", "9. Sessions", "again");
+        assertTrue(runs.endsWith("\n\n- 3. Memory (`memory`): once.\n- 9. Sessions (`sessions`): again.\n\n"), runs);
     }
 }

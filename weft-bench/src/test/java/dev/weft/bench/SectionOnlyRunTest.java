@@ -104,7 +104,7 @@ class SectionOnlyRunTest {
         assertTrue(after.contains("alpha measured 1.0") && after.contains("gamma measured 3.0"), after);
         assertTrue(after.contains("## Fake beta\n\n*Re-measured alone: `./bench --only=beta` today."), after);
         assertTrue(after.contains("beta measured 20.0") && !after.contains("beta measured 2.0"), after);
-        assertTrue(after.contains("- Section \"Fake beta\" (`./bench --only=beta`): `./bench --only=beta` today."), after);
+        assertTrue(after.contains("- Fake beta (`beta`): `./bench --only=beta` today."), after);
         String targetsText = PageBlocks.content(after, PageBlocks.TARGETS).orElseThrow();
         assertTrue(targetsText.contains("alpha at 1.0") && targetsText.contains("beta at 20.0")
                 && targetsText.indexOf("alpha at") < targetsText.indexOf("beta at")
