@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * DBOS instance starts {@code SESSIONS} workflows of {@link Sleeper}, each sleeping with DBOS's
  * durable {@code sleep} until its own due time (whole milliseconds spread evenly over
  * {@code WINDOW} seconds that begin once all are started, {@link TimersProbe#lead} from the time
- * a start takes, measured first on a few workflows due at once), then running one
+ * a start takes, measured first on a few workflows it cancels), then running one
  * durable step and returning. A timer fires when its workflow wakes; its lateness is measured
  * twice, against its due time: when the workflow's thread wakes from the sleep
  * ({@code started}) and when the step after it returns, its output recorded
@@ -103,23 +103,21 @@ public final class DbosTimersProbe {
     }
 
     /**
-     * Starts {@link TimersProbe#WARM_UP_STARTS} workflows due at once and waits for them: DBOS's
-     * start and wake-up run, and a start's time measured, the last half's average. Their timers
-     * are then forgotten.
+     * Starts {@link TimersProbe#WARM_UP_STARTS} workflows that sleep a day, and cancels them:
+     * DBOS's start run, and its time measured, the last half's average.
      */
     private static Duration warmUp(DBOS dbos, Sleeper sleeper) {
         int count = TimersProbe.WARM_UP_STARTS;
+        long later = Instant.now().plus(Duration.ofDays(1)).toEpochMilli();
         long timed = 0;
         for (int i = 0; i < count; i++) {
-            long now = System.currentTimeMillis();
             long t0 = System.nanoTime();
-            dbos.startWorkflow(() -> sleeper.sleepUntil(now), new StartWorkflowOptions("warm-up-" + i));
+            dbos.startWorkflow(() -> sleeper.sleepUntil(later), new StartWorkflowOptions("warm-up-" + i));
             timed += i < count / 2 ? 0 : System.nanoTime() - t0;
         }
         for (int i = 0; i < count; i++) {
-            dbos.<Long, RuntimeException>retrieveWorkflow("warm-up-" + i).getResult();
+            dbos.cancelWorkflow("warm-up-" + i);
         }
-        FIRED.clear();
         return Duration.ofNanos(timed / (count - count / 2));
     }
 

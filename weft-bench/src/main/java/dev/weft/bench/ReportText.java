@@ -85,7 +85,8 @@ final class ReportText {
         page.heading(2, "Reproducing");
         page.bullets(List.of(
                 "`./bench` regenerates this page, its plots, `bench-results/results.tsv` (every median, "
-                        + "tab-separated) and `bench-results/peers.tsv` (the peers' rows as they reported them); "
+                        + "tab-separated, with the section that measured it), `bench-results/targets.tsv` (the "
+                        + "targets by section) and `bench-results/peers.tsv` (the peers' rows as they reported them); "
                         + "`./bench --quick` is a smoke run of seconds that writes under "
                         + "`weft-bench/target/bench-quick/` instead.",
                 "`./bench --only=NAME` (NAME: a section's name, such as `sessions`; several separated by commas) "
@@ -97,6 +98,10 @@ final class ReportText {
                 "One benchmark by hand: `./mvnw -q -pl weft-bench -am package -DskipTests`, then `java "
                         + Jvm.EXPORTS + " -cp <class path> org.openjdk.jmh.Main SwitchBenchmark -p count=1000 "
                         + "-opi 1000` (the report sets `-opi` so that scores are per operation).",
+                "One probe by hand, on the same class path: `java " + Jvm.EXPORTS + " --enable-native-access="
+                        + "ALL-UNNAMED -cp <class path> dev.weft.bench.WorkerStepsProbe postgres 10 100 20 2 NATIVE 5` "
+                        + "(each probe's class comment gives its arguments; its `key=value` lines are what the "
+                        + "section reads).",
                 "JMH's and the probes' own logs of the last run are in `weft-bench/target/bench-logs/`, the "
                         + "peers' in `weft-bench/target/bench-peers/logs/`."));
     }

@@ -37,7 +37,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * afterwards. Prints {@code key=value} lines: median, 99th percentile and maximum of both
  * latenesses in milliseconds, how many fired, how many fired before their time ({@code early}),
  * and how many were stored only after their due time ({@code late-stored}, their lateness counted
- * all the same), and the time a start took ({@code start-us}).
+ * all the same), the time a start took in the warm-up ({@code start-us}) and storing them all
+ * took ({@code start-seconds}).
  */
 public final class TimersProbe {
 
@@ -48,7 +49,7 @@ public final class TimersProbe {
     }
 
     /** Sessions (or workflows) started and removed before the others, to warm up and time a start. */
-    static final int WARM_UP_STARTS = 20;
+    static final int WARM_UP_STARTS = 100;
 
     /**
      * How long before the first due time the probe starts storing {@code sessions} sessions, a
@@ -110,6 +111,7 @@ public final class TimersProbe {
             Duration perStart = warmUp(starter);
             Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(perStart, sessions)).toEpochMilli());
             System.out.println("start-us=" + perStart.toNanos() / 1e3);
+            long storing = System.nanoTime();
             for (int i = 0; i < sessions; i++) {
                 String id = "timer-" + i;
                 Instant due = due(first, window, i, sessions);
@@ -119,6 +121,7 @@ public final class TimersProbe {
                     late++;
                 }
             }
+            System.out.println("start-seconds=" + (System.nanoTime() - storing) / 1e9);
         }
         return late;
     }

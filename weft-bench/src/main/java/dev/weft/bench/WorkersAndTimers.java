@@ -45,7 +45,7 @@ final class WorkersAndTimers {
                         List.of(weft("sqlite", 1), dbos(1)));
             }
             return new Sizes(100, 20, 5, 3, List.of(weft("postgres", 1), weft("postgres", 2), weft("postgres", 4),
-                    weft("sqlite", 1), dbos(1), dbos(2), dbos(4)), 10_000, 30, 2,
+                    weft("sqlite", 1), dbos(1), dbos(2), dbos(4)), 10_000, 60, 2,
                     List.of(weft("postgres", 1), weft("postgres", 4), weft("sqlite", 1), dbos(1)));
         }
 
@@ -275,7 +275,7 @@ final class WorkersAndTimers {
         page.paragraph("""
                 Timer lateness (`TimersProbe`): %s sessions of `SleepingWorkflow` each sleep \
                 (`StepContext.sleepUntil`) until a due time of their own, whole milliseconds spread evenly over \
-                %s s (%s a second) from a first one set, once 20 starts of sessions it then removes have \
+                %s s (%s a second) from a first one set, once 100 starts of sessions it then removes have \
                 warmed up and timed the start, a second and twice the time the starts will take ahead, so \
                 that all are stored before it; then the nodes are built, each a `Sessions` of its own with \
                 %d workers (nodes as above), and each timer fires when a worker runs the \
@@ -283,12 +283,13 @@ final class WorkersAndTimers {
                 time twice: when that step's body begins (started), and when the step's `COMMIT` returns on \
                 the worker's thread (committed: the fire time, as a user of the session sees it). Every \
                 timer is checked to fire once, for its own due time, and the store to be empty at the end. \
-                The %s row (`DbosTimersProbe`) starts as many workflows the same way (its start timed on 20 \
-                workflows due at once), each sleeping with DBOS's durable `sleep` until its due time on the \
+                The %s row (`DbosTimersProbe`) starts as many workflows the same way (its start timed on 100 \
+                workflows it then cancels), each sleeping with DBOS's durable `sleep` until its due time on the \
                 thread DBOS runs it on, then running one durable step (started: when the thread wakes; \
                 committed: when that step returns). Stored late counts \
                 timers whose session (workflow) was stored only after its due time; early, those that began \
-                before it. The goal: a committed lateness p99 under %s ms.\
+                before it (DBOS's `sleep` sleeps the whole milliseconds left, truncated, so that a workflow \
+                may wake up to a millisecond before its time). The goal: a committed lateness p99 under %s ms.\
                 """.formatted(Format.count(sizes.timers()), Format.number(sizes.windowSeconds()),
                 Format.number(sizes.timers() / sizes.windowSeconds()), sizes.timerWorkers(), DBOS,
                 Format.number(LATENESS_GOAL_MS)));
