@@ -12,23 +12,26 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * DBOS Transact's side of the timers, in a fresh JVM: {@code SESSIONS WINDOW}. On a real
+ * DBOS Transact's side of the timers, in a fresh JVM: {@code SESSIONS DUE WINDOW}. On a real
  * PostgreSQL server it starts (the same binaries and settings as {@link SessionsProbe}'s), one
  * DBOS instance starts {@code SESSIONS} workflows of {@link Sleeper}, each sleeping with DBOS's
- * durable {@code sleep} until its own due time (whole milliseconds spread evenly over
- * {@code WINDOW} seconds that begin once all are started, {@link TimersProbe#lead} from the time
- * a start takes, measured first on a few workflows it cancels), then running one
- * durable step and returning. A timer fires when its workflow wakes; its lateness is measured
+ * durable {@code sleep}: {@code DUE} of them until due times of their own (whole milliseconds
+ * spread evenly over {@code WINDOW} seconds that begin once all are started,
+ * {@link TimersProbe#lead} from the time a start takes, measured first on a few workflows it
+ * cancels), the others until a day later (cancelled at the end), then running one durable step
+ * and returning. A timer fires when its workflow wakes; its lateness is measured
  * twice, against its due time: when the workflow's thread wakes from the sleep
  * ({@code started}) and when the step after it returns, its output recorded
  * ({@code committed}), as {@link TimersProbe} measures Weft's. Checks that each workflow fired
- * once, for its own due time, and that all of them ended as they should. Prints the same
+ * once, for its own due time, and that all of those ended as they should. Prints the same
  * {@code key=value} lines as {@link TimersProbe}, and how long starting them took.
  */
 public final class DbosTimersProbe {
@@ -72,7 +75,8 @@ public final class DbosTimersProbe {
 
     public static void main(String[] args) throws Exception {
         int sessions = Integer.parseInt(args[0]);
-        Duration window = Duration.ofMillis((long) (Double.parseDouble(args[1]) * 1000));
+        int due = Integer.parseInt(args[1]);
+        Duration window = Duration.ofMillis((long) (Double.parseDouble(args[2]) * 1000));
         FIRED.clear();
         String url = PostgresServer.shared().newDatabase("dbos");
         Map<String, Instant> dues = new HashMap<>();
@@ -85,20 +89,27 @@ public final class DbosTimersProbe {
                     .toEpochMilli());
             System.out.println("start-us=" + perStart.toNanos() / 1e3);
             long startedAt = System.nanoTime();
-            for (int i = 0; i < sessions; i++) {
+            List<String> sleepers = new ArrayList<>();
+            long later = first.plus(Duration.ofDays(1)).toEpochMilli();
+            for (int i = 0; i < sessions - due; i++) {
+                sleepers.add("sleeper-" + i);
+                dbos.startWorkflow(() -> sleeper.sleepUntil(later), new StartWorkflowOptions("sleeper-" + i));
+            }
+            for (int i = 0; i < due; i++) {
                 String id = "timer-" + i;
-                Instant due = TimersProbe.due(first, window, i, sessions);
-                dbos.startWorkflow(() -> sleeper.sleepUntil(due.toEpochMilli()), new StartWorkflowOptions(id));
-                dues.put(id, due);
-                if (Instant.now().isAfter(due)) {
+                Instant at = TimersProbe.due(first, window, i, due);
+                dbos.startWorkflow(() -> sleeper.sleepUntil(at.toEpochMilli()), new StartWorkflowOptions(id));
+                dues.put(id, at);
+                if (Instant.now().isAfter(at)) {
                     lateStored++;
                 }
             }
             System.out.println("start-seconds=" + (System.nanoTime() - startedAt) / 1e9);
-            awaitAll(sessions, first.plus(window).plus(DRAIN));
+            awaitAll(due, first.plus(window).plus(DRAIN));
             check(dues);
+            dbos.cancelWorkflows(sleepers);
         }
-        checkEnded(url, sessions);
+        checkEnded(url, due);
         print(dues, lateStored);
     }
 

@@ -22,25 +22,29 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Timer lateness, in a fresh JVM: {@code STORE SESSIONS WINDOW NODES WORKERS [ENGINE]}. In the
- * store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real server it
- * starts) it starts {@code SESSIONS} sessions of {@link SleepingWorkflow}, each sleeping until
- * its own due time, whole milliseconds spread evenly over {@code WINDOW} seconds that begin
- * once all are stored ({@link #lead}, from the time a start takes, measured first on a few
- * sessions it removes); then it builds {@code NODES} nodes, each a
- * {@link Sessions} and store of its own with {@code WORKERS} workers, and waits for every timer
- * to fire. A timer fires when a worker runs the session's step for its sleep, which ends the
+ * Timer lateness, in a fresh JVM: {@code STORE SESSIONS DUE WINDOW NODES WORKERS [ENGINE]}. In
+ * the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real server it
+ * starts) it starts {@code SESSIONS} sessions of {@link SleepingWorkflow}, all sleeping:
+ * {@code DUE} of them until due times of their own, whole milliseconds spread evenly over
+ * {@code WINDOW} seconds that begin once all are stored ({@link #lead}, from the time a start
+ * takes, measured first on a few sessions it removes), the others until a day after the first
+ * (they sleep on through the run, in the store and its index of due times as the others are);
+ * then it builds {@code NODES} nodes, each a {@link Sessions} and store of its own with
+ * {@code WORKERS} workers, and waits for the {@code DUE} timers to fire. A timer fires when a worker runs the session's step for its sleep, which ends the
  * session; its lateness is measured twice, against its due time: when the body's step begins
  * ({@code started}) and when that step's {@code COMMIT} returns on the worker's thread
  * ({@code committed}, seen by {@link StepWatch} through {@link WatchedJdbc}). Checks that each
- * session fired once, for its own due time and for its sleep, and that the store holds no session
- * afterwards. Prints {@code key=value} lines: median, 99th percentile and maximum of both
+ * session due fired once, for its own due time and for its sleep, and that the store holds the
+ * others only afterwards. Prints {@code key=value} lines: median, 99th percentile and maximum of both
  * latenesses in milliseconds, how many fired, how many fired before their time ({@code early}),
  * and how many were stored only after their due time ({@code late-stored}, their lateness counted
  * all the same), the time a start took in the warm-up ({@code start-us}) and storing them all
  * took ({@code start-seconds}).
  */
 public final class TimersProbe {
+
+    /** How long after the first due time the sessions not due in the window sleep. */
+    private static final Duration LATER = Duration.ofDays(1);
 
     /** How long after the last due time the probe gives up waiting for the timers left. */
     private static final Duration DRAIN = Duration.ofMinutes(2);
@@ -67,17 +71,18 @@ public final class TimersProbe {
     public static void main(String[] args) throws Exception {
         String kind = args[0];
         int sessions = Integer.parseInt(args[1]);
-        Duration window = Duration.ofMillis((long) (Double.parseDouble(args[2]) * 1000));
-        int nodes = Integer.parseInt(args[3]);
-        int workers = Integer.parseInt(args[4]);
-        Engine engine = args.length > 5 ? Engine.valueOf(args[5]) : Engine.defaultEngine();
+        int due = Integer.parseInt(args[2]);
+        Duration window = Duration.ofMillis((long) (Double.parseDouble(args[3]) * 1000));
+        int nodes = Integer.parseInt(args[4]);
+        int workers = Integer.parseInt(args[5]);
+        Engine engine = args.length > 6 ? Engine.valueOf(args[6]) : Engine.defaultEngine();
         Path directory = Files.createTempDirectory("weft-timers-bench");
         try {
             SessionsProbe.Target target = WorkerStepsProbe.watched(kind, directory);
             Queue<StepWatch.Seen> fired = new ConcurrentLinkedQueue<>();
             StepWatch.listen(fired::add);
             Map<String, Instant> dues = new HashMap<>();
-            int lateStored = start(target, engine, sessions, window, dues);
+            int lateStored = start(target, engine, sessions, due, window, dues);
             List<SessionStore> stores = new ArrayList<>();
             List<Sessions> running = new ArrayList<>();
             for (int node = 0; node < nodes; node++) {
@@ -86,13 +91,13 @@ public final class TimersProbe {
                 running.add(Sessions.builder(store).engine(engine).workers(workers).build());
             }
             try {
-                awaitAll(fired, sessions, java.util.Collections.max(dues.values()).plus(DRAIN));
+                awaitAll(fired, due, java.util.Collections.max(dues.values()).plus(DRAIN));
             } finally {
                 running.forEach(Sessions::close);
                 stores.forEach(SessionStore::close);
             }
             check(fired, dues);
-            checkEmpty(target);
+            checkLeft(target, sessions - due);
             print(fired, dues, lateStored);
         } finally {
             SessionsProbe.delete(directory);
@@ -100,10 +105,11 @@ public final class TimersProbe {
     }
 
     /**
-     * Stores the sleeping sessions, their first due time a {@link #lead} after a start's time is
-     * known; returns how many were stored after their due time.
+     * Stores the sleeping sessions, the first due time a {@link #lead} after a start's time is
+     * known: first those that sleep on, then those due in the window, in the order they are due
+     * ({@code dues}); returns how many of these were stored after their due time.
      */
-    private static int start(SessionsProbe.Target target, Engine engine, int sessions, Duration window,
+    private static int start(SessionsProbe.Target target, Engine engine, int sessions, int due, Duration window,
             Map<String, Instant> dues) {
         int late = 0;
         try (SessionStore store = target.store()) {
@@ -112,12 +118,15 @@ public final class TimersProbe {
             Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(perStart, sessions)).toEpochMilli());
             System.out.println("start-us=" + perStart.toNanos() / 1e3);
             long storing = System.nanoTime();
-            for (int i = 0; i < sessions; i++) {
+            for (int i = 0; i < sessions - due; i++) {
+                starter.start("sleeper-" + i, new SleepingWorkflow(), first.plus(LATER));
+            }
+            for (int i = 0; i < due; i++) {
                 String id = "timer-" + i;
-                Instant due = due(first, window, i, sessions);
-                starter.start(id, new SleepingWorkflow(), due);
-                dues.put(id, due);
-                if (Instant.now().isAfter(due)) {
+                Instant at = due(first, window, i, due);
+                starter.start(id, new SleepingWorkflow(), at);
+                dues.put(id, at);
+                if (Instant.now().isAfter(at)) {
                     late++;
                 }
             }
@@ -175,13 +184,15 @@ public final class TimersProbe {
         }
     }
 
-    /** The store holds no session: each ended with its timer's step. */
-    private static void checkEmpty(SessionsProbe.Target target) throws SQLException {
+    /** The store holds the {@code count} sessions that sleep on, and none of the others: each ended with its timer. */
+    private static void checkLeft(SessionsProbe.Target target, int count) throws SQLException {
         try (Connection connection = target.connect(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM weft_sessions")) {
+                ResultSet rows = statement.executeQuery("SELECT COUNT(*), COUNT(CASE WHEN id LIKE 'sleeper-%'"
+                        + " AND status = 'SUSPENDED' THEN 1 END) FROM weft_sessions")) {
             rows.next();
-            if (rows.getLong(1) != 0) {
-                throw new IllegalStateException(rows.getLong(1) + " sessions are left in the store");
+            if (rows.getLong(1) != count || rows.getLong(2) != count) {
+                throw new IllegalStateException(rows.getLong(1) + " sessions are left in the store, "
+                        + rows.getLong(2) + " of them sleeping on, not " + count);
             }
         }
     }

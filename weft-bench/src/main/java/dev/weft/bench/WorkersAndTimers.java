@@ -20,6 +20,8 @@ final class WorkersAndTimers {
 
     private static final String WORKLOAD = "sessions";
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
+    /** A timers probe's: its lead grows with the time a start takes, which a loaded machine multiplies. */
+    private static final Duration TIMERS_TIMEOUT = Duration.ofMinutes(10);
     private static final List<String> JVM_OPTIONS = List.of("--enable-native-access=ALL-UNNAMED");
     private static final String DBOS = "DBOS Transact 1.1.0-m6";
     private static final double STEP_GOAL = 1.3;
@@ -37,15 +39,15 @@ final class WorkersAndTimers {
 
     /** The sizes of a run. */
     record Sizes(int sessions, int rounds, int warmupSeconds, int dbosWarmupRounds, List<Config> stepConfigs,
-            int timers, double windowSeconds, int timerWorkers, List<Config> timerConfigs) {
+            int timers, int timersDue, double windowSeconds, int timerWorkers, List<Config> timerConfigs) {
 
         static Sizes of(Settings settings) {
             if (settings.quick()) {
-                return new Sizes(3, 2, 0, 1, List.of(weft("postgres", 1), dbos(1)), 50, 1, 2,
+                return new Sizes(3, 2, 0, 1, List.of(weft("postgres", 1), dbos(1)), 50, 30, 1, 2,
                         List.of(weft("sqlite", 1), dbos(1)));
             }
             return new Sizes(100, 20, 5, 3, List.of(weft("postgres", 1), weft("postgres", 2), weft("postgres", 4),
-                    weft("sqlite", 1), dbos(1), dbos(2), dbos(4)), 10_000, 60, 2,
+                    weft("sqlite", 1), dbos(1), dbos(2), dbos(4)), 10_000, 3_000, 60, 2,
                     List.of(weft("postgres", 1), weft("postgres", 4), weft("sqlite", 1), dbos(1)));
         }
 
@@ -114,7 +116,7 @@ final class WorkersAndTimers {
     private SessionsSection.Run weftWorkers(Bench bench, Config config) {
         return probe(bench, "workers " + config.label(), WorkerStepsProbe.class, List.of(config.store(), "" + FRAMES,
                 "" + sizes.sessions(), "" + sizes.rounds(), "" + config.nodes(), ENGINE.name(),
-                "" + sizes.warmupSeconds()), (values, variant) -> {
+                "" + sizes.warmupSeconds()), TIMEOUT, (values, variant) -> {
                     recordStep(bench, variant, values, "worker", "median worker-run step");
                     recordStep(bench, variant, values, "resume", "median resumed step");
                 });
@@ -122,27 +124,27 @@ final class WorkersAndTimers {
 
     private SessionsSection.Run dbosWorkers(Bench bench, Config config) {
         return probe(bench, "dbos workers " + config.label(), DbosWorkersProbe.class, List.of("" + sizes.sessions(),
-                "" + sizes.rounds(), "" + config.nodes(), "" + sizes.dbosWarmupRounds()),
+                "" + sizes.rounds(), "" + config.nodes(), "" + sizes.dbosWarmupRounds()), TIMEOUT,
                 (values, variant) -> recordStep(bench, variant, values, "dbos", "median worker-run step"));
     }
 
     private SessionsSection.Run weftTimers(Bench bench, Config config) {
         return probe(bench, "timers " + config.label(), TimersProbe.class, List.of(config.store(), "" + sizes.timers(),
-                "" + sizes.windowSeconds(), "" + config.nodes(), "" + sizes.timerWorkers(), ENGINE.name()),
-                (values, variant) -> recordLateness(bench, variant, values));
+                "" + sizes.timersDue(), "" + sizes.windowSeconds(), "" + config.nodes(), "" + sizes.timerWorkers(), ENGINE.name()),
+                TIMERS_TIMEOUT, (values, variant) -> recordLateness(bench, variant, values));
     }
 
     private SessionsSection.Run dbosTimers(Bench bench, Config config) {
         return probe(bench, "dbos timers " + config.label(), DbosTimersProbe.class, List.of("" + sizes.timers(),
-                "" + sizes.windowSeconds()), (values, variant) -> recordLateness(bench, variant, values));
+                "" + sizes.timersDue(), "" + sizes.windowSeconds()), TIMERS_TIMEOUT, (values, variant) -> recordLateness(bench, variant, values));
     }
 
     /** Runs a probe; on success {@code record} records what it found under its variant. */
     private static SessionsSection.Run probe(Bench bench, String variant, Class<?> probe, List<String> args,
-            BiConsumer<Map<String, String>, String> record) {
+            Duration timeout, BiConsumer<Map<String, String>, String> record) {
         String label = WORKLOAD + ": " + variant;
         try {
-            Map<String, String> values = bench.probe(label, probe, args, JVM_OPTIONS, TIMEOUT);
+            Map<String, String> values = bench.probe(label, probe, args, JVM_OPTIONS, timeout);
             record.accept(values, variant);
             bench.probed(label, summary(values));
             return new SessionsSection.Run(values, null);
@@ -273,25 +275,27 @@ final class WorkersAndTimers {
             return;
         }
         page.paragraph("""
-                Timer lateness (`TimersProbe`): %s sessions of `SleepingWorkflow` each sleep \
-                (`StepContext.sleepUntil`) until a due time of their own, whole milliseconds spread evenly over \
-                %s s (%s a second) from a first one set, once 100 starts of sessions it then removes have \
-                warmed up and timed the start, a second and twice the time the starts will take ahead, so \
-                that all are stored before it; then the nodes are built, each a `Sessions` of its own with \
-                %d workers (nodes as above), and each timer fires when a worker runs the \
-                step its sleep made due, which ends the session. Its lateness is measured against its due \
-                time twice: when that step's body begins (started), and when the step's `COMMIT` returns on \
-                the worker's thread (committed: the fire time, as a user of the session sees it). Every \
-                timer is checked to fire once, for its own due time, and the store to be empty at the end. \
-                The %s row (`DbosTimersProbe`) starts as many workflows the same way (its start timed on 100 \
-                workflows it then cancels), each sleeping with DBOS's durable `sleep` until its due time on the \
-                thread DBOS runs it on, then running one durable step (started: when the thread wakes; \
-                committed: when that step returns). Stored late counts \
-                timers whose session (workflow) was stored only after its due time; early, those that began \
-                before it (DBOS's `sleep` sleeps the whole milliseconds left, truncated, so that a workflow \
-                may wake up to a millisecond before its time). The goal: a committed lateness p99 under %s ms.\
-                """.formatted(Format.count(sizes.timers()), Format.number(sizes.windowSeconds()),
-                Format.number(sizes.timers() / sizes.windowSeconds()), sizes.timerWorkers(), DBOS,
+                Timer lateness (`TimersProbe`): %s sessions of `SleepingWorkflow` sleep \
+                (`StepContext.sleepUntil`), %s of them until due times of their own, whole milliseconds spread \
+                evenly over %s s (%s a second), the others until a day after (they sleep on through the run, \
+                in the store and its index of due times as the others do). The first due time is set once 100 \
+                starts of sessions it then removes have warmed up and timed the start: a second and twice the \
+                time the starts will take ahead, so that all are stored before it. Then the nodes are built, \
+                each a `Sessions` of its own with %d workers (nodes as above), and each timer fires when a \
+                worker runs the step its sleep made due, which ends the session. Its lateness is measured \
+                against its due time twice: when that step's body begins (started), and when the step's \
+                `COMMIT` returns on the worker's thread (committed: the fire time, as a user of the session \
+                sees it). Every timer due is checked to fire once, for its own due time, and the store to hold \
+                only the sessions that sleep on at the end. The %s row (`DbosTimersProbe`) starts as many \
+                workflows the same way (its start timed on 100 workflows it then cancels), each sleeping with \
+                DBOS's durable `sleep` on the thread DBOS runs it on, then running one durable step (started: \
+                when the thread wakes; committed: when that step returns). Stored late counts timers whose \
+                session (workflow) was stored only after its due time; early, those that began before it \
+                (DBOS's `sleep` sleeps the whole milliseconds left, truncated, so that a workflow may wake up \
+                to a millisecond before its time). The goal: a committed lateness p99 under %s ms.\
+                """.formatted(Format.count(sizes.timers()), Format.count(sizes.timersDue()),
+                Format.number(sizes.windowSeconds()), Format.number(sizes.timersDue() / sizes.windowSeconds()),
+                sizes.timerWorkers(), DBOS,
                 Format.number(LATENESS_GOAL_MS)));
         Table table = new Table("system", "store", "nodes", "workers a node", "started median ms", "started p99 ms",
                 "committed median ms", "committed p99 ms", "committed max ms", "stored late", "early");

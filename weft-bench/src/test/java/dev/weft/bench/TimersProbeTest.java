@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The timers' probes, Weft's and DBOS's, at a tiny size: every timer fires once, and they print what the section reads. */
+/**
+ * The timers' probes, Weft's and DBOS's, at a tiny size: every timer due fires once, the others
+ * sleep on, and they print what the section reads.
+ */
 class TimersProbeTest {
 
     @Test
@@ -22,17 +25,17 @@ class TimersProbeTest {
 
     @Test
     void onTheEmbeddedStore() throws Exception {
-        check(ProbeOutput.of(TimersProbe::main, "sqlite", "40", "0.5", "1", "2", "NATIVE"), 40);
+        check(ProbeOutput.of(TimersProbe::main, "sqlite", "60", "40", "0.5", "1", "2", "NATIVE"), 40);
     }
 
     @Test
     void onPostgresWithTwoNodes() throws Exception {
-        check(ProbeOutput.of(TimersProbe::main, "postgres", "40", "0.5", "2", "1", "WOVEN"), 40);
+        check(ProbeOutput.of(TimersProbe::main, "postgres", "60", "40", "0.5", "2", "1", "WOVEN"), 40);
     }
 
     @Test
     void onDbos() throws Exception {
-        check(ProbeOutput.of(DbosTimersProbe::main, "40", "0.5"), 40);
+        check(ProbeOutput.of(DbosTimersProbe::main, "60", "40", "0.5"), 40);
     }
 
     private static void check(Map<String, String> values, int timers) throws Exception {
