@@ -11,8 +11,8 @@ import java.util.Map;
  */
 final class Bench {
 
-    /** One measured value, as written to {@code results.tsv}. */
-    record Recorded(String workload, String variant, String parameter, Outcome outcome) {
+    /** One measured value, as written to {@code results.tsv}, with the section that measured it. */
+    record Recorded(String workload, String variant, String parameter, Outcome outcome, String section) {
     }
 
     private final Settings settings;
@@ -21,6 +21,8 @@ final class Bench {
     private final ProbeRunner probes;
     private final Progress progress;
     private final List<Recorded> recorded = new ArrayList<>();
+    /** The section measuring now ({@link Section#id}), named with each value it records. */
+    private String section = "";
 
     Bench(Settings settings, Machine machine, JmhRunner jmh, ProbeRunner probes, Progress progress) {
         this.settings = settings;
@@ -66,7 +68,17 @@ final class Bench {
     }
 
     void record(String workload, String variant, String parameter, Outcome outcome) {
-        recorded.add(new Recorded(workload, variant, parameter, outcome));
+        recorded.add(new Recorded(workload, variant, parameter, outcome, section));
+    }
+
+    /** Runs {@code section}'s measurements, its values recorded under its name. */
+    void measure(Section section) {
+        this.section = section.id();
+        try {
+            section.measure(this);
+        } finally {
+            this.section = "";
+        }
     }
 
     void note(String message) {

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * DBOS Transact for Java running {@code SessionWorkflow}'s job, in a fresh JVM:
@@ -43,12 +44,22 @@ public final class DbosProbe {
         int converse(int steps);
     }
 
-    /** The workflow, written the way DBOS documents: messages in, durable steps, events out. */
+    /**
+     * The workflow, written the way DBOS documents: messages in, durable steps, events out. Each
+     * answer, once published, is also told to {@code onAnswer} (workflow id and answer), in the
+     * workflow's thread.
+     */
     public static final class ConversationWorkflow implements Conversation {
         private final DBOS dbos;
+        private final BiConsumer<String, Integer> onAnswer;
 
         public ConversationWorkflow(DBOS dbos) {
+            this(dbos, (id, answer) -> { });
+        }
+
+        public ConversationWorkflow(DBOS dbos, BiConsumer<String, Integer> onAnswer) {
             this.dbos = dbos;
+            this.onAnswer = onAnswer;
         }
 
         @Override
@@ -61,6 +72,7 @@ public final class DbosProbe {
                         "workflow " + DBOS.workflowId() + ": no input within " + WAIT))).intValue();
                 int answer = dbos.runStep(() -> input + 1, "answer");
                 dbos.setEvent(outputKey(step), answer);
+                onAnswer.accept(DBOS.workflowId(), answer);
                 answered++;
             }
             return answered;
@@ -79,9 +91,7 @@ public final class DbosProbe {
         List<String> ids = new ArrayList<>();
         int[] stepOf = new int[sessions];
         SessionsProbe.Timing steps;
-        DBOSConfig config = DBOSConfig.defaults("weft-bench").withDatabaseUrl(url).withDbUser("postgres")
-                .withDbPassword(""); // no admin server: DBOSConfig.defaults leaves it off
-        try (DBOS dbos = new DBOS(config)) {
+        try (DBOS dbos = new DBOS(config(url))) {
             Conversation conversation = dbos.registerProxy(Conversation.class, new ConversationWorkflow(dbos));
             dbos.launch();
             for (int i = 0; i < sessions; i++) {
@@ -119,6 +129,11 @@ public final class DbosProbe {
         SessionsProbe.Timing floor = SessionsProbe.timed(1, ids, rounds,
                 (node, slice) -> SessionsProbe.floor(target, slice, rounds, floorBytes));
         SessionsProbe.print("floor", floor);
+    }
+
+    /** DBOS's settings for a node on the database at {@code url}: no admin server (DBOSConfig.defaults leaves it off). */
+    static DBOSConfig config(String url) {
+        return DBOSConfig.defaults("weft-bench").withDatabaseUrl(url).withDbUser("postgres").withDbPassword("");
     }
 
     /** One step from outside: sends {@code input} to workflow {@code id}, waits for its answer and checks it. */

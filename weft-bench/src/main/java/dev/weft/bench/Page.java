@@ -34,6 +34,18 @@ final class Page {
         return peers;
     }
 
+    /** Opens block {@code name}, which a section-only run may replace ({@link PageBlocks}). */
+    Page begin(String name) {
+        text.append(PageBlocks.begin(name)).append('\n');
+        return this;
+    }
+
+    /** Closes block {@code name}. */
+    Page end(String name) {
+        text.append(PageBlocks.end(name)).append("\n\n");
+        return this;
+    }
+
     Page heading(int level, String title) {
         text.append('\n').append("#".repeat(level)).append(' ').append(title).append("\n\n");
         return this;

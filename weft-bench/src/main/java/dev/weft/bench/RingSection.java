@@ -48,6 +48,11 @@ final class RingSection extends Section {
     }
 
     @Override
+    List<Section> dependsOn() {
+        return List.of(memory);
+    }
+
+    @Override
     String title() {
         return "8. Switches per second and resident memory, 100 to 50,000 coroutines (004, tables 4.1 and 4.4)";
     }

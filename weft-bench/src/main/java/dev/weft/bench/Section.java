@@ -17,6 +17,21 @@ abstract class Section {
     /** The section's heading. */
     abstract String title();
 
+    /**
+     * The section's name for {@code ./bench --only=NAME} and the page's markers: its class's name
+     * without {@code Section}, in lower case, words joined by dashes ({@code FiberChainSection}:
+     * {@code fiber-chain}).
+     */
+    String id() {
+        String name = getClass().getSimpleName().replaceFirst("Section$", "");
+        return name.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** The sections whose measurements this one's text uses: a section-only run measures them too. */
+    List<Section> dependsOn() {
+        return List.of();
+    }
+
     /** How many console progress steps (JMH runs and probe JVMs) {@link #measure} makes. */
     abstract int plannedSteps(Settings settings);
 

@@ -114,10 +114,15 @@ public final class SessionsProbe {
             System.out.println("engine=" + engine);
             print("floor", timings[1]);
         } finally {
-            try (var files = Files.walk(directory)) {
-                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(file);
-                }
+            delete(directory);
+        }
+    }
+
+    /** Deletes {@code directory} and all it holds. */
+    static void delete(Path directory) throws java.io.IOException {
+        try (var files = Files.walk(directory)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
             }
         }
     }
@@ -133,7 +138,7 @@ public final class SessionsProbe {
         void commit(Connection connection) throws SQLException;
     }
 
-    private static Target sqlite(Path file) {
+    static Target sqlite(Path file) {
         return new Target() {
             public SessionStore store() {
                 return SessionStore.sqlite(file);

@@ -14,7 +14,8 @@ import java.util.Map;
  * fresh JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
  * same store doing one {@code UPDATE} of a row of the same size per step; then DBOS Transact
  * running the same workflow on PostgreSQL in a fresh JVM of its own ({@link DbosProbe}), with
- * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes.
+ * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes; then sessions run by
+ * workers and their timers, Weft's and DBOS's ({@link WorkersAndTimers}).
  */
 final class SessionsSection extends Section {
 
@@ -45,6 +46,7 @@ final class SessionsSection extends Section {
     private final Map<String, Run> residentRuns = new LinkedHashMap<>();
     private final Map<Integer, Run> nodeRuns = new LinkedHashMap<>();
     private Run dbosRun;
+    private final WorkersAndTimers workers = new WorkersAndTimers();
     private int sessions;
     private int rounds;
     private int warmupSeconds;
@@ -66,12 +68,14 @@ final class SessionsSection extends Section {
 
     @Override
     int plannedSteps(Settings settings) {
-        return 2 * 2 * ENGINES.size() * frames(settings).size() + 1 + nodes(settings).size();
+        return 2 * 2 * ENGINES.size() * frames(settings).size() + 1 + nodes(settings).size()
+                + WorkersAndTimers.plannedSteps(settings);
     }
 
     @Override
     double estimatedSeconds(Settings settings) {
-        return plannedSteps(settings) * (settings.quick() ? 8 : 25 + WARMUP_SECONDS);
+        int steps = plannedSteps(settings) - WorkersAndTimers.plannedSteps(settings);
+        return steps * (settings.quick() ? 8 : 25 + WARMUP_SECONDS) + WorkersAndTimers.estimatedSeconds(settings);
     }
 
     @Override
@@ -92,6 +96,7 @@ final class SessionsSection extends Section {
         for (int nodes : nodes(settings)) {
             nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes, 0, Engine.NATIVE));
         }
+        workers.measure(bench);
     }
 
     /** Records Weft's run on {@code store} at {@code frames} frames on {@code engine}. */
@@ -262,6 +267,7 @@ final class SessionsSection extends Section {
             page.paragraph("Not measured:");
             page.bullets(failures);
         }
+        workers.write(page);
     }
 
     private static void weftRow(Table depths, String system, String key, Run run) {
@@ -275,8 +281,10 @@ final class SessionsSection extends Section {
 
     @Override
     List<Target> targets(PeerResults peers) {
-        return List.of(withinFloor("", depthRuns).explainedIfMissed(readAndRestore()), besideDbos(),
-                withinFloor(", sessions kept resident", residentRuns));
+        List<Target> targets = new ArrayList<>(List.of(withinFloor("", depthRuns).explainedIfMissed(readAndRestore()),
+                besideDbos(), withinFloor(", sessions kept resident", residentRuns)));
+        targets.addAll(workers.targets());
+        return targets;
     }
 
     /**

@@ -1,0 +1,267 @@
+package dev.weft.bench;
+
+import dev.weft.Engine;
+import dev.weft.bench.woven.WaitingWorkflow;
+import dev.weft.sessions.SessionStep;
+import dev.weft.sessions.SessionStore;
+import dev.weft.sessions.Sessions;
+import dev.weft.sessions.testing.PostgresServer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Steps run by workers against steps run by a caller, in a fresh JVM:
+ * {@code STORE FRAMES SESSIONS ROUNDS NODES [ENGINE [WARMUP]]}. It starts {@code SESSIONS}
+ * sessions of {@link WaitingWorkflow} that wait for messages, and as many twins of them that
+ * wait for a caller's input, {@code FRAMES} frames deep, in the store ({@code sqlite}: a file in
+ * a temporary directory; {@code postgres}: a real server it starts). Then {@code NODES} threads,
+ * each a node with a {@link Sessions} and store of its own and one worker
+ * ({@link Sessions.Builder#workers}), take turns over their share of the sessions,
+ * {@code ROUNDS} rounds: in each, a worker-run step of each session of the share, one at a time
+ * (a {@link Sessions#send} of the input, whose step a worker of any node claims and runs,
+ * timed from the call to {@code send} to the moment the step's {@code COMMIT} returns on the
+ * worker's thread, which {@link StepWatch} sees through {@link WatchedJdbc}), then a
+ * {@link Sessions#resume} of each twin with the same kind of input, timed from the call to its
+ * return. Before the clock starts, each node runs such rounds untimed for {@code WARMUP}
+ * seconds (default 0). Every answer is checked (the input plus one), and every session's
+ * version at the end (one step per input). Prints {@code key=value} lines: steps per second
+ * (each kind's count over the longest time a node spent on it), median and 99th-percentile
+ * latency of the worker-run steps ({@code worker-}) and of the resumed ones ({@code resume-}),
+ * and the medians of their parts: the send's call ({@code worker-send}), the time from the call
+ * (of {@code send} or {@code resume}) to the moment the body began ({@code -before-body}:
+ * {@link StepWatch#ran}), and from there to the commit ({@code -after-body}).
+ */
+public final class WorkerStepsProbe {
+
+    private static final Duration WAIT = Duration.ofMinutes(1);
+    private static final int WORKERS_PER_NODE = 1;
+    private static final String TWIN = "-twin";
+
+    /** The steps a node waits for, by session: completed by {@link StepWatch} on the worker's thread. */
+    private static final Map<String, CompletableFuture<StepWatch.Seen>> EXPECTED = new ConcurrentHashMap<>();
+
+    private WorkerStepsProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String kind = args[0];
+        int frames = Integer.parseInt(args[1]);
+        int sessions = Integer.parseInt(args[2]);
+        int rounds = Integer.parseInt(args[3]);
+        int nodes = Integer.parseInt(args[4]);
+        Engine engine = args.length > 5 ? Engine.valueOf(args[5]) : Engine.defaultEngine();
+        long warmupNanos = args.length > 6 ? (long) (Double.parseDouble(args[6]) * 1e9) : 0;
+        Path directory = Files.createTempDirectory("weft-workers-bench");
+        try {
+            SessionsProbe.Target target = watched(kind, directory);
+            List<String> ids = start(target, engine, frames, sessions);
+            StepWatch.listen(WorkerStepsProbe::seen);
+            CountDownLatch done = new CountDownLatch(nodes);
+            Parts parts = new Parts();
+            SessionsProbe.Timing both = SessionsProbe.timed(nodes, ids, (index, slice) -> {
+                Node node = new Node(target, engine);
+                node.warmUp(slice, warmupNanos);
+                return () -> node.timed(slice, rounds, done, parts);
+            });
+            SessionsProbe.Timing[] timings = SessionsProbe.split(both.latencies(), nodes, sessions, rounds);
+            SessionsProbe.print("worker", timings[0]);
+            SessionsProbe.print("resume", timings[1]);
+            parts.print();
+            System.out.println("engine=" + engine);
+            System.out.println("workers-per-node=" + WORKERS_PER_NODE);
+        } finally {
+            SessionsProbe.delete(directory);
+        }
+    }
+
+    /** The store of {@code kind} in {@code directory}, its connections watched for commits. */
+    static SessionsProbe.Target watched(String kind, Path directory) throws java.sql.SQLException {
+        if (kind.equals("sqlite")) {
+            Path file = directory.resolve("sessions.db").toAbsolutePath();
+            WatchedJdbc.watch("jdbc:sqlite:" + file);
+            return SessionsProbe.sqlite(file);
+        }
+        String url = PostgresServer.shared().newDatabase("bench");
+        WatchedJdbc.watch(url);
+        return SessionsProbe.postgres(url);
+    }
+
+    /** Starts the sessions that wait for messages, and their twins; returns the former's ids. */
+    private static List<String> start(SessionsProbe.Target target, Engine engine, int frames, int sessions) {
+        List<String> ids = new ArrayList<>();
+        try (SessionStore store = target.store()) {
+            Sessions starter = Sessions.builder(store).engine(engine).build();
+            for (int i = 0; i < sessions; i++) {
+                String id = "session-" + i;
+                starter.start(id, new WaitingWorkflow(frames, true), 0);
+                starter.start(id + TWIN, new WaitingWorkflow(frames, false), 0);
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Where the timed steps' time goes, by median: a worker-run step's send (its call), the time
+     * from the call to the body's start, and from there to the commit; a resumed step's time
+     * from the call to the body's start, and from there to the commit.
+     */
+    private static final class Parts {
+        private final Queue<Long> send = new ConcurrentLinkedQueue<>();
+        private final Queue<Long> workerBeforeBody = new ConcurrentLinkedQueue<>();
+        private final Queue<Long> workerAfterBody = new ConcurrentLinkedQueue<>();
+        private final Queue<Long> resumeBeforeBody = new ConcurrentLinkedQueue<>();
+        private final Queue<Long> resumeAfterBody = new ConcurrentLinkedQueue<>();
+
+        void print() {
+            print("worker-send", send);
+            print("worker-before-body", workerBeforeBody);
+            print("worker-after-body", workerAfterBody);
+            print("resume-before-body", resumeBeforeBody);
+            print("resume-after-body", resumeAfterBody);
+        }
+
+        private static void print(String prefix, Queue<Long> nanos) {
+            long[] sorted = nanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.println(prefix + "-median-us=" + (sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2] / 1e3));
+        }
+    }
+
+    private static void seen(StepWatch.Seen seen) {
+        CompletableFuture<StepWatch.Seen> waiting = EXPECTED.remove(seen.id());
+        if (waiting != null) {
+            waiting.complete(seen);
+        }
+    }
+
+    /** A node: its sessions, its worker, and the steps it made of each session, for the check at the end. */
+    private static final class Node {
+        private final SessionStore store;
+        private final Sessions sessions;
+        private final Map<String, Integer> steps = new HashMap<>();
+        private int input;
+        /** Where the steps' parts go while the clock runs; null before. */
+        private Parts parts;
+
+        Node(SessionsProbe.Target target, Engine engine) {
+            store = target.store();
+            sessions = Sessions.builder(store).engine(engine).workers(WORKERS_PER_NODE).build();
+        }
+
+        /** Runs rounds over {@code slice}, untimed, until {@code nanos} have passed. */
+        void warmUp(List<String> slice, long nanos) throws Exception {
+            long end = System.nanoTime() + nanos;
+            List<Long> ignored = new ArrayList<>();
+            while (System.nanoTime() - end < 0) {
+                round(slice, ignored);
+            }
+        }
+
+        /**
+         * The timed rounds; then, once every node has run its own ({@code done}), the check of
+         * every session's version, and the node is closed.
+         */
+        long[] timed(List<String> slice, int rounds, CountDownLatch done, Parts parts) throws Exception {
+            this.parts = parts;
+            try {
+                List<Long> latencies = new ArrayList<>();
+                for (int round = 0; round < rounds; round++) {
+                    round(slice, latencies);
+                }
+                done.countDown();
+                if (!done.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("another node did not finish its rounds within " + WAIT);
+                }
+                for (String id : slice) {
+                    checkVersion(id);
+                    checkVersion(id + TWIN);
+                }
+                return latencies.stream().mapToLong(Long::longValue).toArray();
+            } finally {
+                sessions.close();
+                store.close();
+            }
+        }
+
+        /** A round: a worker-run step of each session of {@code slice}, then a resume of each twin. */
+        private void round(List<String> slice, List<Long> latencies) throws Exception {
+            for (String id : slice) {
+                latencies.add(byWorker(id));
+            }
+            for (String id : slice) {
+                latencies.add(byResume(id + TWIN));
+            }
+        }
+
+        /** A step of {@code id} run by a worker: from the send to the commit. */
+        private long byWorker(String id) throws Exception {
+            int sent = ++input;
+            CompletableFuture<StepWatch.Seen> seen = expect(id);
+            long t0 = System.nanoTime();
+            sessions.send(id, sent);
+            long sentAt = System.nanoTime();
+            StepWatch.Seen step = seen.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            long latency = step.committedNanos() - t0;
+            answered(id, step.answer(), sent);
+            if (parts != null) {
+                parts.send.add(sentAt - t0);
+                parts.workerBeforeBody.add(step.startedNanos() - t0);
+                parts.workerAfterBody.add(step.committedNanos() - step.startedNanos());
+            }
+            return latency;
+        }
+
+        /** A step of {@code id} run by this node's thread: the resume's call. */
+        private long byResume(String id) {
+            int sent = ++input;
+            CompletableFuture<StepWatch.Seen> seen = expect(id);
+            long t0 = System.nanoTime();
+            SessionStep<Integer> step = sessions.resume(id, sent);
+            long latency = System.nanoTime() - t0;
+            answered(id, step.output(), sent);
+            StepWatch.Seen ran = seen.getNow(null);
+            if (ran == null) {
+                throw new IllegalStateException("session " + id + ": its resumed step's commit was not seen");
+            }
+            if (parts != null) {
+                parts.resumeBeforeBody.add(ran.startedNanos() - t0);
+                parts.resumeAfterBody.add(t0 + latency - ran.startedNanos());
+            }
+            return latency;
+        }
+
+        private static CompletableFuture<StepWatch.Seen> expect(String id) {
+            CompletableFuture<StepWatch.Seen> seen = new CompletableFuture<>();
+            EXPECTED.put(id, seen);
+            return seen;
+        }
+
+        private void answered(String id, Object answer, int input) {
+            if (!(answer instanceof Integer value) || value != input + 1) {
+                throw new IllegalStateException("session " + id + " answered " + input + " with " + answer);
+            }
+            steps.merge(id, 1, Integer::sum);
+        }
+
+        private void checkVersion(String id) {
+            long version = sessions.status(id).orElseThrow().version();
+            long expected = 1 + steps.getOrDefault(id, 0);
+            if (version != expected) {
+                throw new IllegalStateException("session " + id + " is at version " + version + " after "
+                        + (expected - 1) + " steps and its start");
+            }
+        }
+    }
+}
