@@ -84,7 +84,7 @@ public final class DbosTimersProbe {
         try (DBOS dbos = new DBOS(DbosProbe.config(url))) {
             Sleeper sleeper = dbos.registerProxy(Sleeper.class, new SleeperWorkflow(dbos));
             dbos.launch();
-            Duration perStart = warmUp(dbos, sleeper);
+            Duration perStart = warmUp(dbos, sleeper, TimersProbe.warmUpStarts(sessions));
             Instant first = Instant.ofEpochMilli(Instant.now().plus(TimersProbe.lead(perStart, sessions))
                     .toEpochMilli());
             System.out.println("start-us=" + perStart.toNanos() / 1e3);
@@ -114,11 +114,10 @@ public final class DbosTimersProbe {
     }
 
     /**
-     * Starts {@link TimersProbe#WARM_UP_STARTS} workflows that sleep a day, and cancels them:
-     * DBOS's start run, and its time measured, the last half's average.
+     * Starts {@code count} workflows that sleep a day, and cancels them: DBOS's start run, and its
+     * time measured, the last half's average.
      */
-    private static Duration warmUp(DBOS dbos, Sleeper sleeper) {
-        int count = TimersProbe.WARM_UP_STARTS;
+    private static Duration warmUp(DBOS dbos, Sleeper sleeper, int count) {
         long later = Instant.now().plus(Duration.ofDays(1)).toEpochMilli();
         long timed = 0;
         for (int i = 0; i < count; i++) {

@@ -52,8 +52,13 @@ public final class TimersProbe {
     private TimersProbe() {
     }
 
-    /** Sessions (or workflows) started and removed before the others, to warm up and time a start. */
-    static final int WARM_UP_STARTS = 100;
+    /**
+     * How many sessions (or workflows) are started and removed before {@code sessions} others, to
+     * warm up and time a start: a tenth of them, from 10 to 100.
+     */
+    static int warmUpStarts(int sessions) {
+        return Math.min(100, Math.max(10, sessions / 10));
+    }
 
     /**
      * How long before the first due time the probe starts storing {@code sessions} sessions, a
@@ -114,7 +119,7 @@ public final class TimersProbe {
         int late = 0;
         try (SessionStore store = target.store()) {
             Sessions starter = Sessions.builder(store).engine(engine).build();
-            Duration perStart = warmUp(starter);
+            Duration perStart = warmUp(starter, warmUpStarts(sessions));
             Instant first = Instant.ofEpochMilli(Instant.now().plus(lead(perStart, sessions)).toEpochMilli());
             System.out.println("start-us=" + perStart.toNanos() / 1e3);
             long storing = System.nanoTime();
@@ -136,21 +141,20 @@ public final class TimersProbe {
     }
 
     /**
-     * Starts {@link #WARM_UP_STARTS} sessions that sleep a day and removes them: the start's code
-     * run (its classes loaded, the build's manifest stored) and its time measured, the last half's
-     * average.
+     * Starts {@code count} sessions that sleep a day and removes them: the start's code run (its
+     * classes loaded, the build's manifest stored) and its time measured, the last half's average.
      */
-    private static Duration warmUp(Sessions starter) {
+    private static Duration warmUp(Sessions starter, int count) {
         long timed = 0;
-        for (int i = 0; i < WARM_UP_STARTS; i++) {
+        for (int i = 0; i < count; i++) {
             long t0 = System.nanoTime();
             starter.start("warm-up-" + i, new SleepingWorkflow(), Instant.now().plus(Duration.ofDays(1)));
-            timed += i < WARM_UP_STARTS / 2 ? 0 : System.nanoTime() - t0;
+            timed += i < count / 2 ? 0 : System.nanoTime() - t0;
         }
-        for (int i = 0; i < WARM_UP_STARTS; i++) {
+        for (int i = 0; i < count; i++) {
             starter.remove("warm-up-" + i);
         }
-        return Duration.ofNanos(timed / (WARM_UP_STARTS - WARM_UP_STARTS / 2));
+        return Duration.ofNanos(timed / (count - count / 2));
     }
 
     /** Waits until {@code count} timers have fired, or fails once {@code deadline} has passed. */

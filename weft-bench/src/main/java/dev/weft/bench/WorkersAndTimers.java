@@ -68,6 +68,14 @@ final class WorkersAndTimers {
     private final Map<Config, SessionsSection.Run> timerRuns = new LinkedHashMap<>();
     private Sizes sizes;
 
+    WorkersAndTimers() {
+    }
+
+    /** Sized as {@code settings} would size its measurements, for writing what tests record. */
+    WorkersAndTimers(Settings settings) {
+        sizes = Sizes.of(settings);
+    }
+
     static int plannedSteps(Settings settings) {
         return Sizes.of(settings).probes();
     }
@@ -278,7 +286,7 @@ final class WorkersAndTimers {
                 Timer lateness (`TimersProbe`): %s sessions of `SleepingWorkflow` sleep \
                 (`StepContext.sleepUntil`), %s of them until due times of their own, whole milliseconds spread \
                 evenly over %s s (%s a second), the others until a day after (they sleep on through the run, \
-                in the store and its index of due times as the others do). The first due time is set once 100 \
+                in the store and its index of due times as the others do). The first due time is set once %s \
                 starts of sessions it then removes have warmed up and timed the start: a second and twice the \
                 time the starts will take ahead, so that all are stored before it. Then the nodes are built, \
                 each a `Sessions` of its own with %d workers (nodes as above), and each timer fires when a \
@@ -287,7 +295,7 @@ final class WorkersAndTimers {
                 `COMMIT` returns on the worker's thread (committed: the fire time, as a user of the session \
                 sees it). Every timer due is checked to fire once, for its own due time, and the store to hold \
                 only the sessions that sleep on at the end. The %s row (`DbosTimersProbe`) starts as many \
-                workflows the same way (its start timed on 100 workflows it then cancels), each sleeping with \
+                workflows the same way (its start timed on as many workflows it then cancels), each sleeping with \
                 DBOS's durable `sleep` on the thread DBOS runs it on, then running one durable step (started: \
                 when the thread wakes; committed: when that step returns). Stored late counts timers whose \
                 session (workflow) was stored only after its due time; early, those that began before it \
@@ -295,7 +303,7 @@ final class WorkersAndTimers {
                 to a millisecond before its time). The goal: a committed lateness p99 under %s ms.\
                 """.formatted(Format.count(sizes.timers()), Format.count(sizes.timersDue()),
                 Format.number(sizes.windowSeconds()), Format.number(sizes.timersDue() / sizes.windowSeconds()),
-                sizes.timerWorkers(), DBOS,
+                TimersProbe.warmUpStarts(sizes.timers()), sizes.timerWorkers(), DBOS,
                 Format.number(LATENESS_GOAL_MS)));
         Table table = new Table("system", "store", "nodes", "workers a node", "started median ms", "started p99 ms",
                 "committed median ms", "committed p99 ms", "committed max ms", "stored late", "early");

@@ -26,7 +26,7 @@ class WorkersAndTimersTest {
     }
 
     private static WorkersAndTimers measured(double worker, double weftP99, double dbosPerSecond, double dbosP99) {
-        WorkersAndTimers section = new WorkersAndTimers();
+        WorkersAndTimers section = new WorkersAndTimers(Settings.fullRun());
         for (int nodes : List.of(1, 2)) {
             section.addWorkers(new WorkersAndTimers.Config("Weft", "postgres", nodes), weftSteps(worker, 400, 1_000));
             section.addWorkers(new WorkersAndTimers.Config(DBOS, "postgres", nodes), dbosSteps(dbosPerSecond));
@@ -63,6 +63,19 @@ class WorkersAndTimersTest {
                 + " vs 20.0", ahead.measured());
         assertEquals(Target.Status.MISSED, measured(500, 30, 100, 20).targets().get(2).status());
         assertEquals(Target.Status.MISSED, measured(500, 10, 1_500, 20).targets().get(2).status());
+    }
+
+    @Test
+    void theTablesSayWhatWasMeasuredAndHow() {
+        Page page = new Page(java.nio.file.Path.of("."), java.nio.file.Path.of("bench-results"), Settings.fullRun(),
+                PeerResults.notRun("none"));
+        measured(500, 10, 100, 20).write(page);
+        String text = page.text();
+        assertTrue(text.contains("| Weft                   | postgres |     2 |   1,000 |       500 |"), text);
+        assertTrue(text.contains("10,000 sessions of `SleepingWorkflow` sleep"), text);
+        assertTrue(text.contains("3,000 of them until due times of their own"), text);
+        assertTrue(text.contains("over 60.0 s (50.0 a second)"), text);
+        assertTrue(text.contains("| DBOS Transact 1.1.0-m6 | postgres |     1 |              — |"), text);
     }
 
     @Test
