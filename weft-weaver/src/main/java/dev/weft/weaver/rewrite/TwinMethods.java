@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -24,9 +25,13 @@ import org.objectweb.asm.tree.VarInsnNode;
  * The woven engine's twins (see {@code dev.weft.internal.woven.Twins}): for a method
  * {@code name(P...)R}, a copy named {@code name$weft(P..., Fiber)R} whose code
  * {@link TwinRewriter} then makes unwind and rewind. A class gets twins from class-file version
- * 51 on (they call through {@code invokedynamic}); one whose twin is the woven engine's entry
- * into a coroutine's body also implements the matching interface of
- * {@code dev.weft.internal.woven} ({@link #ENTRIES}).
+ * 51 on (they call through {@code invokedynamic}).
+ *
+ * <p>Every twin is private and synthetic, static if its method is, whatever its method's
+ * access: reflection's {@code getMethods()} never lists one, and no twin overrides another. The
+ * runtime calls a twin only directly, through the lookup its class registers, once it has chosen
+ * the method a call runs; an interface's twins are private interface methods (class files of
+ * version 52 on, the only interfaces woven).
  */
 public final class TwinMethods implements Opcodes {
 
@@ -34,12 +39,15 @@ public final class TwinMethods implements Opcodes {
     static final String FIBER = WeavingContract.FIBER_CLASS;
     static final String FIBER_DESC = "L" + FIBER + ";";
 
-    /** The entry interfaces, by the twin they declare (name and descriptor). */
-    private static final Map<String, String> ENTRIES = Map.of(
-            "run" + SUFFIX + "(" + FIBER_DESC + ")V", WeavingContract.TWIN_RUNNABLE,
-            "run" + SUFFIX + "(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;", WeavingContract.TWIN_ASYM_BODY,
-            "run" + SUFFIX + "(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
-            WeavingContract.TWIN_ASYM_RUNNABLE);
+    /**
+     * The twins (name and descriptor) by which the woven engine may enter a coroutine's body: those
+     * of {@code Coroutine.run()}, {@code AsymCoroutine.run(Object)} and
+     * {@code AsymRunnable.run(AsymCoroutine, Object)}, erased.
+     */
+    private static final Set<String> ENTRIES = Set.of(
+            "run" + SUFFIX + "(" + FIBER_DESC + ")V",
+            "run" + SUFFIX + "(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
+            "run" + SUFFIX + "(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;");
 
     private TwinMethods() {
     }
@@ -59,7 +67,7 @@ public final class TwinMethods implements Opcodes {
 
     /** Whether {@code method} has one of the shapes of a woven engine's entry (a coroutine's {@code run}). */
     public static boolean isEntry(MethodNode method) {
-        return ENTRIES.containsKey(twinName(method) + twinDesc(method.desc));
+        return ENTRIES.contains(twinName(method) + twinDesc(method.desc));
     }
 
     /**
@@ -133,24 +141,13 @@ public final class TwinMethods implements Opcodes {
         return twin;
     }
 
+    /**
+     * Private and synthetic; static, {@code synchronized} and {@code strictfp} as its method is
+     * (the rest of the method's access, its visibility, {@code final}, bridge and varargs, would
+     * only show it to reflection).
+     */
     private static int twinAccess(MethodNode original) {
-        return original.access & ~(ACC_BRIDGE | ACC_VARARGS) | ACC_SYNTHETIC;
-    }
-
-    /** Makes {@code type} implement the entry interface of each twin that is one, which must then be public. */
-    public static void addEntryInterfaces(ClassNode type, List<MethodNode> twins) {
-        if ((type.access & ACC_INTERFACE) != 0) {
-            return;
-        }
-        for (MethodNode twin : twins) {
-            String entry = ENTRIES.get(twin.name + twin.desc);
-            if (entry != null && (twin.access & (ACC_STATIC | ACC_PRIVATE)) == 0) {
-                twin.access = twin.access & ~ACC_PROTECTED | ACC_PUBLIC;
-                if (!type.interfaces.contains(entry)) {
-                    type.interfaces.add(entry);
-                }
-            }
-        }
+        return original.access & (ACC_STATIC | ACC_SYNCHRONIZED | ACC_STRICT) | ACC_PRIVATE | ACC_SYNTHETIC;
     }
 
     private static String twinName(MethodNode m) {
