@@ -46,8 +46,8 @@ public final class WeavingContract {
      * implement); the runtime reaches them through the lookup each class registers
      * ({@link #REGISTER_METHOD}). The public marker field ({@link #FORMER_MARKER}) is gone: the
      * private method {@link #WOVEN_SITES_METHOD} marks a woven class. An interface before
-     * version 52, which can declare no private method, is not woven. Frames are those of
-     * format 6 still.
+     * version 52, which can declare no private method, is not woven. A twin carries its
+     * original's local variable tables. Frames are those of format 6 still.
      */
     public static final int FORMAT_VERSION = 9;
 
