@@ -9,6 +9,7 @@ import dev.weft.Engine;
 import dev.weft.contract.linkage.Asking;
 import dev.weft.contract.linkage.Base;
 import dev.weft.contract.linkage.Facade;
+import dev.weft.contract.linkage.Template;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -23,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * public instance method that a public class inherits from a class that is not public, in
  * another package (Kotlin's facade classes are built so), called as static, as virtual and as
  * {@code super} calls; an interface's static, private and default methods; a nestmate's private
- * method; a protected method of a superclass in another package; and kotlin-stdlib's facades
+ * method; a protected method of a superclass in another package; an abstract method of a
+ * generic class of another package, implemented and overridden again here, which the base class's
+ * code calls; and kotlin-stdlib's facades
  * (StringsKt), called between suspensions. A coroutine suspends inside
  * each, is serialized there and resumed from its frames, on either engine. A call through a
  * method handle ({@code invokeExact}, signature-polymorphic) suspends on the native engine; the
@@ -132,6 +135,80 @@ abstract class LinkageContract extends EngineContract {
                 result = copy.call(String.valueOf(i));
             }
             assertEquals(SHAPES_RESULT, result, "resumed at " + SHAPE_LABELS.get(suspended - 1));
+        }
+    }
+
+    /** Implements {@link Template}'s abstract method from another package than its. */
+    static class Filler extends Template<String> {
+        @Override
+        protected String fill(AsymCoroutine<? extends String, ? super String> co, String value) {
+            return value + "=" + co.ret("fill " + value);
+        }
+    }
+
+    /** Overrides the override, calling it as {@code super}. */
+    static final class LoudFiller extends Filler {
+        @Override
+        protected String fill(AsymCoroutine<? extends String, ? super String> co, String value) {
+            return super.fill(co, value.toUpperCase(java.util.Locale.ROOT)) + "!";
+        }
+    }
+
+    /**
+     * Has {@link Template}'s code, in another package, call overrides of its abstract method of
+     * two classes, and an inner class's code call its outer instance's.
+     */
+    static final class Overriding extends AsymCoroutine<String, String> {
+        Overriding(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        protected String run(String first) {
+            Template<String> filler = new Filler();
+            Template<String> loud = new LoudFiller();
+            return String.join(" ", filler.render(this, "x"), loud.render(this, "y"), new Inner().render("z"));
+        }
+
+        /** An inner class: its code calls the enclosing coroutine's inherited ret, through its outer instance. */
+        final class Inner {
+            String render(String value) {
+                return new Filler().render(Overriding.this, value);
+            }
+        }
+    }
+
+    private static final List<String> OVERRIDING_LABELS = List.of("fill x", "fill Y", "fill z");
+    private static final String OVERRIDING_RESULT = "[x=1] [Y=2!] [z=3]";
+
+    @Test
+    void overridesAcrossPackagesAreCalledByTheBaseClassAndSuspend() {
+        Overriding co = new Overriding(engine());
+        List<String> labels = new ArrayList<>();
+        labels.add(co.call("go"));
+        for (int i = 1; i < OVERRIDING_LABELS.size(); i++) {
+            labels.add(co.call(String.valueOf(i)));
+        }
+        assertEquals(OVERRIDING_LABELS, labels);
+        assertEquals(OVERRIDING_RESULT, co.call(String.valueOf(OVERRIDING_LABELS.size())));
+    }
+
+    @Test
+    void aCoroutineSuspendedInAnOverrideIsResumedFromItsFrames() {
+        for (int suspended = 1; suspended <= OVERRIDING_LABELS.size(); suspended++) {
+            Overriding original = new Overriding(engine());
+            original.call("go");
+            for (int i = 1; i < suspended; i++) {
+                original.call(String.valueOf(i));
+            }
+            Overriding copy = new Overriding(engine());
+            copy.deserialize(SerializationContract.rehome(original.serialize(), original, copy));
+            original.close();
+            String result = null;
+            for (int i = suspended; i <= OVERRIDING_LABELS.size(); i++) {
+                result = copy.call(String.valueOf(i));
+            }
+            assertEquals(OVERRIDING_RESULT, result, "resumed at " + OVERRIDING_LABELS.get(suspended - 1));
         }
     }
 

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 class FormerHooksTest {
 
     private static final List<Class<?>> EXPORTED = List.of(Fiber.class, WovenFrames.class, WovenMethods.class,
-            dev.weft.internal.woven.Twins.class, dev.weft.internal.woven.TwinLinker.class);
+            dev.weft.internal.woven.Twins.class, dev.weft.internal.woven.TwinLinker.class, dev.weft.internal.woven.BodyCall.class);
 
     @Test
     void theExportedPackageHasNoPublicMutableField() {
@@ -182,6 +182,15 @@ class FormerHooksTest {
                 + FormerHooksTest.class.getName() + " and weave it again"), newer.getMessage());
         assertThrows(IllegalStateException.class, () -> WovenMethods.registerWovenSites(FormerHooksTest.class, ""));
         assertNull(WovenMethods.of(FormerHooksTest.class), "nothing was registered");
+    }
+
+    @Test
+    void noPublicMethodHandsOutATwinOrALookup() {
+        assertNoPublicMethod(dev.weft.internal.woven.Twins.class, "exactTwin");
+        assertNoPublicMethod(dev.weft.internal.woven.Twins.class, "exact");
+        assertNoPublicMethod(dev.weft.internal.woven.Twins.class, "lookupIn");
+        assertNoPublicMethod(WovenMethods.class, "lookupOf");
+        assertEquals(0, dev.weft.internal.woven.BodyCall.class.getConstructors().length, "a body call is made from a handle only");
     }
 
     private static void assertNoPublicMethod(Class<?> type, String name) {

@@ -66,7 +66,7 @@ class WeaveMojoTest {
     private static boolean isWoven(Path file) throws IOException {
         ClassNode node = new ClassNode();
         new ClassReader(Files.readAllBytes(file)).accept(node, 0);
-        return node.fields.stream().anyMatch(f -> f.name.equals("$weft$woven"));
+        return node.methods.stream().anyMatch(m -> m.name.equals("$weft$wovenSites")); // the method that marks a woven class
     }
 
     @Test

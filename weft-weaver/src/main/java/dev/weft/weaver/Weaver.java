@@ -47,8 +47,15 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  *
  * <p>A woven class stays the same class to serialization: a {@code Serializable} class that
  * declares no {@code serialVersionUID} gets the one Java computed for it as compiled
- * ({@code DefaultSerialVersion}). Annotation types and classes whose methods call nothing are
- * returned unchanged: nothing in them can suspend.
+ * ({@code DefaultSerialVersion}). Annotation types, interfaces before version 52 and classes
+ * whose methods call nothing are returned unchanged: nothing in them can suspend.
+ *
+ * <p>A woven class stays the same class to reflection: what weaving adds (twins, the method
+ * that marks the class woven and maps its sites, a declared {@code serialVersionUID}, a field
+ * of the class's own {@code Class} before version 49) is private and synthetic, and the class
+ * implements no other interface, so {@code getMethods()}, {@code getFields()} and
+ * {@code getInterfaces()} give what they gave compiled, and {@code getDeclaredMethods()} and
+ * {@code getDeclaredFields()} the same but for synthetic members.
  *
  * <p>A method that would be too large for the JVM once woven (about 1,100 calls or more) is left
  * as compiled, its reason in the class's site table, and the rest of its class is woven: a
@@ -272,15 +279,17 @@ public final class Weaver {
 
     /**
      * Whether weaving {@code type} changes anything it does: not a module or package descriptor,
-     * not an annotation type, not woven already, and with a call other than a constructor's in a
-     * method of its own, or a coroutine's {@code run} that the woven engine may enter
-     * (constructors never suspend, so a class with neither can never be on a suspended stack,
-     * and is left byte for byte as compiled).
+     * not an annotation type, not an interface before version 52 (its only code, a static
+     * initializer, never suspends), not woven already, and with a call other than a
+     * constructor's in a method of its own, or a coroutine's {@code run} that the woven engine
+     * may enter (constructors never suspend, so a class with neither can never be on a
+     * suspended stack, and is left byte for byte as compiled).
      */
     private static boolean isWeavable(ClassNode type) {
         boolean descriptor = (type.access & (Opcodes.ACC_MODULE | Opcodes.ACC_ANNOTATION)) != 0
                 || type.name.endsWith("package-info");
-        return !descriptor && !ClassRewriter.isWoven(type) && (hasCall(type) || hasEntry(type));
+        return !descriptor && ClassRewriter.canBeWoven(type) && !ClassRewriter.isWoven(type)
+                && (hasCall(type) || hasEntry(type));
     }
 
     private static boolean hasEntry(ClassNode type) {
@@ -299,9 +308,12 @@ public final class Weaver {
         return false;
     }
 
-    /** Declares the serialVersionUID the class had by default as compiled, as a class would in its source. */
+    /**
+     * Declares the serialVersionUID the class had by default as compiled, as a class would in its
+     * source, but synthetic: reflection that skips synthetic members sees the fields compiled.
+     */
     private static void declareSerialVersion(ClassNode type, long value) {
-        type.fields.add(new FieldNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL,
+        type.fields.add(new FieldNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
                 "serialVersionUID", "J", null, value));
     }
 }

@@ -115,7 +115,8 @@ class BridgeWeavingTest implements Opcodes {
         assertEquals(WeavingContract.LINKER_CLASS, linked.get(0).bsm.getOwner());
         assertEquals("(Ldev/weft/weaver/fixtures/DeepLocals;Ljava/lang/Integer;L" + WeavingContract.FIBER_CLASS
                 + ";)Ljava/lang/String;", linked.get(0).desc, "the real run's twin, the argument cast as the bridge casts it");
-        assertTrue(woven.interfaces.contains(WeavingContract.TWIN_ASYM_BODY), "still the woven engine's entry");
+        assertEquals(compiled.interfaces, woven.interfaces, "the woven engine enters the body through a handle");
+        assertEquals(ACC_PRIVATE | ACC_SYNTHETIC, twin.access, "the twin is hidden as every twin is");
 
         SiteTable.Method entry = tableEntry(woven, RUN_BRIDGE);
         assertNotNull(entry, "the bridge has a line in the site table");

@@ -54,7 +54,7 @@ class WovenEngineShapesTest extends WovenFixtureTest {
     @ParameterizedTest
     @ValueSource(strings = {"Accumulator", "Concat", "Guarded", "Loops", "Nested", "NewArguments", "Recursion",
             "Series", "Switches", "Varargs", "Walker", "Wide", "RecordPatterns", "SubStep", "DeepStack", "DeepThrow",
-            "Chained", "MethodReferenceInChain"})
+            "Chained", "MethodReferenceInChain", "shapes.other.Overrides"})
     void aFixtureRunsOnTheWovenEngineAsOnTheNativeOne(String fixture) {
         List<String> onNative = play(fixture, Engine.NATIVE);
         assertTrue(onNative.size() > 2, "the fixture suspends at least once: " + onNative);

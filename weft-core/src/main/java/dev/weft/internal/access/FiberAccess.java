@@ -84,9 +84,18 @@ public interface FiberAccess {
      * The method of saved frame {@code frame}: the one whose twin saved it, read from the twin's handle once per
      * handle.
      *
-     * @throws IllegalArgumentException if Weft cannot read the handle (the class's package is not open to it)
+     * @throws IllegalArgumentException if Weft cannot read the handle (the class registered no lookup, and its package is not open to Weft)
      */
     Method frameMethod(Fiber fiber, int frame);
+
+    /**
+     * A direct call of woven {@code method}'s twin, of type {@code (receiver?, parameters...,
+     * Fiber) R}: how the engine enters a body whose {@code run} it is. Twins are private; this
+     * reaches them, as only the engine may.
+     *
+     * @throws IllegalArgumentException if {@code method} has no twin
+     */
+    MethodHandle exactTwin(Method method);
 
     /**
      * Saves a frame of woven {@code method}, run by an exact call of its twin, as the caller of the frame saved before

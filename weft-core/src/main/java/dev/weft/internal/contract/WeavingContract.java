@@ -40,8 +40,16 @@ public final class WeavingContract {
      * each site records its source line and its locals' source names, and the header line the
      * class's source file ({@link SiteTable}), so that refusals speak in source terms; frames are
      * those of format 6 still, and what format 6 code saved is accepted.
+     * 9: woven classes look to reflection as they did compiled. Twins are private and synthetic
+     * (format 8's had their methods' access, and a coroutine body's {@code run} twin was public,
+     * to implement one of the engine's entry interfaces, which woven classes no longer
+     * implement); the runtime reaches them through the lookup each class registers
+     * ({@link #REGISTER_METHOD}). The public marker field ({@link #FORMER_MARKER}) is gone: the
+     * private method {@link #WOVEN_SITES_METHOD} marks a woven class. An interface before
+     * version 52, which can declare no private method, is not woven. A twin carries its
+     * original's local variable tables. Frames are those of format 6 still.
      */
-    public static final int FORMAT_VERSION = 8;
+    public static final int FORMAT_VERSION = 9;
 
     /**
      * The format whose terms saved frames are in: what their bcis and slots mean, which
@@ -77,10 +85,18 @@ public final class WeavingContract {
     /** What the weaver appends to a woven method's name to name its twin. */
     public static final String TWIN_SUFFIX = "$weft";
 
-    /** The field whose presence marks a woven class, so that weaving twice changes nothing. */
-    public static final String MARKER = "$weft$woven";
+    /**
+     * The public field that marked a class woven up to format 8; the weaver still leaves a class
+     * that declares it alone, as woven already (its registration then refuses it, by format).
+     */
+    public static final String FORMER_MARKER = "$weft$woven";
 
-    /** The static method of a woven class that returns where its sites' calls landed in its woven code. */
+    /**
+     * The static method of a woven class that returns where its sites' calls landed in its
+     * woven code; private and synthetic, and declared by every woven class, it is also what
+     * marks a class as woven, so that weaving twice changes nothing and the runtime initializes
+     * no class that does not declare it.
+     */
     public static final String WOVEN_SITES_METHOD = "$weft$wovenSites";
 
     /** The static field in which a class older than version 49 keeps its own {@code Class}. */
@@ -177,11 +193,6 @@ public final class WeavingContract {
      */
     public static final String LAMBDAS_CLASS = "dev/weft/internal/woven/WovenLambdas";
     public static final String LAMBDA_METAFACTORY_CLASS = "java/lang/invoke/LambdaMetafactory";
-
-    /** The interfaces through which the woven engine enters a body: a woven class with the matching run twin implements it. */
-    public static final String TWIN_RUNNABLE = "dev/weft/internal/woven/TwinRunnable";
-    public static final String TWIN_ASYM_BODY = "dev/weft/internal/woven/TwinAsymBody";
-    public static final String TWIN_ASYM_RUNNABLE = "dev/weft/internal/woven/TwinAsymRunnable";
 
     private WeavingContract() {
     }

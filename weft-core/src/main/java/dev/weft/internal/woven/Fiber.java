@@ -741,7 +741,7 @@ public class Fiber {
         /**
          * The method whose frames this kind saves.
          *
-         * @throws IllegalArgumentException if Weft cannot read the twin's handle (its package is not open to it)
+         * @throws IllegalArgumentException if Weft cannot read the twin's handle (its class registered no lookup, and its package is not open to Weft)
          */
         java.lang.reflect.Method method() {
             java.lang.reflect.Method m = method;
@@ -874,6 +874,11 @@ public class Fiber {
         @Override
         public java.lang.reflect.Method frameMethod(Fiber fiber, int frame) {
             return fiber.kindAt(fiber.place(frame)).method();
+        }
+
+        @Override
+        public MethodHandle exactTwin(java.lang.reflect.Method method) {
+            return Twins.exactTwin(method);
         }
 
         @Override

@@ -32,6 +32,16 @@ import java.util.Arrays;
  * compiles as {@code invokevirtual} since Java 11: only the named class's own method can run).
  * Other virtual and interface calls link per receiver class, through an inline cache of a few
  * classes, then a per-class table.
+ *
+ * <p>Access: a call is linked only after the caller's own lookup has found the method the call
+ * names, as the JVM would resolve and check it (a call the caller may not make fails as it would
+ * unwoven); its stand-in is then a direct call of the twin of exactly the method that runs
+ * ({@link Twins#exact}), twins being private, made with a lookup of the twin's class
+ * ({@link Twins#lookupIn}: the one the class registered, in any module). A static call may
+ * initialize the method's class as it links ({@link #linkStatic}). Once linked, a call costs
+ * what a direct call of the twin does: the stand-in is the call site's constant target, or one
+ * guarded by the receiver's class. A call the linker cannot reach the twin of fails to link,
+ * with an {@code IllegalAccessException} that names the class and what it lacks.
  */
 public final class TwinLinker {
 
@@ -97,14 +107,27 @@ public final class TwinLinker {
     private static MethodHandle linkPrivate(MethodHandles.Lookup caller, Method method, MethodType type)
             throws ReflectiveOperationException {
         MethodHandle call = caller.unreflect(method);
-        return standIn(caller, method, call.asType(withoutFiber(type)), type, false);
+        return standIn(caller, method, call.asType(withoutFiber(type)), type);
     }
 
+    /**
+     * A static call. The method's class may not be initialized yet, and so may not have
+     * registered its lookup; where Weft cannot look into it either, it is initialized here, at
+     * the moment {@code invokestatic} would initialize it (an initializer that throws then fails
+     * the link, so that every later run of the call throws that same error, where
+     * {@code invokestatic} would throw {@code NoClassDefFoundError}).
+     */
     private static MethodHandle linkStatic(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
             throws ReflectiveOperationException {
         MethodType original = withoutFiber(type);
         MethodHandle call = caller.findStatic(owner, name, original);
-        return standIn(caller, resolved(caller, call, owner, name, original), call, type, false);
+        Method method = resolved(caller, call, owner, name, original);
+        try {
+            return standIn(caller, method, call, type);
+        } catch (IllegalAccessException closed) {
+            Twins.initialize(method.getDeclaringClass());
+            return standIn(caller, method, call, type);
+        }
     }
 
     private static MethodHandle linkSpecial(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
@@ -112,7 +135,7 @@ public final class TwinLinker {
         MethodType original = withoutFiber(type).dropParameterTypes(0, 1);
         MethodHandle call = caller.findSpecial(owner, name, original, caller.lookupClass());
         Method method = resolved(caller, call, owner, name, original);
-        return standIn(caller, method, call.asType(withoutFiber(type)), type, true);
+        return standIn(caller, method, call.asType(withoutFiber(type)), type);
     }
 
     /**
@@ -136,12 +159,12 @@ public final class TwinLinker {
     }
 
     /**
-     * What a twin's call of {@code method} runs, of call type {@code type}: the library's
-     * suspension handler, the method's twin (called as {@code special} says: exactly, or by
-     * virtual dispatch), or {@code call} dropping the fiber.
+     * What a twin's call of {@code method}, exactly the method the call runs, does, of call type
+     * {@code type}: the library's suspension handler, the method's twin, called directly, or
+     * {@code call} dropping the fiber.
      */
-    private static MethodHandle standIn(MethodHandles.Lookup caller, Method method, MethodHandle call, MethodType type,
-            boolean special) throws IllegalAccessException {
+    private static MethodHandle standIn(MethodHandles.Lookup caller, Method method, MethodHandle call, MethodType type)
+            throws IllegalAccessException {
         MethodHandle handler = WovenSwitches.handlerFor(method);
         if (handler != null) {
             return handler.asType(type);
@@ -150,14 +173,19 @@ public final class TwinLinker {
         if (twin == null) {
             return opaque(call, type);
         }
-        MethodHandle twinCall = special ? unreflectSpecial(caller, twin) : Twins.unreflect(caller, twin);
-        return twinCall.asType(type);
+        return Twins.exact(caller, twin).asType(type);
     }
 
-    private static MethodHandle unreflectSpecial(MethodHandles.Lookup caller, Method twin) throws IllegalAccessException {
-        return java.lang.reflect.Modifier.isPrivate(twin.getModifiers())
-                ? caller.unreflect(twin)
-                : caller.unreflectSpecial(twin, caller.lookupClass());
+    /**
+     * A call of the twin of whatever {@code method}, an overridable instance method, runs on the
+     * receiver it is given, as a virtual call of {@code method} by {@code caller} would: by
+     * receiver class, as {@link VirtualSite} links, the method's own where the receiver's
+     * override is not woven. Of type {@code (Declaring, parameters..., Fiber) R}.
+     */
+    static MethodHandle virtualTwinCall(MethodHandles.Lookup caller, Method method) {
+        MethodType type = Twins.twinType(MethodType.methodType(method.getReturnType(), method.getParameterTypes()))
+                .insertParameterTypes(0, method.getDeclaringClass());
+        return new VirtualSite(caller, method.getName(), type, method.getDeclaringClass()).dynamicInvoker();
     }
 
     /** {@code call}, of the call's type without the fiber, taking and ignoring the fiber. */
@@ -247,7 +275,7 @@ public final class TwinLinker {
             if (method == null) {
                 return opaque(call, type()); // an abstract method: the call throws as the JVM would
             }
-            return standIn(caller, method, call, type(), false);
+            return standIn(caller, method, call, type());
         }
     }
 }

@@ -21,6 +21,14 @@ import java.util.Arrays;
  * stands for it: a twin is used only if it is declared by the same class as the method that
  * the call actually runs, so that an override that is not woven is never skipped.
  *
+ * <p>Twins are private and synthetic, so that reflection sees a woven class as it was compiled
+ * ({@code getMethods()} lists no twin); no twin overrides another, and every call of one is
+ * exact ({@link #exact}): whoever calls a twin has chosen the method the call runs already.
+ * Handles of twins are made with a lookup of the twin's class ({@link #lookupIn}), the one its
+ * static initializer registered above all, and only for calls whose caller was found allowed to
+ * call the twin's original, or for the engine's own calls of frames it saved or was given:
+ * a twin does what its original does.
+ *
  * <p>Thread-safe.
  */
 public final class Twins {
@@ -32,17 +40,17 @@ public final class Twins {
     }
 
     /**
-     * An exact call of the twin of {@code method}, which must be woven: the handle woven code
-     * saves with a frame of it. Any thread.
+     * An exact call of the twin of {@code method}, which must be woven: the handle with which
+     * the engine resumes a frame written from a {@code CoroutineFrame}. Any thread. Weft's own:
+     * it reaches twins however private ({@link #lookupIn}), and does not leave this package.
      */
-    public static MethodHandle exactTwin(Method method) {
+    static MethodHandle exactTwin(Method method) {
         Method twin = twinOf(method);
         if (twin == null) {
             throw new IllegalArgumentException(method + " has no twin: it is not woven");
         }
         try {
-            MethodHandles.Lookup lookup = privateLookup(twin.getDeclaringClass());
-            return Modifier.isStatic(twin.getModifiers()) ? lookup.unreflect(twin) : lookup.unreflectSpecial(twin, twin.getDeclaringClass());
+            return exact(null, twin);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("cannot reach the twin of " + method + ": " + e.getMessage(), e);
         }
@@ -52,11 +60,12 @@ public final class Twins {
      * The method whose twin {@code twin}, a handle that woven code of {@code owner} saved with a
      * frame (or one of {@link #exactTwin}), calls.
      *
-     * @throws IllegalArgumentException if Weft cannot read the handle (the class's package is not open to it)
+     * @throws IllegalArgumentException if Weft cannot read the handle (the class registered no
+     *         lookup, and its package is not open to Weft)
      */
     public static Method methodOf(Class<?> owner, MethodHandle twin) {
         try {
-            MethodHandles.Lookup lookup = privateLookup(owner);
+            MethodHandles.Lookup lookup = lookupIn(owner, null);
             Method m = lookup.revealDirect(twin).reflectAs(Method.class, lookup);
             String name = m.getName().substring(0, m.getName().length() - WeavingContract.TWIN_SUFFIX.length());
             Class<?>[] parameters = Arrays.copyOf(m.getParameterTypes(), m.getParameterCount() - 1);
@@ -66,9 +75,71 @@ public final class Twins {
         }
     }
 
-    private static MethodHandles.Lookup privateLookup(Class<?> owner) throws IllegalAccessException {
-        Twins.class.getModule().addReads(owner.getModule());
-        return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+    /**
+     * A direct call of {@code twin}, without virtual dispatch: its callers have chosen the twin
+     * of exactly the method that runs. Twins are private, and a direct call of a private method
+     * is all a handle of one can be; a twin that is not (written by hand, as tests do) is called
+     * as {@code invokespecial} would.
+     *
+     * @param caller the lookup of the code that makes the call, or null for the engine's own
+     */
+    static MethodHandle exact(MethodHandles.Lookup caller, Method twin) throws IllegalAccessException {
+        Class<?> owner = twin.getDeclaringClass();
+        MethodHandles.Lookup lookup = lookupIn(owner, caller);
+        int modifiers = twin.getModifiers();
+        return Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers)
+                ? lookup.unreflect(twin)
+                : lookup.unreflectSpecial(twin, owner);
+    }
+
+    /**
+     * A lookup with private access to {@code owner}, whose twins it is to call, in this order:
+     * <ol>
+     *   <li>the one {@code owner} registered its table with ({@link WovenMethods#lookupOf}), which
+     *       every woven class does first thing in its static initializer, so that an initialized
+     *       one always has it, in any module;</li>
+     *   <li>{@code caller}, if it has full privilege in {@code owner}'s nest;</li>
+     *   <li>one Weft makes with {@link MethodHandles#privateLookupIn}, which needs {@code owner}'s
+     *       package open to Weft's module (every package on the class path is; in a named module,
+     *       {@code opens} to {@code dev.weft}, or to everyone if Weft is on the class path).</li>
+     * </ol>
+     * Only a class not initialized yet in a package closed to Weft has none of these: a static
+     * call's class, which {@link TwinLinker} then initializes ({@link #initialize}) before it
+     * asks again, or the class of a method reference's static method, whose lambda
+     * {@link WovenLambdas} then leaves as {@code LambdaMetafactory} made it.
+     *
+     * @throws IllegalAccessException naming the class and why, if none of these gives one
+     */
+    static MethodHandles.Lookup lookupIn(Class<?> owner, MethodHandles.Lookup caller) throws IllegalAccessException {
+        MethodHandles.Lookup own = WovenMethods.lookupOf(owner);
+        if (own != null) {
+            return own;
+        }
+        if (caller != null && caller.hasFullPrivilegeAccess() && caller.lookupClass().getNestHost() == owner.getNestHost()) {
+            return caller;
+        }
+        try {
+            Twins.class.getModule().addReads(owner.getModule());
+            return MethodHandles.privateLookupIn(owner, MethodHandles.lookup());
+        } catch (IllegalAccessException closed) {
+            throw new IllegalAccessException("cannot reach the twins of " + owner.getName() + ": the class has registered"
+                    + " no lookup of its own (it is not initialized yet, or not woven by this version's weaver), and its"
+                    + " package is not open to Weft (" + closed.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Initializes {@code owner}, as {@code invokestatic} of one of its methods does, so that it
+     * registers its lookup: at a static call's link, the moment the call would initialize it.
+     */
+    static void initialize(Class<?> owner) {
+        if (!owner.isHidden()) {
+            try {
+                Class.forName(owner.getName(), true, owner.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                // another class of that name: nothing to initialize that would register this one
+            }
+        }
     }
 
     /**
@@ -178,21 +249,6 @@ public final class Twins {
             return type.getDeclaredMethod(name, parameters);
         } catch (NoSuchMethodException e) {
             return null;
-        }
-    }
-
-    /**
-     * A lookup that can call {@code method}: {@code caller} if it has access, else one with
-     * private access to its class (Weft reads the class's module, whose package must be open to
-     * Weft: every package of the class path is).
-     */
-    static MethodHandle unreflect(MethodHandles.Lookup caller, Method method) throws IllegalAccessException {
-        try {
-            return caller.unreflect(method);
-        } catch (IllegalAccessException e) {
-            Class<?> owner = method.getDeclaringClass();
-            Twins.class.getModule().addReads(owner.getModule());
-            return MethodHandles.privateLookupIn(owner, MethodHandles.lookup()).unreflect(method);
         }
     }
 }

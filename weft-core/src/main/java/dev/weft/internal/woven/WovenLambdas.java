@@ -97,7 +97,7 @@ public final class WovenLambdas {
             Lambda[] holder = LAMBDAS.get(type);
             synchronized (holder) {
                 if (holder[0] == null) {
-                    MethodHandle invoker = invoker(caller, type, factoryType, interfaceType, info.getReferenceKind(), twin);
+                    MethodHandle invoker = invoker(caller, type, factoryType, interfaceType, info.getReferenceKind(), method, twin);
                     holder[0] = invoker == null ? null : new Lambda(name, interfaceType, method, invoker);
                 }
             }
@@ -114,7 +114,7 @@ public final class WovenLambdas {
      * are not {@code type}'s instance fields in order.
      */
     private static MethodHandle invoker(MethodHandles.Lookup caller, Class<?> type, MethodType factoryType,
-            MethodType interfaceType, int kind, Method twin) throws ReflectiveOperationException {
+            MethodType interfaceType, int kind, Method method, Method twin) throws ReflectiveOperationException {
         List<Field> fields = new ArrayList<>();
         for (Field f : type.getDeclaredFields()) {
             if (!Modifier.isStatic(f.getModifiers())) {
@@ -126,7 +126,7 @@ public final class WovenLambdas {
         if (fields.size() != captured) {
             return null;
         }
-        MethodHandle h = twinHandle(caller, kind, twin);
+        MethodHandle h = twinHandle(caller, kind, method, twin);
         for (int i = 0; i < captured; i++) {
             Field f = fields.get(i);
             if (f.getType() != factoryType.parameterType(i)) {
@@ -148,11 +148,24 @@ public final class WovenLambdas {
         return h.asType(interfaceType.insertParameterTypes(0, Object.class).appendParameterTypes(Fiber.class));
     }
 
-    /** A handle of {@code twin} called as the lambda's implementation is: exactly, or by virtual dispatch. */
-    private static MethodHandle twinHandle(MethodHandles.Lookup caller, int kind, Method twin) throws IllegalAccessException {
-        if (kind == MethodHandleInfo.REF_invokeSpecial && !Modifier.isPrivate(twin.getModifiers())) {
-            return caller.unreflectSpecial(twin, caller.lookupClass());
+    /**
+     * A call of {@code twin}, of the implementation {@code method}, made as the lambda calls its
+     * implementation: exactly, or, for a reference to a method that may be overridden, by the
+     * receiver's class ({@link TwinLinker#virtualTwinCall}), so that an override, woven or not,
+     * is what runs.
+     */
+    private static MethodHandle twinHandle(MethodHandles.Lookup caller, int kind, Method method, Method twin)
+            throws IllegalAccessException {
+        boolean virtual = kind == MethodHandleInfo.REF_invokeVirtual || kind == MethodHandleInfo.REF_invokeInterface;
+        if (virtual && isOverridable(method)) {
+            return TwinLinker.virtualTwinCall(caller, method);
         }
-        return Twins.unreflect(caller, twin);
+        return Twins.exact(caller, twin);
+    }
+
+    private static boolean isOverridable(Method method) {
+        int modifiers = method.getModifiers();
+        return !Modifier.isPrivate(modifiers) && !Modifier.isFinal(modifiers) && !Modifier.isStatic(modifiers)
+                && !Modifier.isFinal(method.getDeclaringClass().getModifiers());
     }
 }

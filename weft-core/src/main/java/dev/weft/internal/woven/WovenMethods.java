@@ -20,6 +20,12 @@ import java.util.Set;
  * who it is with its own lookup: no class can register a table for another. A class that
  * registers none is not woven.
  *
+ * <p>The lookup a class registers with is kept, and is how the runtime reaches the class's
+ * twins, which are private ({@link Twins}): it is never handed out, only used to make handles
+ * of twins for calls that the caller's own lookup was found to be allowed to make, of the
+ * twins' originals ({@link TwinLinker}), and for the engine's own calls of frames it saved or
+ * was given. Being the class's own, it works in any module, open to Weft or not.
+ *
  * <p>Both tables are in the format of {@link SiteTable}, which the weaver writes them with.
  */
 public final class WovenMethods {
@@ -34,6 +40,14 @@ public final class WovenMethods {
     @SuppressWarnings("exports") // read by the frame checks in this module; the site table's types stay unexported
     public record WovenMethod(String key, String hash, Map<Integer, Site> sites, String unsupported, String bridgeTo) {
     }
+
+    /** Per class, the full-privilege lookup it registered with, kept by its first registration; null until then. */
+    private static final ClassValue<MethodHandles.Lookup[]> LOOKUPS = new ClassValue<>() {
+        @Override
+        protected MethodHandles.Lookup[] computeValue(Class<?> type) {
+            return new MethodHandles.Lookup[1];
+        }
+    };
 
     /** Per class, its table once registered; an empty holder for a class that has none (yet). */
     private static final ClassValue<WovenMethods[]> TABLES = new ClassValue<>() {
@@ -173,6 +187,10 @@ public final class WovenMethods {
         Class<?> type = registering(own);
         WovenMethods[] holder = TABLES.get(type);
         WovenMethods parsed = parse(type, table);
+        MethodHandles.Lookup[] lookup = LOOKUPS.get(type);
+        if (lookup[0] == null) {
+            lookup[0] = own;
+        }
         Map<String, WovenMethod> methods = new HashMap<>(parsed.methods);
         if (holder[0] != null) {
             methods.putAll(holder[0].methods);
@@ -183,7 +201,7 @@ public final class WovenMethods {
 
     /**
      * The table of {@code type}, initializing it if need be, or null if it is not woven. A class
-     * that does not carry the weaver's marker field is never initialized here: a name read from
+     * that does not declare the weaver's marker method is never initialized here: a name read from
      * untrusted bytes must not run a static initializer before it is known to be woven code.
      */
     public static WovenMethods of(Class<?> type) {
@@ -198,17 +216,29 @@ public final class WovenMethods {
         return holder[0];
     }
 
+    /**
+     * The lookup {@code type} registered its table with, which has full privilege in it; null if
+     * it has registered none (it is not initialized yet, or not woven). Never initializes it.
+     * Weft's own: not to leave this package.
+     */
+    static MethodHandles.Lookup lookupOf(Class<?> type) {
+        return LOOKUPS.get(type)[0];
+    }
+
     /** The table {@code type} has registered, or null: never initializes it, unlike {@link #of}. */
     public static WovenMethods registered(Class<?> type) {
         return TABLES.get(type)[0];
     }
 
-    /** Whether {@code type} declares the field the weaver marks woven classes with; looked up without initializing it. */
+    /**
+     * Whether {@code type} declares the static method every woven class declares
+     * ({@link WeavingContract#WOVEN_SITES_METHOD}), which marks it as woven; looked up without
+     * initializing it.
+     */
     public static boolean isMarked(Class<?> type) {
         try {
-            type.getDeclaredField(WeavingContract.MARKER);
-            return true;
-        } catch (NoSuchFieldException | LinkageError e) {
+            return java.lang.reflect.Modifier.isStatic(type.getDeclaredMethod(WeavingContract.WOVEN_SITES_METHOD).getModifiers());
+        } catch (NoSuchMethodException | LinkageError e) {
             return false;
         }
     }

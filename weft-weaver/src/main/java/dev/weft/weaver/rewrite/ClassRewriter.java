@@ -15,7 +15,6 @@ import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
@@ -29,30 +28,48 @@ import org.objectweb.asm.tree.MethodNode;
  * for the woven engine ({@link TwinMethods}), leaves each bridge it passes through as compiled
  * ({@link PassThroughBridge}) with a twin that only passes the call on, bootstraps its lambdas by Weft's metafactory
  * ({@link LambdaFactories}), makes the class's static initializer register its
- * site table with the runtime, and marks the class as woven.
+ * site table with the runtime, and adds the method that returns where its sites landed, which
+ * also marks the class as woven.
  *
  * <pre>
+ * private static synthetic String $weft$wovenSites() { return "key\twovenBci:bci,...\n..."; }   // the class's last method
  * static {
- *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());   // "" in an interface before version 52
- *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 3\ntable");   // long strings are pushed in parts, concatenated
+ *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());
+ *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 9\ntable");   // long strings are pushed in parts, concatenated
  *     ...the class's own static initializer
  * }
  * </pre>
+ * Everything it adds is private and synthetic (the initializer is no member), so that the class
+ * declares the same public members, and the same non-synthetic ones, as compiled, and
+ * implements the same interfaces. The woven class must be one that can declare private static
+ * methods: a class, or an interface of version 52 or later ({@link #canBeWoven}).
  */
 public final class ClassRewriter implements Opcodes {
 
-    /** The field whose presence marks a woven class, so that weaving twice changes nothing. */
-    public static final String MARKER = WeavingContract.MARKER;
-
     private static final String TABLES = WeavingContract.TABLES_CLASS;
+    private static final String WOVEN_SITES = WeavingContract.WOVEN_SITES_METHOD;
     /** The longest string constant written: its modified UTF-8, at most 3 bytes a char, must fit in 65,535 bytes. */
     private static final int PART = 20_000;
 
     private ClassRewriter() {
     }
 
+    /**
+     * Whether {@code type} is woven already: it declares the method that marks a woven class
+     * ({@link WeavingContract#WOVEN_SITES_METHOD}), or the field that marked one up to format 8.
+     */
     public static boolean isWoven(ClassNode type) {
-        return type.fields.stream().anyMatch(f -> f.name.equals(MARKER));
+        return type.methods.stream().anyMatch(m -> m.name.equals(WOVEN_SITES) && (m.access & ACC_STATIC) != 0)
+                || type.fields.stream().anyMatch(f -> f.name.equals(WeavingContract.FORMER_MARKER));
+    }
+
+    /**
+     * Whether {@code type} can be woven: it can declare the private static method that marks it,
+     * as every class can, and an interface from version 52 on. An interface before that has no
+     * code but its static initializer, which never suspends.
+     */
+    public static boolean canBeWoven(ClassNode type) {
+        return (type.access & ACC_INTERFACE) == 0 || (type.version & 0xFFFF) >= V1_8;
     }
 
     /**
@@ -62,6 +79,9 @@ public final class ClassRewriter implements Opcodes {
      * before version 49 it reads its own class from a field ({@link OwnClass}).
      */
     public static WovenSites rewrite(ClassNode type, List<SuspensionSites> analyses, List<PassThroughBridge> bridges) {
+        if (!canBeWoven(type)) {
+            throw new IllegalArgumentException("an interface before version 52 cannot be woven: " + type.name);
+        }
         OwnClass ownClass = new OwnClass(type);
         boolean frames = (type.version & 0xFFFF) >= V1_6;
         WovenSites woven = new WovenSites();
@@ -82,21 +102,17 @@ public final class ClassRewriter implements Opcodes {
         if (TwinMethods.canHaveTwins(type)) {
             bridges.forEach(bridge -> twins.add(TwinMethods.passThrough(bridge)));
         }
-        if (canHaveStaticMethods(type)) { // else no map, and no woven frame to tell apart
-            for (MethodNode m : type.methods) {
-                if (!rewritten.contains(m)) {
-                    woven.add(m.name + m.desc, labelCalls(m));
-                }
+        for (MethodNode m : type.methods) {
+            if (!rewritten.contains(m)) {
+                woven.add(m.name + m.desc, labelCalls(m));
             }
         }
         type.methods.addAll(twins);
-        TwinMethods.addEntryInterfaces(type, twins);
         if (TwinMethods.canHaveTwins(type)) {
             LambdaFactories.rewrite(type);
         }
         MethodNode initializer = registerTable(type, table(type, analyses, bridges));
         ownClass.declare(initializer);
-        type.fields.add(new FieldNode(ACC_PUBLIC | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, MARKER, "Z", null, null));
         return woven;
     }
 
@@ -121,25 +137,13 @@ public final class ClassRewriter implements Opcodes {
      * Adds, as the class's last method, {@code $weft$wovenSites()}, which returns {@code map}:
      * the woven bytecode index of each site's call, for the runtime to tell which site a
      * suspended frame is at. Being last, and the only user of its constant, it moves no other
-     * instruction. An interface before version 52 can have no such method, nor any woven one: its
-     * map is empty, and its initializer registers that directly.
+     * instruction. Every woven class declares it, and it marks the class as woven.
      */
     public static void addWovenSites(ClassNode type, String map) {
-        if (!canHaveStaticMethods(type)) {
-            if (!map.isEmpty()) {
-                throw new IllegalStateException("an interface before version 52 has woven methods: " + map);
-            }
-            return;
-        }
         MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
         method.instructions.add(pushString(map));
         method.instructions.add(new InsnNode(ARETURN));
         type.methods.add(method);
-    }
-
-    /** Whether {@code type} may declare static methods other than its initializer: a class, or an interface from version 52 on. */
-    private static boolean canHaveStaticMethods(ClassNode type) {
-        return (type.access & ACC_INTERFACE) == 0 || (type.version & 0xFFFF) >= V1_8;
     }
 
     /**
@@ -172,8 +176,6 @@ public final class ClassRewriter implements Opcodes {
         return false;
     }
 
-    private static final String WOVEN_SITES = WeavingContract.WOVEN_SITES_METHOD;
-
     /**
      * Pushes {@code text}, however long: a string constant's modified UTF-8 must fit in 65,535
      * bytes, so a long one is pushed in parts of {@link #PART} characters and concatenated.
@@ -199,12 +201,8 @@ public final class ClassRewriter implements Opcodes {
     private static MethodNode registerTable(ClassNode type, String table) {
         InsnList code = new InsnList();
         code.add(lookup());
-        if (canHaveStaticMethods(type)) {
-            code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
-                    (type.access & ACC_INTERFACE) != 0));
-        } else {
-            code.add(new LdcInsnNode(""));
-        }
+        code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
+                (type.access & ACC_INTERFACE) != 0));
         code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_WOVEN_SITES_METHOD,
                 WeavingContract.REGISTER_DESCRIPTOR, false));
         code.add(lookup());

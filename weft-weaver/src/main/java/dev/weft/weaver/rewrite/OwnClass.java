@@ -20,7 +20,7 @@ import org.objectweb.asm.tree.MethodNode;
  * through its own loader, the initializer's caller):
  *
  * <pre>
- * static final Class $weft$class;
+ * private static final synthetic Class $weft$class;
  * static {
  *     ldc "the.Owner"; invokestatic Class.forName(String); putstatic $weft$class
  *     ...
@@ -57,9 +57,8 @@ final class OwnClass implements Opcodes {
         if (hasClassConstants()) {
             return;
         }
-        int visibility = (type.access & ACC_INTERFACE) != 0 ? ACC_PUBLIC : ACC_PRIVATE;
-        type.fields.add(new FieldNode(visibility | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, FIELD, "Ljava/lang/Class;",
-                null, null));
+        type.fields.add(new FieldNode(ACC_PRIVATE | ACC_STATIC | ACC_FINAL | ACC_SYNTHETIC, FIELD, "Ljava/lang/Class;",
+                null, null)); // never an interface's: no interface before version 52 is woven
         InsnList code = new InsnList();
         code.add(new LdcInsnNode(type.name.replace('/', '.')));
         code.add(new MethodInsnNode(INVOKESTATIC, "java/lang/Class", "forName", "(Ljava/lang/String;)Ljava/lang/Class;",

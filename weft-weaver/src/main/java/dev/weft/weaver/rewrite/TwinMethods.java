@@ -10,11 +10,14 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FrameNode;
 import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.TryCatchBlockNode;
@@ -24,9 +27,15 @@ import org.objectweb.asm.tree.VarInsnNode;
  * The woven engine's twins (see {@code dev.weft.internal.woven.Twins}): for a method
  * {@code name(P...)R}, a copy named {@code name$weft(P..., Fiber)R} whose code
  * {@link TwinRewriter} then makes unwind and rewind. A class gets twins from class-file version
- * 51 on (they call through {@code invokedynamic}); one whose twin is the woven engine's entry
- * into a coroutine's body also implements the matching interface of
- * {@code dev.weft.internal.woven} ({@link #ENTRIES}).
+ * 51 on (they call through {@code invokedynamic}).
+ *
+ * <p>Every twin is private and synthetic, static if its method is, whatever its method's
+ * access: reflection's {@code getMethods()} never lists one, and no twin overrides another. The
+ * runtime calls a twin only directly, through the lookup its class registers, once it has chosen
+ * the method a call runs; an interface's twins are private interface methods (class files of
+ * version 52 on, the only interfaces woven). A twin carries its method's line numbers and local
+ * variable tables, their ranges on the copied code, so that a debugger stopped in a twin shows the
+ * method's lines and variables; its fiber has no name there.
  */
 public final class TwinMethods implements Opcodes {
 
@@ -34,12 +43,15 @@ public final class TwinMethods implements Opcodes {
     static final String FIBER = WeavingContract.FIBER_CLASS;
     static final String FIBER_DESC = "L" + FIBER + ";";
 
-    /** The entry interfaces, by the twin they declare (name and descriptor). */
-    private static final Map<String, String> ENTRIES = Map.of(
-            "run" + SUFFIX + "(" + FIBER_DESC + ")V", WeavingContract.TWIN_RUNNABLE,
-            "run" + SUFFIX + "(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;", WeavingContract.TWIN_ASYM_BODY,
-            "run" + SUFFIX + "(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
-            WeavingContract.TWIN_ASYM_RUNNABLE);
+    /**
+     * The twins (name and descriptor) by which the woven engine may enter a coroutine's body: those
+     * of {@code Coroutine.run()}, {@code AsymCoroutine.run(Object)} and
+     * {@code AsymRunnable.run(AsymCoroutine, Object)}, erased.
+     */
+    private static final Set<String> ENTRIES = Set.of(
+            "run" + SUFFIX + "(" + FIBER_DESC + ")V",
+            "run" + SUFFIX + "(Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;",
+            "run" + SUFFIX + "(Ldev/weft/AsymCoroutine;Ljava/lang/Object;" + FIBER_DESC + ")Ljava/lang/Object;");
 
     private TwinMethods() {
     }
@@ -59,12 +71,13 @@ public final class TwinMethods implements Opcodes {
 
     /** Whether {@code method} has one of the shapes of a woven engine's entry (a coroutine's {@code run}). */
     public static boolean isEntry(MethodNode method) {
-        return ENTRIES.containsKey(twinName(method) + twinDesc(method.desc));
+        return ENTRIES.contains(twinName(method) + twinDesc(method.desc));
     }
 
     /**
      * The twin of {@code analysis}'s method, not yet rewritten, with the analysis of the copy:
-     * the same sites at the copied calls. Must be called before the method itself is rewritten.
+     * the same sites at the copied calls, the same line numbers and local variables, on the
+     * copied labels. Must be called before the method itself is rewritten.
      */
     public static SuspensionSites copy(SuspensionSites analysis) {
         MethodNode original = analysis.method();
@@ -86,6 +99,7 @@ public final class TwinMethods implements Opcodes {
             twin.tryCatchBlocks.add(new TryCatchBlockNode(labels.get(block.start), labels.get(block.end),
                     labels.get(block.handler), block.type));
         }
+        twin.localVariables = copyLocalVariables(original, labels);
         twin.maxLocals = original.maxLocals;
         twin.maxStack = original.maxStack;
         List<SuspensionSite> sites = new ArrayList<>();
@@ -103,7 +117,8 @@ public final class TwinMethods implements Opcodes {
      * or null, which it returns to its caller, which saves its own frame; when a frame is rebuilt
      * whose callee was the bridge, its caller calls it again with zero or null, which it passes on,
      * and the next prologue rebuilds the method it bridges to. Its receiver and arguments are its
-     * caller's, so nothing of it needs keeping.
+     * caller's, so nothing of it needs keeping. It keeps the bridge's line number and local
+     * variable table (javac's names {@code this} alone).
      * <pre>
      * name$weft(P..., Fiber) R:
      *   aload 0; xload argument_k; [checkcast T_k] ...   // as the bridge
@@ -120,37 +135,53 @@ public final class TwinMethods implements Opcodes {
         for (Type argument : Type.getArgumentTypes(original.desc)) {
             fiber += argument.getSize();
         }
+        Map<LabelNode, LabelNode> labels = new HashMap<>();
+        for (AbstractInsnNode insn : original.instructions) {
+            if (insn instanceof LabelNode label) {
+                labels.put(label, new LabelNode());
+            }
+        }
         for (AbstractInsnNode insn : original.instructions) {
             if (insn == bridge.call()) {
                 twin.instructions.add(new VarInsnNode(ALOAD, fiber));
                 twin.instructions.add(TwinRewriter.linkedCall(bridge.call()));
-            } else if (insn.getOpcode() >= 0) {
-                twin.instructions.add(insn.clone(Map.of()));
+            } else if (!(insn instanceof FrameNode)) { // a bridge has no branch, so no frame but the implicit first
+                twin.instructions.add(insn.clone(labels));
             }
         }
+        twin.localVariables = copyLocalVariables(original, labels);
         twin.maxLocals = fiber + 1;
         twin.maxStack = original.maxStack + 1;
         return twin;
     }
 
+    /**
+     * Private and synthetic; static, {@code synchronized} and {@code strictfp} as its method is
+     * (the rest of the method's access, its visibility, {@code final}, bridge and varargs, would
+     * only show it to reflection).
+     */
     private static int twinAccess(MethodNode original) {
-        return original.access & ~(ACC_BRIDGE | ACC_VARARGS) | ACC_SYNTHETIC;
+        return original.access & (ACC_STATIC | ACC_SYNCHRONIZED | ACC_STRICT) | ACC_PRIVATE | ACC_SYNTHETIC;
     }
 
-    /** Makes {@code type} implement the entry interface of each twin that is one, which must then be public. */
-    public static void addEntryInterfaces(ClassNode type, List<MethodNode> twins) {
-        if ((type.access & ACC_INTERFACE) != 0) {
-            return;
+    /**
+     * The local variables of {@code original}, with their generic signatures (its
+     * {@code LocalVariableTable} and {@code LocalVariableTypeTable}), on the twin's copies of
+     * their labels ({@code labels}). The twin's code is the method's, so each range covers the
+     * same instructions; what {@link TwinRewriter} adds inside a range writes none of the
+     * method's own locals (its values go to locals after them), and what it adds at the start,
+     * which writes them to rebuild a frame, is before every range. Null if the method has none.
+     */
+    private static List<LocalVariableNode> copyLocalVariables(MethodNode original, Map<LabelNode, LabelNode> labels) {
+        if (original.localVariables == null) {
+            return null;
         }
-        for (MethodNode twin : twins) {
-            String entry = ENTRIES.get(twin.name + twin.desc);
-            if (entry != null && (twin.access & (ACC_STATIC | ACC_PRIVATE)) == 0) {
-                twin.access = twin.access & ~ACC_PROTECTED | ACC_PUBLIC;
-                if (!type.interfaces.contains(entry)) {
-                    type.interfaces.add(entry);
-                }
-            }
+        List<LocalVariableNode> copies = new ArrayList<>();
+        for (LocalVariableNode variable : original.localVariables) {
+            copies.add(new LocalVariableNode(variable.name, variable.desc, variable.signature, labels.get(variable.start),
+                    labels.get(variable.end), variable.index));
         }
+        return copies;
     }
 
     private static String twinName(MethodNode m) {

@@ -4,18 +4,19 @@ import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.internal.access.CoroutineAccess;
+import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.frames.Bridges;
+import dev.weft.internal.woven.BodyCall;
 import dev.weft.internal.woven.Fiber;
-import dev.weft.internal.woven.TwinAsymBody;
-import dev.weft.internal.woven.TwinAsymRunnable;
-import dev.weft.internal.woven.TwinRunnable;
 import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.Twins;
 import dev.weft.internal.woven.WovenLambdas;
 
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
+import java.util.List;
 
 /**
  * Finds, and checks, how the woven engine enters a coroutine's body: the twin of its
@@ -23,11 +24,21 @@ import java.lang.reflect.Method;
  * target's; for a target that is a lambda or method reference of a woven class, the twin of its
  * implementation ({@link WovenLambdas}). An entry holds no coroutine: it reads the body from the
  * coroutine it enters (the coroutine itself, or its target), so that one entry per body class
- * serves every coroutine of that class. Any thread.
+ * serves every coroutine of that class. Twins being private, an entry calls its body's twin
+ * through a {@link BodyCall} made for the body's class from an exact handle of the twin of the
+ * {@code run} that runs for that class, adapted to {@link BodyCall#TYPE}:
+ * <pre>
+ * Coroutine.run()              twin(body, fiber)                 coroutine and input dropped, null returned
+ * AsymCoroutine.run(I)         twin(body, input, fiber)          coroutine dropped
+ * AsymRunnable.run(co, I)      twin(body, coroutine, input, fiber)
+ * lambda bodies                the lambda's invoker ({@link WovenLambdas.Lambda#invoker}), the same way
+ * </pre>
+ * Any thread.
  */
 final class WovenEntries {
 
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
+    private static final FiberAccess FIBERS = SharedAccess.fibers();
 
     private WovenEntries() {
     }
@@ -46,59 +57,24 @@ final class WovenEntries {
         Method method();
     }
 
-    /** A symmetric coroutine subclass's own {@code run()}. */
-    private record Symmetric(Method method) implements Entry {
-        @Override
-        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            ((TwinRunnable) coroutine).run$weft(fiber);
-            return null;
-        }
-    }
-
-    /** A symmetric coroutine's {@code Runnable} target's {@code run()}. */
-    private record SymmetricTarget(Method method) implements Entry {
-        @Override
-        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            ((TwinRunnable) COROUTINES.target(coroutine)).run$weft(fiber);
-            return null;
-        }
-    }
-
-    /** An asymmetric coroutine subclass's {@code run(I)}. */
-    private record OwnBody(Method method) implements Entry {
-        @Override
-        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            return ((TwinAsymBody) coroutine).run$weft(input, fiber);
-        }
-    }
-
-    /** An asymmetric coroutine's {@code AsymRunnable}. */
-    private record Target(Method method) implements Entry {
-        @Override
-        public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
-            return ((TwinAsymRunnable) COROUTINES.target(coroutine)).run$weft((AsymCoroutine<?, ?>) coroutine, input, fiber);
-        }
-    }
-
-    /** A lambda or method reference of a woven class as a {@code Runnable} target: its implementation's twin. */
-    private record SymmetricLambda(MethodHandle invoker, Method method) implements Entry {
+    /** A coroutine subclass's own {@code run}: the body is the coroutine. */
+    private record OwnRun(Method method, BodyCall call) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
             try {
-                invoker.invokeExact(COROUTINES.target(coroutine), fiber);
+                return call.enter(coroutine, coroutine, input, fiber);
             } catch (Throwable t) {
                 throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
             }
-            return null;
         }
     }
 
-    /** A lambda or method reference of a woven class as an {@code AsymRunnable} target: its implementation's twin. */
-    private record AsymLambda(MethodHandle invoker, Method method) implements Entry {
+    /** A coroutine's target's {@code run}, a named class's or a lambda's: the body is the target. */
+    private record TargetRun(Method method, BodyCall call) implements Entry {
         @Override
         public Object enter(CoroutineBase coroutine, Object input, Fiber fiber) {
             try {
-                return (Object) invoker.invokeExact(COROUTINES.target(coroutine), (AsymCoroutine<?, ?>) coroutine, input, fiber);
+                return call.enter(COROUTINES.target(coroutine), coroutine, input, fiber);
             } catch (Throwable t) {
                 throw WovenEntries.<RuntimeException>sneaky(t); // as the body threw it
             }
@@ -167,7 +143,7 @@ final class WovenEntries {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
             if (overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN)) {
-                require(coroutine, coroutine, TwinRunnable.class, SYMMETRIC_RUN);
+                require(coroutine, coroutine, SYMMETRIC_RUN);
                 return SYMMETRIC.get(coroutine.getClass());
             }
             if (target == null) {
@@ -177,11 +153,11 @@ final class WovenEntries {
             if (lambda != null && lambda.isCallOf("run", SYMMETRIC_RUN.parameters())) {
                 return SYMMETRIC_LAMBDA.get(target.getClass());
             }
-            require(coroutine, target, TwinRunnable.class, SYMMETRIC_RUN);
+            require(coroutine, target, SYMMETRIC_RUN);
             return SYMMETRIC_TARGET.get(target.getClass());
         }
         if (overridesRun(coroutine, AsymCoroutine.class, OWN_RUN)) {
-            require(coroutine, coroutine, TwinAsymBody.class, OWN_RUN);
+            require(coroutine, coroutine, OWN_RUN);
             return OWN_BODY.get(coroutine.getClass());
         }
         if (target == null) {
@@ -191,24 +167,43 @@ final class WovenEntries {
         if (lambda != null && lambda.isCallOf("run", TARGET_RUN.parameters())) {
             return ASYM_LAMBDA.get(target.getClass());
         }
-        require(coroutine, target, TwinAsymRunnable.class, TARGET_RUN);
+        require(coroutine, target, TARGET_RUN);
         return TARGET.get(target.getClass());
     }
 
     /** The entries, one per body class, made once the body's class has been checked. */
-    private static final ClassValue<Entry> SYMMETRIC = entries(type -> new Symmetric(outermost(SYMMETRIC_RUN, type)));
-    private static final ClassValue<Entry> SYMMETRIC_TARGET = entries(type -> new SymmetricTarget(outermost(SYMMETRIC_RUN, type)));
-    private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnBody(outermost(OWN_RUN, type)));
-    private static final ClassValue<Entry> TARGET = entries(type -> new Target(outermost(TARGET_RUN, type)));
+    private static final ClassValue<Entry> SYMMETRIC = entries(type -> new OwnRun(outermost(SYMMETRIC_RUN, type),
+            bodyCall(twinOfRun(SYMMETRIC_RUN, type), 1, 2)));
+    private static final ClassValue<Entry> SYMMETRIC_TARGET = entries(type -> new TargetRun(outermost(SYMMETRIC_RUN, type),
+            bodyCall(twinOfRun(SYMMETRIC_RUN, type), 1, 2)));
+    private static final ClassValue<Entry> OWN_BODY = entries(type -> new OwnRun(outermost(OWN_RUN, type),
+            bodyCall(twinOfRun(OWN_RUN, type), 1, 1)));
+    private static final ClassValue<Entry> TARGET = entries(type -> new TargetRun(outermost(TARGET_RUN, type),
+            bodyCall(twinOfRun(TARGET_RUN, type), 1, 0)));
 
     private static final ClassValue<Entry> SYMMETRIC_LAMBDA = entries(type -> {
         WovenLambdas.Lambda lambda = WovenLambdas.of(type);
-        return new SymmetricLambda(lambda.invoker(), lambda.implementation());
+        return new TargetRun(lambda.implementation(), bodyCall(lambda.invoker(), 1, 2));
     });
     private static final ClassValue<Entry> ASYM_LAMBDA = entries(type -> {
         WovenLambdas.Lambda lambda = WovenLambdas.of(type);
-        return new AsymLambda(lambda.invoker(), lambda.implementation());
+        return new TargetRun(lambda.implementation(), bodyCall(lambda.invoker(), 1, 0));
     });
+
+    /** An exact call of the twin of the {@code run} of {@code runs} that a body of class {@code type} runs. */
+    private static MethodHandle twinOfRun(RunMethods runs, Class<?> type) {
+        return FIBERS.exactTwin(runs.get(type).method());
+    }
+
+    /**
+     * {@code twin}, of type {@code (body, parameters..., Fiber) R}, as a {@link BodyCall}: the
+     * {@code dropped} arguments of {@link BodyCall#TYPE} from {@code at} on (the coroutine, the
+     * input, or both) dropped, the result boxed, or null if void.
+     */
+    private static BodyCall bodyCall(MethodHandle twin, int at, int dropped) {
+        List<Class<?>> drop = BodyCall.TYPE.parameterList().subList(at, at + dropped);
+        return BodyCall.of(MethodHandles.dropArguments(twin, at, drop).asType(BodyCall.TYPE));
+    }
 
     /** The method of the outermost frame of a body of class {@code type} entered by its {@code run} of {@code runs}. */
     private static Method outermost(RunMethods runs, Class<?> type) {
@@ -234,13 +229,13 @@ final class WovenEntries {
     }
 
     /**
-     * Checks that {@code body} is an instance of the woven twin interface {@code entry} and that
-     * the {@code run} method it runs has a twin: an override that is not woven must not be skipped.
+     * Checks that the {@code run} method that {@code body} runs has a twin: an override that is
+     * not woven must not be skipped.
      */
-    private static void require(CoroutineBase coroutine, Object body, Class<?> entry, RunMethods runs) {
+    private static void require(CoroutineBase coroutine, Object body, RunMethods runs) {
         Class<?> type = body.getClass();
         Run run = runs.get(type);
-        if (run.woven() && entry.isInstance(body)) {
+        if (run.woven()) {
             return;
         }
         Method method = run.method();
