@@ -37,7 +37,7 @@ final class SerializationSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return 2 * s.migrationFrames().size() * METHODS.size() + 2 + 1 + 2 * ENGINES.size();
+        return 2 * s.migrationFrames().size() * METHODS.size() + 2 + 1 + 3 * ENGINES.size();
     }
 
     @Override
@@ -60,7 +60,7 @@ final class SerializationSection extends Section {
         throwing.put("direct", bench.jmh("exceptions", "direct", "",
                 JmhRunner.Spec.of(ThrowBenchmark.class, "direct", Map.of("engine", "NATIVE"), 1)));
         for (String engine : ENGINES) {
-            for (String method : List.of("thrown", "returned")) {
+            for (String method : List.of("thrown", "caught", "returned")) {
                 throwing.put(method + " " + engine, bench.jmh("exceptions", method, "engine=" + engine,
                         JmhRunner.Spec.of(ThrowBenchmark.class, method, Map.of("engine", engine), 1)));
             }
@@ -273,21 +273,29 @@ final class SerializationSection extends Section {
                 `IllegalStateException` into `outer`'s `catch` (on the woven engine, out of `middle`, the frame \
                 rebuilt, into `outer`, still saved, where the engine completes the exception's stack trace with \
                 the saved frames). **thrown** is one `call(true)` round, **returned** the same round with nothing \
-                thrown, and their difference what the throw costs in the coroutine; on the thread, the same \
-                `inner` throwing into a `catch` with no coroutine at all.""");
+                thrown, and their difference what the throw costs in the coroutine. **caught where thrown** \
+                (`CatchingThrower`): `middle` itself catches what `inner` throws, so that the exception never \
+                leaves the frames on the thread (on the woven engine, the handler of `middle`'s twin completes \
+                the trace with `outer` and the body, still saved), less the same round without a throw. On the \
+                thread, the same `inner` throwing into a `catch` with no coroutine at all.""");
         Outcome direct = throwing.get("direct");
         Table t = new Table("where", "round with a throw (ns)", "round without (ns)", "the throw (ns)", "ratio to the thread's");
         t.row("on the thread", Format.outcome(direct), "–", Format.outcome(direct), "1");
         for (String engine : ENGINES) {
-            Outcome thrown = throwing.get("thrown " + engine);
-            Outcome returned = throwing.get("returned " + engine);
-            boolean ok = thrown != null && returned != null && thrown.ok() && returned.ok();
-            double cost = ok ? thrown.value() - returned.value() : Double.NaN;
-            t.row(engine.toLowerCase(java.util.Locale.ROOT) + " engine", Format.outcome(thrown), Format.outcome(returned),
-                    ok ? Format.nanos(cost) : "–",
-                    ok && direct != null && direct.ok() ? Format.ratio(cost / direct.value()) : "–");
+            String name = engine.toLowerCase(java.util.Locale.ROOT) + " engine";
+            throwingRow(t, name, throwing.get("thrown " + engine), throwing.get("returned " + engine), direct);
+            throwingRow(t, name + ", caught where thrown", throwing.get("caught " + engine),
+                    throwing.get("returned " + engine), direct);
         }
         page.table(t);
+    }
+
+    /** A row of the thrown exceptions' table: a round with a throw, the round without, and the throw's cost. */
+    private static void throwingRow(Table t, String where, Outcome thrown, Outcome returned, Outcome direct) {
+        boolean ok = thrown != null && returned != null && thrown.ok() && returned.ok();
+        double cost = ok ? thrown.value() - returned.value() : Double.NaN;
+        t.row(where, Format.outcome(thrown), Format.outcome(returned), ok ? Format.nanos(cost) : "–",
+                ok && direct != null && direct.ok() ? Format.ratio(cost / direct.value()) : "–");
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.weft.bench;
 
 import dev.weft.CoroutineBase;
 import dev.weft.Engine;
+import dev.weft.bench.woven.CatchingThrower;
 import dev.weft.bench.woven.Thrower;
 
 import java.util.concurrent.TimeUnit;
@@ -22,8 +23,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code call(true)}, which resumes the coroutine in {@code middle}, where {@code inner} throws
  * into {@code outer}'s {@code catch}, and the coroutine rets again; {@link #returned} is the same
  * round with nothing thrown ({@code call(false)}), so that the difference is what the throw
- * costs inside a coroutine; {@link #direct} throws and catches the same exception on the
- * thread, outside any coroutine. {@code engine} is {@code NATIVE} or {@code WOVEN}.
+ * costs inside a coroutine; {@link #caught} is a {@code call(true)} of {@link CatchingThrower},
+ * where the frame that calls {@code inner} catches what it throws; {@link #direct} throws and
+ * catches the same exception on the thread, outside any coroutine. {@code engine} is
+ * {@code NATIVE} or {@code WOVEN}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,11 +38,14 @@ public class ThrowBenchmark {
     public String engine;
 
     private Thrower coroutine;
+    private CatchingThrower catching;
 
     @Setup(Level.Trial)
     public void start() {
         coroutine = new Thrower(Engine.valueOf(engine));
         coroutine.call(false); // to its first ret
+        catching = new CatchingThrower(Engine.valueOf(engine));
+        catching.call(false);
     }
 
     @TearDown(Level.Trial)
@@ -55,6 +61,11 @@ public class ThrowBenchmark {
     @Benchmark
     public int returned() {
         return coroutine.call(false);
+    }
+
+    @Benchmark
+    public int caught() {
+        return catching.call(true);
     }
 
     @Benchmark

@@ -15,4 +15,13 @@ class NativeThrownTraceTest extends ThrownTraceContract {
     long boundariesWhenTheBodyCatches() {
         return 0;
     }
+
+    /**
+     * No: its frames run as compiled, and nothing of Weft's runs where they catch; the trace
+     * shows the engine's and HotSpot's frames between the body and the resumer.
+     */
+    @Override
+    boolean foldsTheEngineWhereTheCoroutineCatches() {
+        return false;
+    }
 }

@@ -88,6 +88,50 @@ abstract class ThrownTraceContract extends EngineContract {
         }
     }
 
+    /**
+     * {@code middle} catches what {@code inner} throws, after a suspension that left {@code outer}
+     * and the body saved on the woven engine; it returns the exception, or throws it again if
+     * its resume's input is true.
+     */
+    static final class CatchingScenario implements AsymRunnable<Object, Object> {
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            Object caught = outer(self); // line:catching-body-call
+            return caught;
+        }
+
+        Object outer(AsymCoroutine<? extends Object, ? super Object> self) {
+            Object caught = middle(self); // line:catching-outer-call
+            return caught;
+        }
+
+        Object middle(AsymCoroutine<? extends Object, ? super Object> self) {
+            Object again = self.ret(null);
+            try {
+                Scenario.inner(); // line:catching-middle-call
+                return null;
+            } catch (IllegalStateException e) {
+                if (again == Boolean.TRUE) {
+                    throw e;
+                }
+                return e;
+            }
+        }
+    }
+
+    /** Catches what {@code inner} throws in its first run, before any suspension. */
+    static final class FirstRunCatch implements AsymRunnable<Object, Object> {
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            try {
+                Scenario.inner(); // line:first-run-call
+                return null;
+            } catch (IllegalStateException e) {
+                return e;
+            }
+        }
+    }
+
     /** The element {@code class.method(File.java:line)} of {@code type}'s line marked {@code marker}. */
     static String place(Class<?> type, String method, String marker) {
         return type.getName() + "." + method + "(" + FILE + ":" + SourceLines.lineOf(type, marker) + ")";
@@ -140,6 +184,36 @@ abstract class ThrownTraceContract extends EngineContract {
      */
     abstract long boundariesWhenTheBodyCatches();
 
+    /**
+     * Whether an exception caught by a frame on the thread, having never left the coroutine's
+     * frames, shows the boundary in place of the engine's frames: on the woven engine, whose
+     * twins' handlers complete the trace; not on the native engine, whose frames run as
+     * compiled, with no code of Weft's where they catch.
+     */
+    abstract boolean foldsTheEngineWhereTheCoroutineCatches();
+
+    /**
+     * Asserts that {@code caught}, caught inside a coroutine named {@code name} that
+     * {@code resumer} resumed, shows {@code frames}, then the boundary and the resumer if the
+     * engine folds there, else the engine's frames and then the resumer.
+     */
+    void assertCaughtInside(Throwable caught, List<String> frames, String name, String resumer) {
+        List<String> expected = new ArrayList<>(frames);
+        if (foldsTheEngineWhereTheCoroutineCatches()) {
+            expected.add(BOUNDARY + "(" + name + ", resumed by the frame below)");
+            expected.add(resumer);
+            assertTrace(caught, expected, 1);
+        } else {
+            assertTrace(caught, expected, 0);
+            List<String> places = places(caught.getStackTrace());
+            int resumedAt = places.indexOf(resumer);
+            List<String> between = places.subList(frames.size(), Math.max(frames.size(), resumedAt));
+            assertTrue(resumedAt > frames.size() && between.stream().allMatch(p -> p.startsWith("dev.weft.")
+                    || p.startsWith("jdk.internal.vm.")) && between.stream().anyMatch(p -> p.startsWith("jdk.internal.vm.Continuation.")),
+                    () -> String.join("\n", places));
+        }
+    }
+
     /** Starts the scenario and runs it to its ret in {@code middle}. */
     AsymCoroutine<Object, Object> suspendedScenario(Scenario body, boolean catchInBody) {
         AsymCoroutine<Object, Object> co = new AsymCoroutine<>(body, engine());
@@ -182,6 +256,94 @@ abstract class ThrownTraceContract extends EngineContract {
         AsymCoroutine<Object, Object> co = suspendedScenario(new Scenario(), true);
         IllegalStateException caught = (IllegalStateException) co.call(null);
         assertTrace(caught, scenarioFrames("body-call-caught"), boundariesWhenTheBodyCatches());
+    }
+
+    @Test
+    void anExceptionCaughtInAFrameRebuiltAfterASuspensionShowsTheFramesStillSaved() {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new CatchingScenario(), engine());
+        co.setName("catching");
+        assertEquals(null, co.call(null));
+        Throwable caught = (Throwable) co.call(false); // line:catching-resumer
+        assertCaughtInside(caught, catchingFrames(), "catching", place(ThrownTraceContract.class,
+                "anExceptionCaughtInAFrameRebuiltAfterASuspensionShowsTheFramesStillSaved", "catching-resumer"));
+        assertTrace(caught.getCause(), catchingFrames(), foldsTheEngineWhereTheCoroutineCatches() ? 1 : 0);
+    }
+
+    @Test
+    void anExceptionCaughtAndThrownOnThroughTheSavedFramesShowsThemOnce() {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new CatchingScenario(), engine());
+        co.setName("rethrowing");
+        assertEquals(null, co.call(null));
+        IllegalStateException thrown = null;
+        try {
+            co.call(true); // line:rethrowing-resumer
+        } catch (IllegalStateException e) {
+            thrown = e;
+        }
+        List<String> expected = new ArrayList<>(catchingFrames());
+        expected.add(BOUNDARY + "(rethrowing, resumed by the frame below)");
+        expected.add(place(ThrownTraceContract.class, "anExceptionCaughtAndThrownOnThroughTheSavedFramesShowsThemOnce",
+                "rethrowing-resumer"));
+        assertTrace(thrown, expected, 1);
+    }
+
+    static List<String> catchingFrames() {
+        return List.of(place(Scenario.class, "inner", "inner-throw"),
+                place(CatchingScenario.class, "middle", "catching-middle-call"),
+                place(CatchingScenario.class, "outer", "catching-outer-call"),
+                place(CatchingScenario.class, "run", "catching-body-call"));
+    }
+
+    @Test
+    void anExceptionCaughtInTheFirstRunShowsTheBodyThenTheBoundary() {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new FirstRunCatch(), engine());
+        co.setName("first");
+        Throwable caught = (Throwable) co.call(null); // line:first-run-resumer
+        assertCaughtInside(caught, List.of(place(Scenario.class, "inner", "inner-throw"),
+                place(FirstRunCatch.class, "run", "first-run-call")), "first", place(ThrownTraceContract.class,
+                "anExceptionCaughtInTheFirstRunShowsTheBodyThenTheBoundary", "first-run-resumer"));
+    }
+
+    @Test
+    void anExceptionCaughtByTheCallerOfANestedCoroutineShowsBothCoroutines() {
+        AsymCoroutine<Object, Object> inner = suspendedScenario(new Scenario(), false);
+        AsymCoroutine<Object, Object> caller = new AsymCoroutine<>(new CatchingCaller(inner), engine());
+        caller.setName("caller");
+        Throwable caught = (Throwable) caller.call(null); // line:catching-caller-resumer
+        List<String> frames = new ArrayList<>(scenarioFrames("body-call"));
+        frames.add(BOUNDARY + "(scenario, resumed by the frame below)");
+        frames.add(place(CatchingCaller.class, "run", "catching-caller-call"));
+        List<String> places = places(caught.getStackTrace());
+        assertEquals(frames, places.subList(0, Math.min(frames.size(), places.size())), () -> String.join("\n", places));
+        String resumer = place(ThrownTraceContract.class, "anExceptionCaughtByTheCallerOfANestedCoroutineShowsBothCoroutines",
+                "catching-caller-resumer");
+        if (foldsTheEngineWhereTheCoroutineCatches()) {
+            assertEquals(List.of(BOUNDARY + "(caller, resumed by the frame below)", resumer),
+                    places.subList(frames.size(), Math.min(frames.size() + 2, places.size())), () -> String.join("\n", places));
+            assertEquals(2, boundaries(caught.getStackTrace()));
+        } else {
+            assertEquals(1, boundaries(caught.getStackTrace()));
+            assertTrue(places.indexOf(resumer) > frames.size(), () -> String.join("\n", places));
+        }
+        assertNoTwins(caught);
+    }
+
+    /** Calls the coroutine it is given, which throws, and returns what it threw. */
+    static final class CatchingCaller implements AsymRunnable<Object, Object> {
+        private final AsymCoroutine<Object, Object> callee;
+
+        CatchingCaller(AsymCoroutine<Object, Object> callee) {
+            this.callee = callee;
+        }
+
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            try {
+                return callee.call(null); // line:catching-caller-call
+            } catch (IllegalStateException e) {
+                return e;
+            }
+        }
     }
 
     @Test

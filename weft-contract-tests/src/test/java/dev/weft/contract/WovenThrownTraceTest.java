@@ -15,4 +15,10 @@ class WovenThrownTraceTest extends ThrownTraceContract {
     long boundariesWhenTheBodyCatches() {
         return 1;
     }
+
+    /** The twin that catches completes the trace. */
+    @Override
+    boolean foldsTheEngineWhereTheCoroutineCatches() {
+        return true;
+    }
 }

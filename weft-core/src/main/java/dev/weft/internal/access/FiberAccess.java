@@ -68,6 +68,12 @@ public interface FiberAccess {
     /** Whether exactly {@code count} frames are saved: cheaper than {@link #frameCount} when more are. */
     boolean hasFrameCount(Fiber fiber, int count);
 
+    /**
+     * The saved frames as a stack trace, innermost first: each its method's name, at the line
+     * its site table records for the site it is suspended at.
+     */
+    StackTraceElement[] savedStackTrace(Fiber fiber);
+
     /** The class of saved frame {@code frame} (0 the outermost). */
     Class<?> frameClass(Fiber fiber, int frame);
 

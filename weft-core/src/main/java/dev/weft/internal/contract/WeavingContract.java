@@ -171,6 +171,15 @@ public final class WeavingContract {
     /** What a twin throws when its rewinding site id names no site of it: {@code fiber.notASite(method, siteId)}. */
     public static final String FIBER_NOT_A_SITE_DESCRIPTOR = "(Ljava/lang/String;I)Ljava/lang/IllegalStateException;";
 
+    /**
+     * {@code fiber.caught(exception, "pkg.Owner.name$weft")}: the first call of each of a twin's
+     * exception handlers, with the exception it caught (duplicated) and the twin's class and
+     * name, as a stack trace names its frames, so that the trace shows the coroutine's saved
+     * frames below that frame.
+     */
+    public static final String CAUGHT_METHOD = "caught";
+    public static final String CAUGHT_DESCRIPTOR = "(Ljava/lang/Throwable;Ljava/lang/String;)V";
+
     /** The class with which a woven class's static initializer registers its tables. */
     public static final String TABLES_CLASS = "dev/weft/internal/woven/WovenMethods";
     public static final String REGISTER_METHOD = "register";

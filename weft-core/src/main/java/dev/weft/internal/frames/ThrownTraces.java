@@ -37,8 +37,15 @@ import java.util.function.Supplier;
  * </ol>
  * A trace rewritten once has no anchor left for the same crossing: an exception that goes on
  * through the saved frames, or is caught and thrown again, is rewritten at the next coroutine
- * out that it leaves, if any. Nothing here throws: a trace that cannot be read or rewritten is
- * left as it was.
+ * out that it leaves, if any.
+ *
+ * <p>An exception that never leaves the frames on the thread, caught by a woven twin, is
+ * rewritten where it is caught: twins call {@link #caught} (through their fiber) at the start of
+ * each of their exception handlers, naming themselves. There the anchor is the run of engine
+ * frames first below the catching twin's innermost element, the run its coroutine was resumed
+ * through; a trace without that element (rewritten already: twins are named by their methods
+ * then) is left as it is. Nothing here throws: a trace that cannot be read or rewritten is left
+ * as it was.
  *
  * <p>The system property {@value CoroutineBase#RAW_STACK_TRACES_PROPERTY}{@code =true}, read
  * once, turns all of it off. Stateless; any thread.
@@ -69,11 +76,28 @@ public final class ThrownTraces {
      */
     public static void crossed(Throwable thrown, CoroutineBase coroutine, Class<?> anchorClass, String anchorMethod,
             Supplier<StackTraceElement[]> saved) {
-        if (RAW) {
-            return;
+        if (!RAW) {
+            rewriteAll(thrown, new Rewrite(coroutine, new Handler(anchorClass.getName(), anchorMethod), saved));
         }
+    }
+
+    /**
+     * Rewrites the traces of {@code thrown} and of the exceptions it holds, caught on the thread
+     * by the twin {@code twin} ({@code pkg.Owner.name$weft}) of {@code coroutine}, as the class
+     * javadoc says.
+     *
+     * @param saved the frames of {@code coroutine} still saved, innermost first; read only if a
+     *        trace is rewritten
+     */
+    public static void caught(Throwable thrown, CoroutineBase coroutine, String twin,
+            Supplier<StackTraceElement[]> saved) {
+        if (!RAW) {
+            rewriteAll(thrown, new Rewrite(coroutine, new BelowTwin(twin), saved));
+        }
+    }
+
+    private static void rewriteAll(Throwable thrown, Rewrite rewrite) {
         try {
-            Rewrite rewrite = new Rewrite(coroutine, anchorClass.getName(), anchorMethod, saved);
             Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             Deque<Throwable> next = new ArrayDeque<>();
             next.push(thrown);
@@ -99,40 +123,96 @@ public final class ThrownTraces {
         return BOUNDARY_CLASS.equals(e.getClassName()) && BOUNDARY_METHOD.equals(e.getMethodName());
     }
 
-    /** One crossing: the handler it is at and what it puts in. */
-    private static final class Rewrite {
+    /** Where, in a trace, the run of engine frames is that a rewrite replaces. */
+    private interface EngineRun {
+        /** The run's first index and the index after its last, or null if {@code trace} has none to rewrite. */
+        int[] in(StackTraceElement[] trace);
+    }
 
-        private final CoroutineBase coroutine;
-        private final String anchorClass;
-        private final String anchorMethod;
-        private final Supplier<StackTraceElement[]> saved;
-        /** The saved frames and the boundary, read when first needed. */
-        private StackTraceElement[] inserted;
-
-        Rewrite(CoroutineBase coroutine, String anchorClass, String anchorMethod, Supplier<StackTraceElement[]> saved) {
-            this.coroutine = coroutine;
-            this.anchorClass = anchorClass;
-            this.anchorMethod = anchorMethod;
-            this.saved = saved;
-        }
-
-        void of(Throwable t) {
-            StackTraceElement[] trace = t.getStackTrace();
-            int anchor = anchor(trace);
+    /**
+     * The run around the innermost element of the handler's method {@code method} of
+     * {@code type}: from the coroutine's outermost frame that ran down to the resumer's innermost
+     * one (from the handler, if no frame of the coroutine ran: the engine threw at its suspension point).
+     */
+    private record Handler(String type, String method) implements EngineRun {
+        @Override
+        public int[] in(StackTraceElement[] trace) {
+            int anchor = -1;
+            for (int i = 0; i < trace.length && anchor < 0; i++) {
+                if (trace[i].getMethodName().equals(method) && trace[i].getClassName().equals(type)) {
+                    anchor = i;
+                }
+            }
             if (anchor < 0) {
-                return;
+                return null;
             }
             int start = anchor;
             while (start > 0 && isEngine(trace[start - 1])) {
                 start--;
             }
-            if (start == 0) {
-                start = anchor; // nothing of the coroutine ran: the engine threw at its suspension point
+            return new int[] {start == 0 ? anchor : start, endOfRun(trace, anchor + 1)};
+        }
+    }
+
+    /**
+     * The first run of engine frames below the innermost element of {@code twin}
+     * ({@code pkg.Owner.name$weft}), if the trace has one: the run its coroutine was resumed
+     * through.
+     */
+    private record BelowTwin(String twin) implements EngineRun {
+        @Override
+        public int[] in(StackTraceElement[] trace) {
+            int at = 0;
+            while (at < trace.length && !names(trace[at])) {
+                at++;
             }
-            int end = anchor + 1;
-            while (end < trace.length && isEngine(trace[end])) {
-                end++;
+            int start = at + 1;
+            while (start < trace.length && !isEngine(trace[start])) {
+                start++;
             }
+            return start >= trace.length ? null : new int[] {start, endOfRun(trace, start)};
+        }
+
+        private boolean names(StackTraceElement e) {
+            String type = e.getClassName();
+            String method = e.getMethodName();
+            return twin.length() == type.length() + 1 + method.length() && twin.startsWith(type)
+                    && twin.charAt(type.length()) == '.' && twin.endsWith(method);
+        }
+    }
+
+    /** The index after the run of engine frames that starts at {@code from}. */
+    private static int endOfRun(StackTraceElement[] trace, int from) {
+        int end = from;
+        while (end < trace.length && isEngine(trace[end])) {
+            end++;
+        }
+        return end;
+    }
+
+    /** One rewrite: the run of engine frames it replaces and what it puts in their place. */
+    private static final class Rewrite {
+
+        private final CoroutineBase coroutine;
+        private final EngineRun run;
+        private final Supplier<StackTraceElement[]> saved;
+        /** The saved frames and the boundary, read when first needed. */
+        private StackTraceElement[] inserted;
+
+        Rewrite(CoroutineBase coroutine, EngineRun run, Supplier<StackTraceElement[]> saved) {
+            this.coroutine = coroutine;
+            this.run = run;
+            this.saved = saved;
+        }
+
+        void of(Throwable t) {
+            StackTraceElement[] trace = t.getStackTrace();
+            int[] replaced = run.in(trace);
+            if (replaced == null) {
+                return;
+            }
+            int start = replaced[0];
+            int end = replaced[1];
             StackTraceElement[] middle = inserted();
             StackTraceElement[] rewritten = Arrays.copyOf(trace, start + middle.length + trace.length - end);
             for (int i = 0; i < start; i++) {
@@ -141,15 +221,6 @@ public final class ThrownTraces {
             System.arraycopy(middle, 0, rewritten, start, middle.length);
             System.arraycopy(trace, end, rewritten, start + middle.length, trace.length - end);
             t.setStackTrace(rewritten);
-        }
-
-        private int anchor(StackTraceElement[] trace) {
-            for (int i = 0; i < trace.length; i++) {
-                if (trace[i].getMethodName().equals(anchorMethod) && trace[i].getClassName().equals(anchorClass)) {
-                    return i;
-                }
-            }
-            return -1;
         }
 
         private StackTraceElement[] inserted() {

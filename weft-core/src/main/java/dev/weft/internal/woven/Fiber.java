@@ -1,8 +1,11 @@
 package dev.weft.internal.woven;
 
+import dev.weft.CoroutineBase;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.contract.WeavingContract;
+import dev.weft.internal.frames.StackTraces;
+import dev.weft.internal.frames.ThrownTraces;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.WeakReference;
@@ -54,7 +57,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * outermost frame is.
  *
  * <p>Woven code calls only the mode tests, the pushes and pops of its own frame's values,
- * {@link #endFrame}, the {@code resumed} methods and {@link #notASite}; everything else (creating
+ * {@link #endFrame}, the {@code resumed} methods, {@link #notASite} and, in its exception
+ * handlers, {@link #caught}; everything else (creating
  * a fiber, entering and resuming it, reading or replacing its saved frames) is the engine's,
  * through {@link dev.weft.internal.access.FiberAccess}.
  *
@@ -431,6 +435,18 @@ public class Fiber {
                 + " names site " + site + ", which is not a suspension site of that method");
     }
 
+    /**
+     * Called by woven code at the start of each of a twin's exception handlers, with what it
+     * caught and the twin's class and name ({@code pkg.Owner.name$weft}): completes the
+     * exception's stack trace with this coroutine's saved frames and its boundary below that
+     * twin's frame, unless that was done already ({@link ThrownTraces#caught}). Never throws.
+     */
+    public final void caught(Throwable thrown, String twin) {
+        if (coroutine instanceof CoroutineBase owner) {
+            ThrownTraces.caught(thrown, owner, twin, this::savedStackTrace);
+        }
+    }
+
     // ---------------------------------------------------------------- the engine's side
 
     private void enter() {
@@ -602,6 +618,17 @@ public class Fiber {
             throw new IndexOutOfBoundsException("frame " + frame + " of " + savedFrameCount() + " saved in " + this);
         }
         return frameCount - 1 - left;
+    }
+
+    /** The saved frames as a stack trace, innermost first: each its method's name, at the line of the site it is suspended at. */
+    private StackTraceElement[] savedStackTrace() {
+        int count = savedFrameCount();
+        StackTraceElement[] trace = new StackTraceElement[count];
+        for (int f = 0; f < count; f++) {
+            int place = place(f);
+            trace[count - 1 - f] = StackTraces.element(kindAt(place).method(), (int) primitives[primitiveEnd(place) - 1]);
+        }
+        return trace;
     }
 
     private Kind kindAt(int place) {
@@ -869,6 +896,11 @@ public class Fiber {
         @Override
         public MethodHandle frameTwin(Fiber fiber, int frame) {
             return fiber.kindAt(fiber.place(frame)).twin;
+        }
+
+        @Override
+        public StackTraceElement[] savedStackTrace(Fiber fiber) {
+            return fiber.savedStackTrace();
         }
 
         @Override

@@ -24,6 +24,7 @@ import org.objectweb.asm.tree.LabelNode;
 import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -67,6 +68,12 @@ import org.objectweb.asm.tree.VarInsnNode;
  * rewind_k:                         // [below..., receiver]: the callee was saved too, and is rebuilt with this frame
  *   push zero or null for each argument; goto call_k   // the callee's prologue restores it in turn
  * start:
+ * </pre>
+ * At the start of each exception handler, but one that covers its own start:
+ * <pre>
+ * handler:                          // [exception]
+ *   dup; aload fiber; swap; ldc "pkg.Owner.name$weft"
+ *   invokevirtual Fiber.caught(Throwable, String)   // its trace completed with the saved frames
  * </pre>
  * Only the frames the engine resumes are rebuilt: the innermost saved frame alone when the
  * coroutine is resumed, so that a switch costs the same at any depth; each next frame alone as
@@ -136,6 +143,7 @@ final class TwinRewriter extends CallSiteRewriter {
     static void rewrite(String owner, boolean ownerIsInterface, SuspensionSites twin) {
         TwinRewriter rewriter = new TwinRewriter(owner, ownerIsInterface, twin);
         rewriter.declareFiberInFrames();
+        rewriter.weaveHandlers(); // before the calls: a call a handler starts with keeps its label, where a rebuild goes, after the hook
         List<SuspensionSite> linked = twin.sites().stream().filter(TwinRewriter::isLinked).toList();
         linked.stream().filter(rewriter::isTailCall).forEach(rewriter.tailCalls::add); // before any code moves
         linked.forEach(rewriter::weaveCall);
@@ -209,6 +217,38 @@ final class TwinRewriter extends CallSiteRewriter {
                 frame.local = locals;
             }
         }
+    }
+
+    // ------------------------------------------------------------ handlers
+
+    /**
+     * Makes each exception handler first pass what it caught, and its twin's name as a stack
+     * trace gives it, to the fiber ({@code fiber.caught}), which completes the exception's stack
+     * trace with the frames still saved below that frame. A
+     * handler that covers its own start (javac's for leaving a monitor, which takes any
+     * exception its own code throws) is left as it is: a hook that failed there would run it again
+     * and again.
+     */
+    private void weaveHandlers() {
+        Set<LabelNode> handlers = new HashSet<>();
+        for (TryCatchBlockNode block : method.tryCatchBlocks) {
+            if (handlers.add(block.handler) && !coversItsHandler(block.handler)) {
+                InsnList hook = new InsnList();
+                hook.add(new InsnNode(DUP));
+                hook.add(new VarInsnNode(ALOAD, fiber));
+                hook.add(new InsnNode(SWAP));
+                hook.add(new LdcInsnNode(owner.replace('/', '.') + "." + method.name));
+                hook.add(fiberCall(WeavingContract.CAUGHT_METHOD, WeavingContract.CAUGHT_DESCRIPTOR));
+                method.instructions.insertBefore(Instructions.atOrAfter(block.handler), hook);
+            }
+        }
+    }
+
+    /** Whether a try block whose handler is {@code handler} covers the handler's first instruction. */
+    private boolean coversItsHandler(LabelNode handler) {
+        int at = method.instructions.indexOf(Instructions.atOrAfter(handler));
+        return method.tryCatchBlocks.stream()
+                .anyMatch(block -> block.handler == handler && Instructions.covers(block, method.instructions, at));
     }
 
     // ------------------------------------------------------------ call sites

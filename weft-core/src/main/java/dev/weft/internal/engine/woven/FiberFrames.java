@@ -4,7 +4,6 @@ import dev.weft.internal.contract.SiteTable;
 import dev.weft.CoroutineFrame;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
-import dev.weft.internal.frames.StackTraces;
 import dev.weft.internal.woven.Fiber;
 import dev.weft.internal.woven.Twins;
 import dev.weft.internal.woven.WovenFrames;
@@ -53,20 +52,6 @@ final class FiberFrames {
             frames[f] = layout.frame(layouts.wovenMethod(), FIBERS.frameReferences(fiber, f), primitives);
         }
         return frames;
-    }
-
-    /**
-     * The frames saved in {@code fiber} as a stack trace, innermost first: each its method's
-     * name, at the line its site table records for the site it is suspended at.
-     */
-    static StackTraceElement[] stackTrace(Fiber fiber) {
-        int count = FIBERS.frameCount(fiber);
-        StackTraceElement[] trace = new StackTraceElement[count];
-        for (int f = 0; f < count; f++) {
-            long[] primitives = FIBERS.framePrimitives(fiber, f);
-            trace[count - 1 - f] = StackTraces.element(FIBERS.frameMethod(fiber, f), (int) primitives[primitives.length - 1]);
-        }
-        return trace;
     }
 
     /**

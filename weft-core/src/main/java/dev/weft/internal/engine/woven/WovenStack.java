@@ -187,7 +187,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
      */
     private Throwable crossed(CoroutineBase coroutine, Throwable t, String anchor) {
         if (!isUnwinding()) {
-            ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FiberFrames.stackTrace(this));
+            ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FIBERS.savedStackTrace(this));
         }
         return t;
     }
@@ -251,7 +251,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
 
     @Override
     public StackTraceElement[] suspendedStackTrace() {
-        return FiberFrames.stackTrace(this);
+        return FIBERS.savedStackTrace(this);
     }
 
     /**
