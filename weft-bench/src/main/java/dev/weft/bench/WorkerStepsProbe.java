@@ -8,6 +8,7 @@ import dev.weft.sessions.Sessions;
 import dev.weft.sessions.testing.PostgresServer;
 
 import java.nio.file.Files;
+import java.sql.Connection;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,16 @@ import java.util.concurrent.TimeUnit;
  * and the medians of their parts: the send's call ({@code worker-send}), the time from the call
  * (of {@code send} or {@code resume}) to the moment the body began ({@code -before-body}:
  * {@link StepWatch#ran}), and from there to the commit ({@code -after-body}).
+ *
+ * <p>Then {@code ROUNDS} drains, untimed for {@code WARMUP} seconds first: in each, every node
+ * stores a message to each session of its share in one transaction of its own but the last,
+ * which it sends with {@link Sessions#send(String, Object)} (which wakes its workers; on
+ * PostgreSQL the commit wakes every node's), and waits until the workers of any node have run
+ * all those steps, timed from the commit to the last step's; then resumes each twin of its share
+ * back to back, timed from the first call to the last return. Prints the steps per second of
+ * both ({@code drain-worker-steps-per-second}, {@code drain-resume-steps-per-second}: each
+ * kind's count over the longest time a node spent on it), what a step costs when workers run
+ * a backlog of them against a caller's resumes one after another, the sends left out.
  */
 public final class WorkerStepsProbe {
 
@@ -79,6 +90,14 @@ public final class WorkerStepsProbe {
             SessionsProbe.print("worker", timings[0]);
             SessionsProbe.print("resume", timings[1]);
             parts.print();
+            Drains drains = new Drains();
+            SessionsProbe.timed(nodes, ids, (index, slice) -> {
+                Node node = new Node(target, engine);
+                node.countFromStoredVersions(slice);
+                node.drainWarmUp(slice, warmupNanos);
+                return () -> node.drains(slice, rounds, drains);
+            });
+            drains.print(sessions * rounds);
             System.out.println("engine=" + engine);
             System.out.println("workers-per-node=" + WORKERS_PER_NODE);
         } finally {
@@ -139,6 +158,22 @@ public final class WorkerStepsProbe {
         }
     }
 
+    /** The time each node spent on its drains and on its back-to-back resumes, for the steps per second of each. */
+    private static final class Drains {
+        private final Queue<Long> workerNanos = new ConcurrentLinkedQueue<>();
+        private final Queue<Long> resumeNanos = new ConcurrentLinkedQueue<>();
+
+        void print(int steps) {
+            System.out.println("drain-steps=" + steps);
+            System.out.println("drain-worker-steps-per-second=" + steps * 1e9 / longest(workerNanos));
+            System.out.println("drain-resume-steps-per-second=" + steps * 1e9 / longest(resumeNanos));
+        }
+
+        private static long longest(Queue<Long> nanos) {
+            return nanos.stream().mapToLong(Long::longValue).max().orElseThrow();
+        }
+    }
+
     private static void seen(StepWatch.Seen seen) {
         CompletableFuture<StepWatch.Seen> waiting = EXPECTED.remove(seen.id());
         if (waiting != null) {
@@ -148,6 +183,7 @@ public final class WorkerStepsProbe {
 
     /** A node: its sessions, its worker, and the steps it made of each session, for the check at the end. */
     private static final class Node {
+        private final SessionsProbe.Target target;
         private final SessionStore store;
         private final Sessions sessions;
         private final Map<String, Integer> steps = new HashMap<>();
@@ -156,8 +192,96 @@ public final class WorkerStepsProbe {
         private Parts parts;
 
         Node(SessionsProbe.Target target, Engine engine) {
+            this.target = target;
             store = target.store();
             sessions = Sessions.builder(store).engine(engine).workers(WORKERS_PER_NODE).build();
+        }
+
+        /** Counts the steps of {@code slice}'s sessions and twins from the versions stored now, for the check at the end. */
+        void countFromStoredVersions(List<String> slice) {
+            for (String id : slice) {
+                for (String session : List.of(id, id + TWIN)) {
+                    steps.put(session, (int) sessions.status(session).orElseThrow().version() - 1);
+                }
+            }
+        }
+
+        /** Runs drains and back-to-back resumes over {@code slice}, untimed, until {@code nanos} have passed. */
+        void drainWarmUp(List<String> slice, long nanos) throws Exception {
+            long end = System.nanoTime() + nanos;
+            while (System.nanoTime() - end < 0) {
+                drain(slice);
+                resumeAll(slice);
+            }
+        }
+
+        /**
+         * {@code rounds} timed drains and back-to-back resumes of {@code slice}, their times
+         * added to {@code drains}; then the check of every session's version, and the node is
+         * closed. Returns no latencies.
+         */
+        long[] drains(List<String> slice, int rounds, Drains drains) throws Exception {
+            try {
+                long drained = 0;
+                long resumed = 0;
+                for (int round = 0; round < rounds; round++) {
+                    drained += drain(slice);
+                    resumed += resumeAll(slice);
+                }
+                drains.workerNanos.add(drained);
+                drains.resumeNanos.add(resumed);
+                for (String id : slice) {
+                    checkVersion(id);
+                    checkVersion(id + TWIN);
+                }
+                return new long[0];
+            } finally {
+                sessions.close();
+                store.close();
+            }
+        }
+
+        /**
+         * A message to each session of {@code slice}, all but the last stored in one transaction,
+         * the last sent alone (which wakes this node's workers), and the steps the workers run:
+         * the time from the transaction's commit to the last step's commit.
+         */
+        private long drain(List<String> slice) throws Exception {
+            Map<String, CompletableFuture<StepWatch.Seen>> seen = new HashMap<>();
+            Map<String, Integer> sent = new HashMap<>();
+            for (String id : slice) {
+                seen.put(id, expect(id));
+                sent.put(id, ++input);
+            }
+            String last = slice.get(slice.size() - 1);
+            long committed;
+            try (Connection connection = target.connect()) {
+                target.begin(connection);
+                for (String id : slice) {
+                    if (!id.equals(last)) {
+                        sessions.send(connection, id, sent.get(id));
+                    }
+                }
+                target.commit(connection);
+                committed = System.nanoTime();
+            }
+            sessions.send(last, sent.get(last));
+            long end = committed;
+            for (String id : slice) {
+                StepWatch.Seen step = seen.get(id).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                answered(id, step.answer(), sent.get(id));
+                end = Math.max(end, step.committedNanos());
+            }
+            return end - committed;
+        }
+
+        /** A resume of each twin of {@code slice}, one after another: from the first call to the last return. */
+        private long resumeAll(List<String> slice) {
+            long start = System.nanoTime();
+            for (String id : slice) {
+                byResume(id + TWIN);
+            }
+            return System.nanoTime() - start;
         }
 
         /** Runs rounds over {@code slice}, untimed, until {@code nanos} have passed. */

@@ -12,9 +12,11 @@ class WorkersAndTimersTest {
 
     private static final String DBOS = "DBOS Transact 1.1.0-m6";
 
+    /** A run whose backlog's workers make {@code 1000 / worker * resumed} steps a second against 1,000 resumed. */
     private static SessionsSection.Run weftSteps(double worker, double resumed, double perSecond) {
         return new SessionsSection.Run(Map.of("worker-median-us", "" + worker, "resume-median-us", "" + resumed,
-                "worker-steps-per-second", "" + perSecond), null);
+                "worker-steps-per-second", "" + perSecond, "drain-worker-steps-per-second", "" + 1_000 * resumed / worker,
+                "drain-resume-steps-per-second", "1000"), null);
     }
 
     private static SessionsSection.Run dbosSteps(double perSecond) {
@@ -39,10 +41,11 @@ class WorkersAndTimersTest {
     }
 
     @Test
-    void workerRunStepsWithinOnePointThreeTimesAResumedOneMeetTheGoalOnEveryRow() {
+    void workerRunStepsPerSecondWithinOnePointThreeTimesResumedOnesMeetTheGoalOnEveryRow() {
         List<Target> targets = measured(500, 10, 100, 20).targets();
         assertEquals(Target.Status.MET, targets.get(0).status(), targets.get(0).measured());
-        assertTrue(targets.get(0).measured().contains("postgres nodes=2 1.25x (500 µs vs 400)"), targets.get(0).measured());
+        assertTrue(targets.get(0).measured().contains("postgres nodes=2 1.25x (800 steps/s vs 1,000)"),
+                targets.get(0).measured());
         targets = measured(530, 10, 100, 20).targets();
         assertEquals(Target.Status.MISSED, targets.get(0).status(), targets.get(0).measured());
     }
@@ -76,6 +79,7 @@ class WorkersAndTimersTest {
         assertTrue(text.contains("3,000 of them until due times of their own"), text);
         assertTrue(text.contains("over 60.0 s (50.0 a second)"), text);
         assertTrue(text.contains("| DBOS Transact 1.1.0-m6 | postgres |     1 |              — |"), text);
+        assertTrue(text.contains("| postgres |     2 |              800 |           1,000 |               1.25 |"), text);
     }
 
     @Test

@@ -57,7 +57,8 @@ final class Inbox {
 
     /**
      * Adds a message to session {@code id}'s inbox; on PostgreSQL, with a notification that wakes
-     * every node's workers when this transaction commits ({@link SessionStore#notifyDue}'s).
+     * every node's workers when this transaction commits, on {@link SessionStore#notifyDue}'s
+     * channel, its payload the session's id, which the workers claim first.
      */
     void add(Connection connection, String id, byte[] payload, long sentAt, byte[] seal) throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_messages (session_id, payload,"
@@ -69,29 +70,28 @@ final class Inbox {
             insert.executeUpdate();
         }
         if (postgres) {
-            try (Statement notify = connection.createStatement()) {
-                notify.execute("SELECT pg_notify('" + SessionStore.DUE_CHANNEL + "', '')");
+            try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify('" + SessionStore.DUE_CHANNEL
+                    + "', ?)")) {
+                notify.setString(1, id);
+                notify.execute();
             }
         }
     }
 
-    /** The oldest message of session {@code id}, or null if its inbox is empty. */
-    Message oldest(Connection connection, String id) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT seq, payload, sent_at, seal FROM"
-                + " weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1")) {
-            select.setString(1, id);
-            try (ResultSet rows = select.executeQuery()) {
+    /**
+     * Deletes the oldest message of session {@code id} in this transaction, which consumes it
+     * when it commits, and returns it; null if the inbox is empty. One statement
+     * ({@code DELETE ... RETURNING}): a caller that will not take the message rolls the
+     * transaction back, which leaves it in the inbox.
+     */
+    Message takeOldest(Connection connection, String id) throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = (SELECT seq"
+                + " FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at, seal")) {
+            delete.setString(1, id);
+            try (ResultSet rows = delete.executeQuery()) {
                 return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
                         rows.getBytes(4)) : null;
             }
-        }
-    }
-
-    /** Deletes message {@code seq}, which the step in this transaction consumed. */
-    void consume(Connection connection, long seq) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = ?")) {
-            delete.setLong(1, seq);
-            delete.executeUpdate();
         }
     }
 
@@ -120,18 +120,14 @@ final class Inbox {
     }
 
     /**
-     * Claims, for this transaction, the session that waits for a message and has had one the
-     * longest, but those in {@code skipped}: its id, or null if none. PostgreSQL: its row is
-     * locked, rows other transactions hold passed over ({@code SKIP LOCKED}); SQLite: the
-     * transaction holds the write lock already.
+     * The query that claims, for its transaction, the session that waits for a message and has
+     * had one the longest, but those in {@code skipped} (its parameters: their ids): the columns
+     * {@code columns} of its row ({@code s}), or none. PostgreSQL: its row is locked, rows other
+     * transactions hold passed over ({@code SKIP LOCKED}); SQLite: the transaction holds the
+     * write lock already.
      */
-    String claim(Connection connection, Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT s.id" + delivering(skipped)
-                + " ORDER BY m.seq LIMIT 1" + (postgres ? " FOR NO KEY UPDATE OF s SKIP LOCKED" : ""))) {
-            SessionStore.bindIds(select, 1, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next() ? rows.getString(1) : null;
-            }
-        }
+    String claim(String columns, Collection<String> skipped) {
+        return "SELECT " + columns + delivering(skipped) + " ORDER BY m.seq LIMIT 1"
+                + (postgres ? " FOR NO KEY UPDATE OF s SKIP LOCKED" : "");
     }
 }

@@ -116,10 +116,11 @@ final class Messages {
      * deleted in this transaction (consumed when it commits); null if its inbox is empty.
      *
      * @throws SessionRefusedException if that message is not to be trusted or cannot be read
-     *         here: it stays in the inbox, and the step does not run
+     *         here: the caller rolls the transaction back, which leaves it in the inbox, and the
+     *         step does not run
      */
     Object take(Connection connection, Row row) throws SQLException {
-        Inbox.Message message = inbox.oldest(connection, row.id());
+        Inbox.Message message = inbox.takeOldest(connection, row.id());
         if (message == null) {
             return null;
         }
@@ -136,7 +137,6 @@ final class Messages {
         if (value == null) {
             throw refused(row, message, "its payload holds no value", null);
         }
-        inbox.consume(connection, message.seq());
         return value;
     }
 

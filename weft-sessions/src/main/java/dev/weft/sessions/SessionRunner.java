@@ -7,26 +7,42 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A node's workers ({@link Sessions.Builder#workers}): threads that resume the sessions whose
  * wait is due, from the store itself, with no coordinator. Each step is
  * {@link Steps#runDue}: one transaction that claims the session whose wait has been due
- * longest (PostgreSQL: {@code FOR UPDATE SKIP LOCKED}, so that the workers of many nodes claim
- * different sessions; SQLite: under the database's one write lock), runs its step and stores it,
- * or rolls back whole, leaving the session due for any worker. Workers are woken by the waits
- * this node stores, on PostgreSQL by every node's ({@code LISTEN/NOTIFY}), and poll as a
- * fallback. Thread-safe.
+ * longest (PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}, so that the workers of many nodes
+ * claim different sessions; SQLite: under the database's one write lock), runs its step and
+ * stores it, or rolls back whole, leaving the session due for any worker; or
+ * {@link Steps#runSent}, the same for a session just sent a message, claimed by its id. Workers
+ * are woken by the waits and messages this node stores, on PostgreSQL by every node's
+ * ({@code LISTEN/NOTIFY}), and poll as a fallback. Thread-safe.
  */
 final class SessionRunner {
 
     /* Implementation notes: a worker loops on
      *   1. the earliest due time in the store (one read, no lock),
-     *   2. if it has passed, a claim and its step (Sessions.runDue), then 1 again at once;
-     *   3. else a wait until that time, a wake-up, or the poll interval, whichever comes first.
+     *   2. if it has passed, a claim and its step (Steps.runDue), then a claim again at once, and
+     *      so on while claims find sessions; once one finds none, 1 again;
+     *   3. else a wait until that time, a wake-up, or the poll interval, whichever comes first;
+     *      after a wake-up, or a wait until a due time, a claim first, then 1 if it finds none.
+     * A claim that finds nothing costs a transaction (on SQLite the write lock) where the read of
+     * 1 costs none, so a worker claims first only when a session is likely due: right after a
+     * step (a backlog drains at a claim a step), when woken, and when a due time it waited for
+     * has come; after a poll that nobody woke it from, it reads first.
+     * Before 2, a session sent a message, by this node (sent()) or another (the notification's
+     * payload, its id), is claimed by its id (Steps.runSent: one statement, which reads its row
+     * too, if no other transaction holds it), at most HINTED_IN_A_ROW in a row between claims in
+     * due order: a message's step is then as many round trips as a caller's resume plus the
+     * message's take, where a claim in due order first tries deadlines and due times. An id kept
+     * for a session that another worker has stepped since costs a claim that finds it not due.
      * A wake-up is this node storing a session that waits (due()): the workers look at the store
      * again, so a wait stored here is seen at once; one stored by another node is seen within the
      * poll interval, which also bounds how long a clock that jumps goes unnoticed. When due
@@ -42,6 +58,18 @@ final class SessionRunner {
 
     /** How long a worker waits when due sessions are all held by other transactions. */
     private static final long BUSY_PAUSE_MILLIS = 20;
+
+    /** The most sessions sent a message that the workers keep to claim first; past it they are found in due order. */
+    private static final int MAX_HINTS = 10_000;
+
+    /**
+     * How many sessions sent a message a worker claims by id in a row before it claims in due
+     * order once, so that deadlines and due times are not passed over while messages keep coming.
+     */
+    private static final int HINTED_IN_A_ROW = 8;
+
+    /** How many kept ids a worker tries at most for one claim: the rest may have been stepped already. */
+    private static final int HINTS_TRIED = 16;
 
     private static final System.Logger LOG = System.getLogger(SessionRunner.class.getName());
 
@@ -60,6 +88,10 @@ final class SessionRunner {
     private boolean stopping;
     /** When {@link #skipped} was last cleared, by {@link System#nanoTime()}: real time, whatever the clock says. */
     private volatile long skippedSince;
+    /** Sessions sent a message since, which the workers claim by id before they claim in due order ({@link #sent}). */
+    private final Queue<String> hints = new ConcurrentLinkedQueue<>();
+    /** How many ids {@link #hints} holds, about: it is bounded by {@link #MAX_HINTS}. */
+    private final AtomicInteger hintCount = new AtomicInteger();
 
     SessionRunner(Steps steps, SessionStore store, int workers, Duration poll, Clock clock) {
         this.steps = steps;
@@ -98,7 +130,9 @@ final class SessionRunner {
                 listening = store.listen();
                 wake(); // what committed before LISTEN sent no notification here: the workers look once more
                 while (!stopping()) {
-                    if (store.awaitNotification(listening, LISTEN_SLICE_MILLIS)) {
+                    List<String> sent = store.awaitNotifications(listening, LISTEN_SLICE_MILLIS);
+                    if (sent != null) {
+                        sent.forEach(this::hint);
                         wake();
                     }
                 }
@@ -122,6 +156,35 @@ final class SessionRunner {
         if (dueAt - clock.millis() < pollMillis) {
             wake();
         }
+    }
+
+    /**
+     * Session {@code id} has been sent a message (by this node, or by another as its
+     * notification says): the workers claim it first, then look at the store again. Any thread.
+     */
+    void sent(String id) {
+        hint(id);
+        wake();
+    }
+
+    /** Keeps {@code id} for the workers to claim first, unless {@value #MAX_HINTS} are kept already. */
+    private void hint(String id) {
+        if (hintCount.incrementAndGet() <= MAX_HINTS) {
+            hints.add(id);
+        } else {
+            hintCount.decrementAndGet();
+        }
+    }
+
+    /** The next session sent a message, but those in {@code passedOver}; null if none is kept. */
+    private String nextHint(List<String> passedOver) {
+        for (String id = hints.poll(); id != null; id = hints.poll()) {
+            hintCount.decrementAndGet();
+            if (!passedOver.contains(id)) {
+                return id;
+            }
+        }
+        return null;
     }
 
     /** Makes the workers look at the store again. Any thread. */
@@ -169,56 +232,115 @@ final class SessionRunner {
         }
     }
 
+    /** What a worker does next: claim at once ({@code millis} 0), or wait that long, for a due time if {@code untilDue}. */
+    private record Next(long millis, boolean untilDue) {
+        static final Next AT_ONCE = new Next(0, true);
+    }
+
     /** One worker's loop, until {@link #close()}. */
     private void work() {
+        boolean likelyDue = true;
+        int[] hintedInARow = {0};
         while (!stopping()) {
             long seen = wakeups();
-            long pause;
+            Next next;
             try {
-                pause = step();
+                next = step(likelyDue, hintedInARow);
             } catch (SessionStoreUnavailableException | SessionOutcomeUnknownException e) {
                 LOG.log(Level.WARNING, "a worker of " + store + " could not look for due sessions: " + e.getMessage());
-                pause = pollMillis;
+                next = new Next(pollMillis, false);
             } catch (RuntimeException | Error e) {
                 LOG.log(Level.ERROR, "a worker of " + store + " failed", e);
-                pause = pollMillis;
+                next = new Next(pollMillis, false);
             }
-            if (pause > 0) {
-                pause(seen, pause);
-            }
+            likelyDue = next.millis() == 0 || pause(seen, next.millis()) || next.untilDue();
         }
     }
 
     /**
-     * Runs the step of one due session, if one is due: how long to wait before looking again (0:
-     * at once).
+     * Runs the step of one due session, if one is due: of a session sent a message, unless this
+     * worker has run {@value #HINTED_IN_A_ROW} of those in a row ({@code hintedInARow}, its
+     * count); else, if {@code likelyDue}, of the one due longest; else of that one after reading
+     * that one is due. Returns what to do next.
      */
-    private long step() {
+    private Next step(boolean likelyDue, int[] hintedInARow) {
         if (System.nanoTime() - skippedSince >= TimeUnit.MILLISECONDS.toNanos(pollMillis)) {
             skipped.clear();
             skippedSince = System.nanoTime();
         }
-        long now = clock.millis();
         List<String> passedOver = List.copyOf(skipped);
-        Long next;
+        if (hintedInARow[0] < HINTED_IN_A_ROW) {
+            Claim hinted = claimHinted(passedOver);
+            if (hinted != Claim.NONE) {
+                hintedInARow[0]++;
+                return Next.AT_ONCE;
+            }
+        }
+        hintedInARow[0] = 0;
+        if (likelyDue && claimInDueOrder(passedOver) != Claim.NONE || !hints.isEmpty()) {
+            return Next.AT_ONCE; // a step ran, or sessions were sent messages meanwhile
+        }
+        long now = clock.millis();
+        Long due;
         try {
-            next = store.nextDue(passedOver);
+            due = store.nextDue(passedOver);
         } catch (java.sql.SQLException e) {
             throw StoreFailures.ofStore(store, "cannot read when the next session is due", e);
         }
-        if (next == null || next > now) {
-            return next == null ? pollMillis : Math.min(pollMillis, next - now);
+        if (due == null || due > now) {
+            return due == null ? new Next(pollMillis, false) : new Next(Math.min(pollMillis, due - now), due - now <= pollMillis);
         }
+        if (likelyDue) {
+            return new Next(BUSY_PAUSE_MILLIS, true); // due, and the claim just made found it held
+        }
+        return claimInDueOrder(passedOver) == Claim.NONE ? new Next(BUSY_PAUSE_MILLIS, true) : Next.AT_ONCE;
+    }
+
+    /** What a claim came to. */
+    private enum Claim {
+        /** A session's step ran (stored, failed or retrying). */
+        STEPPED,
+        /** None was due and free (or this node held the one that was). */
+        NONE,
+        /** One was claimed and passed over until the next poll, or the node is stopping: look again at once. */
+        PASSED_OVER
+    }
+
+    /**
+     * Claims the next session sent a message that is free, due and not in {@code passedOver}, of
+     * the first {@value #HINTS_TRIED} kept, and runs its step.
+     */
+    private Claim claimHinted(List<String> passedOver) {
+        for (int tried = 0; tried < HINTS_TRIED; tried++) {
+            String id = nextHint(passedOver);
+            if (id == null) {
+                return Claim.NONE;
+            }
+            Claim claim = attempt(() -> steps.runSent(id) ? Claim.STEPPED : Claim.NONE);
+            if (claim != Claim.NONE) {
+                return claim;
+            }
+        }
+        return Claim.NONE;
+    }
+
+    /** Claims the session due longest, but those in {@code passedOver}, and runs its step. */
+    private Claim claimInDueOrder(List<String> passedOver) {
+        return attempt(() -> steps.runDue(passedOver) != null ? Claim.STEPPED : Claim.NONE);
+    }
+
+    /** Runs {@code claim}, a claim and its step, and tells what it came to, a step's failure included. */
+    private Claim attempt(java.util.function.Supplier<Claim> claim) {
         if (stopping()) {
-            return 0;
+            return Claim.PASSED_OVER;
         }
         try {
-            return steps.runDue(passedOver) != null ? 0 : BUSY_PAUSE_MILLIS;
+            return claim.get();
         } catch (SessionFailedException | SessionRetryingException e) {
             LOG.log(Level.WARNING, e.getMessage());
-            return 0;
+            return Claim.STEPPED;
         } catch (SessionBusyException e) {
-            return BUSY_PAUSE_MILLIS;
+            return Claim.NONE;
         } catch (SessionStoreUnavailableException | SessionOutcomeUnknownException e) {
             throw e;
         } catch (SessionException e) {
@@ -226,25 +348,26 @@ final class SessionRunner {
                 skipped.add(e.sessionId());
             }
             LOG.log(Level.WARNING, "a worker passes over a due session until its next poll: " + e.getMessage());
-            return 0;
+            return Claim.PASSED_OVER;
         }
     }
 
-    /** Waits {@code millis}, or less if woken since {@code seen} or stopped. */
-    private void pause(long seen, long millis) {
+    /** Waits {@code millis}, or less if woken since {@code seen} or stopped: whether it was woken. */
+    private boolean pause(long seen, long millis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         synchronized (lock) {
             while (!stopping && wakeups == seen) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return;
+                    return false;
                 }
                 try {
                     TimeUnit.NANOSECONDS.timedWait(lock, left);
                 } catch (InterruptedException e) {
-                    return; // close() interrupts to abandon: the loop sees stopping
+                    return false; // close() interrupts to abandon: the loop sees stopping
                 }
             }
+            return wakeups != seen;
         }
     }
 }

@@ -138,6 +138,8 @@ public final class SessionStore implements AutoCloseable {
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
             + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input, parent_id, deadline_at";
+    /** {@link #COLUMNS} of the table of sessions joined as {@code s}. */
+    private static final String JOINED_COLUMNS = "s." + COLUMNS.replace(", ", ", s.");
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
     private static final String INFO_COLUMNS = "s.id, s.status, s.version, s.build, COALESCE(s.manifest, b.manifest),"
             + " s.point, s.point_values, s.state, s.output, s.failure, s.created_at, s.updated_at, s.seal, s.wait_kind,"
@@ -508,6 +510,11 @@ public final class SessionStore implements AutoCloseable {
         try (ResultSet rows = select.executeQuery()) {
             row = rows.next() ? row(rows) : null;
         }
+        return withStoredManifest(connection, row);
+    }
+
+    /** {@code row}, if not null, with its build's manifest from {@code weft_builds} if it holds none itself. */
+    private Row withStoredManifest(Connection connection, Row row) throws SQLException {
         return row == null || row.manifest() != null || row.build() == null ? row
                 : row.withManifest(manifest(connection, row.build()));
     }
@@ -920,29 +927,57 @@ public final class SessionStore implements AutoCloseable {
     /**
      * Claims, for this transaction, the session whose deadline has passed longest at {@code now}
      * (a worker cancels it), else the session whose wait has been due longest, else the one that
-     * waits for a message and has had one longest, but those in {@code skipped}: its id, or null if none is due. PostgreSQL: its row is locked
+     * waits for a message and has had one longest, but those in {@code skipped}: its row, read
+     * as {@link #lock} reads it, or null if none is due. PostgreSQL: its row is locked
      * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
      * that workers of many nodes claim different sessions); SQLite: the transaction holds the
      * database's write lock already.
      */
-    String claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
-        String id = claimEarliest(connection, RUNNING, "deadline_at", now, skipped);
-        if (id == null) {
-            id = claimEarliest(connection, WAITING, "due_at", now, skipped);
+    Row claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
+        String skipLocked = dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : "";
+        Row row = claimed(connection, "SELECT " + COLUMNS + RUNNING + " AND deadline_at <= ?" + notIn("id", skipped)
+                + " ORDER BY deadline_at LIMIT 1" + skipLocked, now, skipped);
+        if (row == null) {
+            row = claimed(connection, "SELECT " + COLUMNS + WAITING + " AND due_at <= ?" + notIn("id", skipped)
+                    + " ORDER BY due_at LIMIT 1" + skipLocked, now, skipped);
         }
-        return id != null ? id : inbox.claim(connection, skipped);
+        if (row == null) {
+            row = claimed(connection, inbox.claim(JOINED_COLUMNS, skipped), null, skipped);
+        }
+        return withStoredManifest(connection, row);
     }
 
-    /** Claims the row of {@code rows} (FROM and WHERE) whose {@code time} is earliest and passed at {@code now}; null if none. */
-    private String claimEarliest(Connection connection, String rows, String time, long now,
-            java.util.Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT id" + rows + " AND " + time + " <= ?"
-                + notIn("id", skipped) + " ORDER BY " + time + " LIMIT 1" + (dialect == Dialect.POSTGRES
-                        ? " FOR NO KEY UPDATE SKIP LOCKED" : ""))) {
-            select.setLong(1, now);
-            bindIds(select, 2, skipped);
+    /**
+     * Claims session {@code id} for this transaction if it waits for a message and no other
+     * transaction holds it (PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}; SQLite: the
+     * transaction holds the write lock already): its row, read as {@link #lock} reads it, or null.
+     */
+    Row claimMessaged(Connection connection, String id) throws SQLException {
+        PreparedStatement select = prepared(connection, "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ?"
+                + " AND status = 'SUSPENDED' AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'"
+                + (dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : ""));
+        select.setString(1, id);
+        Row row;
+        try (ResultSet rows = select.executeQuery()) {
+            row = rows.next() ? row(rows) : null;
+        }
+        return withStoredManifest(connection, row);
+    }
+
+    /**
+     * The row that {@code sql} claims, if any: its parameters are {@code now}, unless null, then
+     * the ids of {@code skipped}.
+     */
+    private static Row claimed(Connection connection, String sql, Long now, java.util.Collection<String> skipped)
+            throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(sql)) {
+            int next = 1;
+            if (now != null) {
+                select.setLong(next++, now);
+            }
+            bindIds(select, next, skipped);
             try (ResultSet found = select.executeQuery()) {
-                return found.next() ? found.getString(1) : null;
+                return found.next() ? row(found) : null;
             }
         }
     }
@@ -991,7 +1026,7 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * PostgreSQL: a connection of its own that listens for {@link #notifyDue}'s notifications,
-     * for {@link #awaitNotification}; give it back with {@link #stopListening}.
+     * for {@link #awaitNotifications}; give it back with {@link #stopListening}.
      */
     Connection listen() throws SQLException {
         Connection connection = pool.take();
@@ -1005,15 +1040,31 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * Waits at most {@code millis} for a notification on {@code listening}; whether one came.
-     * Through pgjdbc's {@code PGConnection.getNotifications(int)}, reached by reflection, as the
-     * PostgreSQL driver is optional.
+     * Waits at most {@code millis} for notifications on {@code listening}: null if none came,
+     * else the ids of the sessions they say were sent a message ({@link Inbox#add}; the others
+     * name none). Through pgjdbc's {@code PGConnection.getNotifications(int)} and
+     * {@code PGNotification.getParameter()}, reached by reflection, as the PostgreSQL driver is
+     * optional.
      */
-    boolean awaitNotification(Connection listening, int millis) throws SQLException {
+    List<String> awaitNotifications(Connection listening, int millis) throws SQLException {
         try {
-            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, listening.getClass().getClassLoader());
+            ClassLoader driver = listening.getClass().getClassLoader();
+            Class<?> pg = Class.forName("org.postgresql.PGConnection", false, driver);
             Object notifications = pg.getMethod("getNotifications", int.class).invoke(listening.unwrap(pg), millis);
-            return notifications != null && java.lang.reflect.Array.getLength(notifications) > 0;
+            int count = notifications == null ? 0 : java.lang.reflect.Array.getLength(notifications);
+            if (count == 0) {
+                return null;
+            }
+            java.lang.reflect.Method parameter = Class.forName("org.postgresql.PGNotification", false, driver)
+                    .getMethod("getParameter");
+            List<String> sent = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                Object id = parameter.invoke(java.lang.reflect.Array.get(notifications, i));
+                if (id instanceof String named && !named.isEmpty()) {
+                    sent.add(named);
+                }
+            }
+            return sent;
         } catch (java.lang.reflect.InvocationTargetException e) {
             if (e.getCause() instanceof SQLException sql) {
                 throw sql;

@@ -601,7 +601,7 @@ public final class Sessions implements AutoCloseable {
      */
     public void send(String id, Object message) {
         messages.send(id, message);
-        steps.wake();
+        steps.sent(id);
     }
 
     /**
@@ -681,6 +681,11 @@ public final class Sessions implements AutoCloseable {
     /** One step a worker would run ({@link Steps#runDue}), run by the caller: tests drive workers' steps so. */
     String runDue(Collection<String> skipped) {
         return steps.runDue(skipped);
+    }
+
+    /** The step a worker runs for a session sent a message ({@link Steps#runSent}), run by the caller. */
+    boolean runSent(String id) {
+        return steps.runSent(id);
     }
 
     // ---------------------------------------------------------------- reading and removing

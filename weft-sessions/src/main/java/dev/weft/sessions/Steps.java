@@ -162,21 +162,21 @@ final class Steps implements AutoCloseable {
 
     /** A step of a session read from the store under its row lock. */
     private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
-        return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, id, expectedVersion,
-                input, false));
+        return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, lock(connection, id),
+                expectedVersion, input, false));
     }
 
     /**
-     * The step of session {@code id}, in {@code connection}'s transaction, which it commits: with
-     * a caller's {@code input}, which a session that waits for a time, a message or a retry
-     * refuses; or run by a worker ({@code byWorker}) for the session's wait: the retry of its
-     * failed step once due, with that step's input; or with its oldest message if it waits for
-     * one and has one; else as timed out if the wait is due (else null, nothing run).
+     * The step of {@code row}'s session, locked in {@code connection}'s transaction, which it
+     * commits: with a caller's {@code input}, which a session that waits for a time, a message or
+     * a retry refuses; or run by a worker ({@code byWorker}) for the session's wait: the retry of
+     * its failed step once due, with that step's input; or with its oldest message if it waits
+     * for one and has one; else as timed out if the wait is due (else null, nothing run).
      */
     @SuppressWarnings("unchecked")
-    private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, String id, long expectedVersion,
+    private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, Row row, long expectedVersion,
             I input, boolean byWorker) throws SQLException {
-        Row row = lock(connection, id);
+        String id = row.id();
         long now = clock.millis();
         if (Deadlines.passed(row, now)) {
             refuseDistrusted(row);
@@ -343,6 +343,33 @@ final class Steps implements AutoCloseable {
      *         (it stays as it was), or its body failed (stored as failed)
      */
     String runDue(Collection<String> skipped) {
+        return workerStep(connection -> store.claimDue(connection, clock.millis(), skipped)).claimed;
+    }
+
+    /**
+     * A worker's step of session {@code id}, which was sent a message: as {@link #runDue}, but
+     * of that session only, if it waits for a message and no other transaction holds it. Whether
+     * a step of it was committed.
+     */
+    boolean runSent(String id) {
+        return workerStep(connection -> store.claimMessaged(connection, id)).committed;
+    }
+
+    /** Claims a session's row in a transaction of a worker's step ({@link SessionStore#claimDue} and kin). */
+    private interface Claim {
+        /** The row claimed and read, or null if none. */
+        Row in(Connection connection) throws SQLException;
+    }
+
+    /** What a worker's step came to: the id of the session claimed, or null; whether its step was committed. */
+    private record WorkerStep(String claimed, boolean committed) {
+    }
+
+    /**
+     * A worker's step, in a transaction of its own: the session {@code claim} claims, if any, run
+     * for its wait ({@link #lockedStep}).
+     */
+    private WorkerStep workerStep(Claim claim) {
         Connection connection;
         try {
             connection = store.begin();
@@ -353,17 +380,18 @@ final class Steps implements AutoCloseable {
         boolean healthy = true;
         String id = null;
         try {
-            id = store.claimDue(connection, clock.millis(), skipped);
-            if (id == null) {
-                return null;
+            Row claimed = claim.in(connection);
+            if (claimed == null) {
+                return new WorkerStep(null, false);
             }
+            id = claimed.id();
             enter(id, 0);
             try {
-                lockedStep(connection, commit, id, -1, null, true);
+                lockedStep(connection, commit, claimed, -1, null, true);
             } finally {
                 running.leave(id);
             }
-            return id;
+            return new WorkerStep(id, commit.done);
         } catch (SQLException e) {
             healthy = false;
             throw id == null ? StoreFailures.ofStore(store, "cannot claim a due session", e)
@@ -559,6 +587,13 @@ final class Steps implements AutoCloseable {
     private <I, O> StepRun<O> run(Connection connection, String id, long step, int attempt,
             AsymCoroutine<I, O> coroutine, I input, boolean timedOut) throws SQLException {
         return children.run(connection, id, step, attempt, coroutine, input, timedOut);
+    }
+
+    /** Tells this node's workers, if it has any, that session {@code id} was sent a message, which is stored. */
+    void sent(String id) {
+        if (runner != null) {
+            runner.sent(id);
+        }
     }
 
     /** Tells this node's workers, if it has any, that a session may be due now (a message sent to it). */

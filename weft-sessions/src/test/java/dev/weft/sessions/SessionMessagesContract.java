@@ -5,6 +5,7 @@ import static dev.weft.sessions.SessionWaitsContract.awaitFinished;
 import static dev.weft.sessions.SessionWaitsContract.awaitGone;
 import static dev.weft.sessions.SessionWaitsContract.awaitTrue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -230,6 +231,51 @@ abstract class SessionMessagesContract {
         assertEquals(List.of("hold", "next"), inbox(id), "the message stays");
         assertTrue(StoredRows.same(before, suite().storedRow(id)), "the session stays");
         assertEquals(List.of(), suite().ledger(id));
+    }
+
+    @Test
+    void aSessionSentAMessageIsClaimedByItsIdAndSteppedOnceForEachMessage() {
+        Sessions node = node().build();
+        String id = node.start(new Mailbox(), null).id();
+        node.send(id, "a");
+        assertTrue(node.runSent(id));
+        assertEquals(List.of("2:message a"), suite().ledger(id));
+        assertFalse(node.runSent(id), "no message left: nothing runs");
+        assertEquals(2, node.status(id).orElseThrow().version());
+        assertEquals(List.of(), inbox(id));
+    }
+
+    @Test
+    void aClaimByIdRunsNothingForASessionThatDoesNotWaitForAMessage() throws SQLException {
+        Sessions node = node().build();
+        String sleeping = node.start(new Mailbox(null, Duration.ofHours(1)), null).id();
+        node.send(sleeping, "early");
+        Map<String, Object> before = suite().storedRow(sleeping);
+        assertFalse(node.runSent(sleeping), "it sleeps: the message waits in its inbox");
+        assertTrue(StoredRows.same(before, suite().storedRow(sleeping)));
+        assertEquals(List.of("early"), inbox(sleeping));
+        assertFalse(node.runSent("no-such-session"));
+    }
+
+    @Test
+    void aClaimByIdPassesOverASessionThatAnotherTransactionHolds() throws SQLException {
+        Sessions node = node().build();
+        String id = node.start(new Mailbox(), null).id();
+        node.send(id, "a");
+        if (suite().rowLocks()) {
+            try (Connection holder = suite().connect()) {
+                holder.setAutoCommit(false);
+                try (PreparedStatement lock = holder.prepareStatement("SELECT id FROM weft_sessions WHERE id = ? FOR UPDATE")) {
+                    lock.setString(1, id);
+                    lock.executeQuery().close();
+                }
+                assertFalse(node.runSent(id), "held by another transaction: passed over at once");
+                holder.rollback();
+            }
+            assertEquals(List.of("a"), inbox(id));
+        }
+        assertTrue(node.runSent(id));
+        assertEquals(List.of("2:message a"), suite().ledger(id));
     }
 
     @Test

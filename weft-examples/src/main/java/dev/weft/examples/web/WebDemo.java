@@ -198,7 +198,14 @@ public final class WebDemo implements AutoCloseable {
                     (String) sessions.lastOutput(id).orElse(""));
         }
         String input = parameters.get("back") != null ? Registration.BACK : parameters.getValue("answer");
-        long version = Long.parseLong(parameters.getValue("version"));
+        long version;
+        try {
+            version = Long.parseLong(parameters.getValue("version"));
+        } catch (NumberFormatException e) {
+            return page(response, callback, 400, form.title(), "<p id=\"error\">The form's step, "
+                    + escape(parameters.getValue("version")) + ", is not a number.</p><p><a href=\"/" + form.path()
+                    + "\">Back to the form</a></p>");
+        }
         try {
             SessionStep<String> step = sessions.resume(id, version, input == null ? "" : input);
             if (step.finished()) {

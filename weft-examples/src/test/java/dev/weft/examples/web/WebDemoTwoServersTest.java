@@ -109,6 +109,23 @@ class WebDemoTwoServersTest {
         assertEquals("3", version(page), "the e-mail step ran once: the session is at step 3");
     }
 
+    @Test
+    void aFormWhoseStepIsNotANumberIsRefusedWithFourHundredAndChangesNothing() throws Exception {
+        String page = get(0, "/questions?new");
+        String version = version(page);
+        for (String bad : List.of("", "two", "99999999999999999999")) {
+            HttpResponse<String> refused = visitor.send(HttpRequest.newBuilder(uri(1, "/questions"))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("version=" + URLEncoder.encode(bad, StandardCharsets.UTF_8)
+                            + "&answer=Ada")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("is not a number"), refused.body());
+        }
+        page = get(1, "/questions");
+        assertEquals("Please enter your name:", question(page));
+        assertEquals(version, version(page), "no step ran");
+    }
+
     private String get(int server, String path) throws IOException, InterruptedException {
         return visitor.send(HttpRequest.newBuilder(uri(server, path)).build(), HttpResponse.BodyHandlers.ofString())
                 .body();
