@@ -42,7 +42,10 @@ final class Steps implements AutoCloseable {
      * SessionRunner) is 2 to 5 with no input, its transaction begun by the claim of the session
      * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
      * due; a step that stores a wait notifies the other nodes' workers as it commits
-     * (SessionStore.notifyDue). Sessions that wait are never kept resident. */
+     * (SessionStore.notifyDue). Sessions that wait are never kept resident. Observers
+     * (StepObservations) hear of a step only around it: the row it locked and the row it
+     * committed are noted as they go by, and the observers are told after the commit or the
+     * rollback, never inside the transaction. */
 
     private final SessionStore store;
     private final Duration busyWait;
@@ -60,8 +63,11 @@ final class Steps implements AutoCloseable {
     private final Children children;
     /** This node's workers; null with none. */
     private final SessionRunner runner;
+    /** Tells this node's observers of its steps, after their commits; null with none. */
+    private final StepObservations observations;
 
-    Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine) {
+    Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine,
+            StepObservations observations) {
         this.store = settings.store;
         this.busyWait = settings.busyWait;
         this.keepFinished = settings.keepFinished;
@@ -70,7 +76,9 @@ final class Steps implements AutoCloseable {
         this.clock = settings.clock;
         this.messages = messages;
         this.retries = new Retries(settings.retry, clock);
-        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake);
+        this.observations = observations;
+        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake,
+                observations);
         this.runner = settings.workers == 0 ? null : new SessionRunner(this, store, settings.workers, settings.poll,
                 clock);
     }
@@ -334,15 +342,20 @@ final class Steps implements AutoCloseable {
         }
     }
 
+    /** For {@link SessionRunner}'s workers: {@link #claimAndRun}, observed from its claim on. */
+    String runDue(Collection<String> skipped) {
+        return observations == null ? claimAndRun(skipped) : observations.worker(() -> claimAndRun(skipped));
+    }
+
     /**
-     * For {@link SessionRunner}'s workers: claims the session whose wait has been due longest,
-     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction.
+     * Claims the session whose wait has been due longest, but those in {@code skipped}, and runs
+     * its step, timed out, in the claim's transaction.
      *
      * @return the id of the session claimed, or null if none was due
      * @throws SessionException naming the session claimed, if its step could not run or be stored
      *         (it stays as it was), or its body failed (stored as failed)
      */
-    String runDue(Collection<String> skipped) {
+    private String claimAndRun(Collection<String> skipped) {
         Connection connection;
         try {
             connection = store.begin();
@@ -453,6 +466,9 @@ final class Steps implements AutoCloseable {
             versionBefore = before;
             store.updateAndCommit(connection, row, over, bodyWrote);
             done = true;
+            if (observations != null) {
+                observations.stored(row);
+            }
         }
     }
 
@@ -486,6 +502,9 @@ final class Steps implements AutoCloseable {
      * once, as its inbox may hold one already), and of a deadline.
      */
     private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
+        if (observations != null) {
+            observations.stored(stored);
+        }
         if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
             return;
         }
@@ -542,6 +561,9 @@ final class Steps implements AutoCloseable {
         }
         if (row == null) {
             throw new SessionNotFoundException(id);
+        }
+        if (observations != null) {
+            observations.locked(row);
         }
         return row;
     }
