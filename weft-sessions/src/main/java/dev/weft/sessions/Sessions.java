@@ -435,7 +435,8 @@ public final class Sessions implements AutoCloseable {
         this.engine = engine;
         this.clock = builder.clock;
         this.deadline = builder.deadline;
-        this.observations = StepObservations.of(List.copyOf(builder.observers), clock, engine);
+        this.observations = builder.observers.isEmpty() ? null
+                : new StepObservations(List.copyOf(builder.observers), clock, engine);
         StateCodec codec = new StateCodec(loader);
         RowSeal seal = new RowSeal(List.copyOf(builder.keys));
         RowReader rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);

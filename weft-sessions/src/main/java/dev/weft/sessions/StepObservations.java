@@ -15,8 +15,8 @@ import java.util.List;
  * ({@link #observe}, {@link #worker}, {@link #child}) to its end, and the step machinery reports
  * what it learns on the way, after each commit ({@link #stored}), as it locks the session
  * ({@link #locked}) and as it takes a message ({@link #messageTaken}). A node without observers
- * has none of this ({@code null} where it would be held): its steps check one field and allocate
- * nothing. Any thread; each step's record is confined to the thread that runs it.
+ * has none of this ({@code null} where it would be held, the class not even loaded): its steps
+ * check one field and allocate nothing. Any thread; each step's record is confined to the thread that runs it.
  */
 final class StepObservations {
 
@@ -34,15 +34,12 @@ final class StepObservations {
     private final Engine engine;
     private final ThreadLocal<Observed> current = new ThreadLocal<>();
 
-    private StepObservations(List<SessionObserver> observers, Clock clock, Engine engine) {
+    /** The observations of a node with {@code observers}, at least one, on {@code clock} and {@code engine}. */
+    StepObservations(List<SessionObserver> observers, Clock clock, Engine engine) {
+        assert !observers.isEmpty() : "a node without observers has no StepObservations";
         this.observers = observers.toArray(new SessionObserver[0]);
         this.clock = clock;
         this.engine = engine;
-    }
-
-    /** The observations of {@code observers}' node; null if there are none. */
-    static StepObservations of(List<SessionObserver> observers, Clock clock, Engine engine) {
-        return observers.isEmpty() ? null : new StepObservations(observers, clock, engine);
     }
 
     /** Tells each observer of the node it watches. */
