@@ -25,7 +25,7 @@ final class Messages {
     private final RowSeal seal;
     private final StateCodec codec;
     private final Clock clock;
-    /** Gives each message sent the trace context it is sent in, and the step that takes it that context; null with no observers. */
+    /** Gives a message the trace context it is sent in, and its taker that context; null with no observers. */
     private final StepObservations observations;
 
     Messages(SessionStore store, RowSeal seal, StateCodec codec, Clock clock, StepObservations observations) {

@@ -19,7 +19,8 @@ import java.time.Duration;
  *         .build();
  * }</pre>
  *
- * <p>A step is told on the thread that runs it: {@link #stepBegun} before it touches the store,
+ * <p>A step is told on the thread that runs it: {@link #stepBegun} before it touches the store
+ * (a worker's step: once its claim has locked a session, the worker's transaction begun),
  * {@link #stepEnded} after its transaction committed or rolled back, on the same thread, with
  * what {@code stepBegun} returned; whatever the observer makes current on the thread in between
  * (a span, say) is current while the body runs. A child's first step ({@link StepKind#CHILD}) is
@@ -61,7 +62,7 @@ public interface SessionObserver {
         CANCELLED,
         /** A worker's claim found nothing to run after all (by its clock, the wait was not due); nothing ran. */
         SKIPPED,
-        /** This node refuses the session: its row or a message is not to be trusted, or its build is not this node's. */
+        /** This node refuses the session: its row or a message is not to be trusted, or its build is not its own. */
         REFUSED,
         /** The session is at another version than the one answered, or has ended, or exists already (a start). */
         CONFLICT,
@@ -72,7 +73,11 @@ public interface SessionObserver {
         /** The store failed, or the step's state could not be stored. */
         ERROR;
 
-        /** Whether a step with this outcome was stored (or, for a child, is stored with its parent's step). */
+        /**
+         * Whether a step with this outcome was stored (or, for a child, is stored with its parent's step).
+         *
+         * @return whether it was stored
+         */
         public boolean stored() {
             return ordinal() <= CANCELLED.ordinal();
         }
@@ -95,8 +100,7 @@ public interface SessionObserver {
      * @param lateness  for a worker's step that ran its body because a time came due (a sleep's
      *                  end, a deadline of an input or a message, a retry's backoff): how long after
      *                  that time it began, by the node's clock; else null
-     * @param duration  how long it took, from before it touched the store to after its commit or
-     *                  rollback
+     * @param duration  how long it took, from {@link #stepBegun} to after its commit or rollback
      * @param thrown    what it threw to its caller (a {@link SessionFailedException} or
      *                  {@link SessionRetryingException} whose cause is what the body threw, or
      *                  why it did not run), or for a child that failed, what its body threw; null

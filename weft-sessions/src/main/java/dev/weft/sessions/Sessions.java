@@ -85,6 +85,12 @@ import javax.crypto.SecretKey;
  * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
  * an index, whatever the store's size.
  *
+ * <p><b>Metrics and traces.</b> A node built with {@linkplain Builder#observe observers} tells
+ * them of each step, after its commit or rollback: Micrometer's meters
+ * ({@code dev.weft.sessions.micrometer.SessionsMeters}) and OpenTelemetry's spans
+ * ({@code dev.weft.sessions.opentelemetry.SessionsTracing}), each library an optional dependency
+ * loaded only by a node that uses it; {@link #countDue()} is the backlog of due sessions.
+ *
  * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
  * thread, or on a worker when a wait comes due.
  */

@@ -203,7 +203,11 @@ final class StepObservations {
 
         /** Gives the thread back the step this one hid, and tells the observers of this one if it began. */
         void end() {
-            current.set(outer);
+            if (outer == null) {
+                current.remove();
+            } else {
+                current.set(outer);
+            }
             if (!begun) {
                 return;
             }
@@ -219,7 +223,8 @@ final class StepObservations {
 
         private SessionObserver.Step step(Duration duration) {
             Outcome outcome = outcome();
-            long version = row != null ? row.version() : replied > 0 ? replied : versionBefore;
+            long version = row != null ? row.version() : replied > 0 ? replied : stored ? versionBefore + 1
+                    : versionBefore;
             SessionInfo.WaitKind waiting = outcome == Outcome.WAITING || outcome == Outcome.RETRYING
                     ? waitKind(row.waitKind()) : null;
             SessionInfo.WaitKind dueWait = kind != StepKind.WORKER || outcome == Outcome.CANCELLED ? null

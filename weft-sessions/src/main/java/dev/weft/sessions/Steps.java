@@ -43,9 +43,9 @@ final class Steps implements AutoCloseable {
      * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
      * due; a step that stores a wait notifies the other nodes' workers as it commits
      * (SessionStore.notifyDue). Sessions that wait are never kept resident. Observers
-     * (StepObservations) hear of a step only around it: the row it locked and the row it
-     * committed are noted as they go by, and the observers are told after the commit or the
-     * rollback, never inside the transaction. */
+     * (StepObservations) write nothing: the row a step locked and the row it committed are
+     * noted as they go by, and the observers are told of its end after the commit or the
+     * rollback (of a worker's step's beginning, once its claim has locked a session). */
 
     private final SessionStore store;
     private final Duration busyWait;

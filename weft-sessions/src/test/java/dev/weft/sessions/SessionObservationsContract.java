@@ -44,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -203,13 +204,11 @@ abstract class SessionObservationsContract {
     void eachStepACallerRunsIsASpanUnderTheCallersSpan() {
         Sessions node = node().observe(new SessionsTracing(openTelemetry)).build();
         Span request = openTelemetry.getTracer("test").spanBuilder("request").startSpan();
-        String id;
-        try (Scope scope = request.makeCurrent()) {
-            id = node.start(new Questionnaire(), null).id();
-            node.resume(id, 1, "Ada");
-        } finally {
-            request.end();
-        }
+        String id = within(request, () -> {
+            String started = node.start(new Questionnaire(), null).id();
+            node.resume(started, 1, "Ada");
+            return started;
+        });
         List<SpanData> spans = exporter.getFinishedSpanItems();
         assertEquals(List.of("weft.session start", "weft.session resume", "request"),
                 spans.stream().map(SpanData::getName).toList());
@@ -262,11 +261,10 @@ abstract class SessionObservationsContract {
         Sessions node = node().observe(new SessionsTracing(openTelemetry)).build();
         String mailbox = node.start(new Mailbox(), null).id();
         Span request = openTelemetry.getTracer("test").spanBuilder("request").startSpan();
-        try (Scope scope = request.makeCurrent()) {
+        within(request, () -> {
             node.send(mailbox, "a");
-        } finally {
-            request.end();
-        }
+            return null;
+        });
         SpanContext sent = request.getSpanContext();
         assertEquals(List.of("00-" + sent.getTraceId() + "-" + sent.getSpanId() + "-" + sent.getTraceFlags().asHex()),
                 traces(mailbox), "the sender's W3C traceparent");
@@ -313,13 +311,11 @@ abstract class SessionObservationsContract {
         Sessions plain = node().build();
         Sessions metered = node().observe(new SessionsMeters(registry)).build();
         String mailbox = plain.start(new Mailbox(), null).id();
-        Span request = openTelemetry.getTracer("test").spanBuilder("request").startSpan();
-        try (Scope scope = request.makeCurrent()) {
+        within(openTelemetry.getTracer("test").spanBuilder("request").startSpan(), () -> {
             plain.send(mailbox, "a");
             metered.send(mailbox, "b");
-        } finally {
-            request.end();
-        }
+            return null;
+        });
         List<String> none = new ArrayList<>();
         none.add(null);
         none.add(null);
@@ -336,6 +332,17 @@ abstract class SessionObservationsContract {
         assertEquals(1, steps("resume", "suspended"));
         assertEquals(List.of("weft.session start", "weft.session resume"), exporter.getFinishedSpanItems().stream()
                 .map(SpanData::getName).toList());
+    }
+
+    /** What {@code work} returns, run with {@code span} current, which then ends: a request in which a caller steps. */
+    private static <T> T within(Span span, Supplier<T> work) {
+        Scope scope = span.makeCurrent();
+        try {
+            return work.get();
+        } finally {
+            scope.close();
+            span.end();
+        }
     }
 
     private static String attribute(SpanData span, String key) {

@@ -41,9 +41,9 @@ class UnobservedClassPathTest {
             run.setAccessible(true);
             assertEquals("What is your name? / Where do you live, Ada?", run.invoke(null,
                     directory.resolve("sessions.db"), engine.name()));
-            assertEquals(List.of(), loader.loaded.stream().filter(name -> name.startsWith("dev.weft.sessions.micrometer.")
-                    || name.startsWith("dev.weft.sessions.opentelemetry.") || name.startsWith(
-                            StepObservations.class.getName())).sorted().toList());
+            assertEquals(List.of(), loader.loaded.stream().filter(name -> name.startsWith(
+                    "dev.weft.sessions.micrometer.") || name.startsWith("dev.weft.sessions.opentelemetry.")
+                    || name.startsWith(StepObservations.class.getName())).sorted().toList(), "classes that observe");
         }
     }
 

@@ -35,8 +35,8 @@ import java.util.function.IntFunction;
  *     {@code refused}, {@code conflict}, {@code busy}, {@code rejected}, {@code error}: see
  *     {@link SessionObserver.Outcome})</td></tr>
  * <tr><td>{@code weft.sessions.step.latency}</td><td>timer</td><td>{@code kind}, {@code outcome}</td>
- *     <td>how long each step took, from before it touched the store to after its commit or
- *     rollback</td></tr>
+ *     <td>how long each step took, to after its commit or rollback (see
+ *     {@link SessionObserver.Step#duration()})</td></tr>
  * <tr><td>{@code weft.sessions.failures}</td><td>counter</td><td>{@code kind}, {@code outcome}</td>
  *     <td>steps whose body threw: stored {@code failed}, or {@code retrying}</td></tr>
  * <tr><td>{@code weft.sessions.retries}</td><td>counter</td><td>{@code kind}</td>
@@ -105,8 +105,7 @@ public final class SessionsMeters implements SessionObserver {
         newStepCounter = i -> Counter.builder("weft.sessions.steps").tags(this.tags).tags(kindAndOutcome(i))
                 .description("Steps of sessions, by who ran them and what they left").register(registry);
         newLatencyTimer = i -> Timer.builder("weft.sessions.step.latency").tags(this.tags).tags(kindAndOutcome(i))
-                .description("How long steps took, from before they touched the store to after their commit or"
-                        + " rollback")
+                .description("How long steps took, to after their commit or rollback")
                 .register(registry);
         newFailureCounter = i -> Counter.builder("weft.sessions.failures").tags(this.tags).tags(kindAndOutcome(i))
                 .description("Steps whose body threw").register(registry);
@@ -173,7 +172,7 @@ public final class SessionsMeters implements SessionObserver {
         M meter = meters.get(index);
         if (meter == null) {
             meter = register.apply(index);
-            meters.set(index, meter); // another thread may have set the same meter: the registry has one per name and tags
+            meters.set(index, meter); // another thread may have set it too: the registry has one meter per id
         }
         return meter;
     }

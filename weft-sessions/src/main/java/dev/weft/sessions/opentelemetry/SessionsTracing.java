@@ -17,7 +17,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 
-import java.util.Collections;
 import java.util.Locale;
 
 /**
@@ -63,17 +62,9 @@ public final class SessionsTracing implements SessionObserver {
     /** The one header a message's trace context is stored as. */
     private static final String TRACEPARENT = "traceparent";
 
-    private static final TextMapGetter<String> STORED = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(String traceparent) {
-            return Collections.singleton(TRACEPARENT);
-        }
-
-        @Override
-        public String get(String traceparent, String key) {
-            return TRACEPARENT.equals(key) ? traceparent : null;
-        }
-    };
+    /** Reads a stored {@code traceparent} as the one header of a carrier. */
+    private static final TextMapGetter<String> STORED = (traceparent, key) -> TRACEPARENT.equals(key) ? traceparent
+            : null;
 
     private final Tracer tracer;
 
