@@ -25,8 +25,10 @@ import java.time.Duration;
  * what {@code stepBegun} returned; whatever the observer makes current on the thread in between
  * (a span, say) is current while the body runs. A child's first step ({@link StepKind#CHILD}) is
  * told inside its parent's step, as it runs: it is stored if and when that step commits. Steps
- * run on many threads at once: an observer must be thread-safe. One that throws is logged and
- * otherwise ignored: the step's outcome is what it is. Every method does nothing by default.
+ * run on many threads at once: an observer must be thread-safe. One that throws as a step begins
+ * or ends, or as it gives a message's trace context, is logged and otherwise ignored: the step's
+ * outcome is what it is ({@link #observing} throws to the node's builder). Every method does
+ * nothing by default.
  */
 public interface SessionObserver {
 

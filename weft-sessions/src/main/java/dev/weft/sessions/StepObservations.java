@@ -16,7 +16,8 @@ import java.util.List;
  * what it learns on the way, after each commit ({@link #stored}), as it locks the session
  * ({@link #locked}) and as it takes a message ({@link #messageTaken}). A node without observers
  * has none of this ({@code null} where it would be held, the class not even loaded): its steps
- * check one field and allocate nothing. Any thread; each step's record is confined to the thread that runs it.
+ * check one field and allocate nothing. Any thread; each step's record is confined to the thread
+ * that runs it.
  */
 final class StepObservations {
 
@@ -87,18 +88,19 @@ final class StepObservations {
     }
 
     private <T, E extends Exception> T run(Observed observed, Work<T, E> work) throws E {
+        T result;
         try {
-            T result = work.run();
-            if (result instanceof SessionStep<?> replied) {
-                observed.replied = replied.version();
-            }
-            observed.end();
-            return result;
+            result = work.run();
         } catch (Exception | Error e) {
             observed.thrown = e;
             observed.end();
             throw e;
         }
+        if (result instanceof SessionStep<?> replied) {
+            observed.replied = replied.version();
+        }
+        observed.end();
+        return result;
     }
 
     /** Steps: the row of the session the step on this thread locked, as stored before it. */
