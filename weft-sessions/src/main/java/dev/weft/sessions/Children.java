@@ -48,9 +48,11 @@ final class Children {
 
     /** Tells this node's workers that a message is on its way (its parent may be due). */
     private final Runnable wake;
+    /** Tells this node's observers of its children's first steps; null with none. */
+    private final StepObservations observations;
 
     Children(SessionStore store, RowReader rows, StateCodec codec, Clock clock, Messages messages, Engine engine,
-            boolean keepFinished, Duration busyWait, Runnable wake) {
+            boolean keepFinished, Duration busyWait, Runnable wake, StepObservations observations) {
         this.store = store;
         this.rows = rows;
         this.codec = codec;
@@ -60,6 +62,7 @@ final class Children {
         this.keepFinished = keepFinished;
         this.busyWait = busyWait;
         this.wake = wake;
+        this.observations = observations;
     }
 
     /** {@link StepRun#run} on this node's store, codec and clock, with this node's children. */
@@ -94,7 +97,8 @@ final class Children {
         try {
             @SuppressWarnings("unchecked")
             AsymCoroutine<Object, Object> coroutine = new AsymCoroutine<>((AsymRunnable<Object, Object>) body, engine);
-            FirstStep<Object> started = firstStep(connection, id, coroutine, first, parentId, null);
+            FirstStep<Object> started = observations == null ? firstStep(connection, id, coroutine, first, parentId,
+                    null) : observations.child(id, () -> firstStep(connection, id, coroutine, first, parentId, null));
             Row row = started.row();
             if (row == null || row.status() != SessionStatus.SUSPENDED) {
                 deliver(connection, parentId, outcome(id, row == null ? SessionStatus.FINISHED : row.status(),

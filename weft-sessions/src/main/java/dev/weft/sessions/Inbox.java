@@ -12,7 +12,10 @@ import java.util.Collection;
  * yet consumed, numbered in the order the sends were made ({@code seq}, the database's own
  * counter). A message is consumed by the step that takes it, in that step's transaction: gone
  * when the step commits, still there if it rolls back. A session's messages are deleted with the
- * session. All statements run in the caller's transaction; stateless; any thread.
+ * session. Column {@code trace_parent} holds the trace context a message was sent in, when the
+ * sending node has observers that give one ({@link SessionObserver#messageTrace()}), else NULL
+ * (added to a table from before it when a store is opened). All statements run in the caller's
+ * transaction; stateless; any thread.
  *
  * <p>Sending never waits for a running step of the session. PostgreSQL: a send reads the
  * session's row {@code FOR KEY SHARE}, which a step's {@code FOR NO KEY UPDATE} does not block,
@@ -23,7 +26,7 @@ import java.util.Collection;
 final class Inbox {
 
     /** One message as stored. */
-    record Message(long seq, String sessionId, byte[] payload, long sentAt, byte[] seal) {
+    record Message(long seq, String sessionId, byte[] payload, long sentAt, byte[] seal, String trace) {
     }
 
     private final boolean postgres;
@@ -56,17 +59,20 @@ final class Inbox {
     }
 
     /**
-     * Adds a message to session {@code id}'s inbox; on PostgreSQL, with a notification that wakes
-     * every node's workers when this transaction commits, on {@link SessionStore#notifyDue}'s
-     * channel, its payload the session's id, which the workers claim first.
+     * Adds a message to session {@code id}'s inbox, with the trace context it was sent in (null
+     * for none); on PostgreSQL, with a notification that wakes every node's workers when this
+     * transaction commits, on {@link SessionStore#notifyDue}'s channel, its payload the
+     * session's id, which the workers claim first.
      */
-    void add(Connection connection, String id, byte[] payload, long sentAt, byte[] seal) throws SQLException {
+    void add(Connection connection, String id, byte[] payload, long sentAt, byte[] seal, String trace)
+            throws SQLException {
         try (PreparedStatement insert = connection.prepareStatement("INSERT INTO weft_messages (session_id, payload,"
-                + " sent_at, seal) VALUES (?, ?, ?, ?)")) {
+                + " sent_at, seal, trace_parent) VALUES (?, ?, ?, ?, ?)")) {
             insert.setString(1, id);
             insert.setBytes(2, payload);
             insert.setLong(3, sentAt);
             insert.setBytes(4, seal);
+            insert.setString(5, trace);
             insert.executeUpdate();
         }
         if (postgres) {
@@ -86,11 +92,12 @@ final class Inbox {
      */
     Message takeOldest(Connection connection, String id) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = (SELECT seq"
-                + " FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at, seal")) {
+                + " FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at, seal,"
+                + " trace_parent")) {
             delete.setString(1, id);
             try (ResultSet rows = delete.executeQuery()) {
                 return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
-                        rows.getBytes(4)) : null;
+                        rows.getBytes(4), rows.getString(5)) : null;
             }
         }
     }
@@ -107,6 +114,11 @@ final class Inbox {
     private static String delivering(Collection<String> skipped) {
         return " FROM weft_messages m JOIN weft_sessions s ON s.id = m.session_id WHERE s.status = 'SUSPENDED'"
                 + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + SessionStore.notIn("s.id", skipped);
+    }
+
+    /** Sessions that wait for a message and have one (FROM and WHERE, the session as {@code s}): those due for one. */
+    String deliverable() {
+        return delivering(java.util.List.of());
     }
 
     /** Whether a session but those in {@code skipped} waits for a message and has one, read without a lock. */

@@ -12,7 +12,9 @@ import java.time.Instant;
  * Messages to sessions, for {@link Sessions}: sent into a session's {@link Inbox} (in a
  * transaction of their own or the caller's), and taken by the step of a session that waits for
  * one. A message is stored as a step's output is ({@link StateCodec#value}) and, on a node with
- * a key, sealed ({@link RowSeal#sealMessage}); a message that is not trusted or cannot be read
+ * a key, sealed ({@link RowSeal#sealMessage}), and with observers, with the trace context it was
+ * sent in ({@link SessionObserver#messageTrace()}: not sealed, it names a trace and nothing more);
+ * a message that is not trusted or cannot be read
  * here is refused with {@link SessionRefusedException} and left in the inbox. Stateless but for
  * its settings; any thread.
  */
@@ -23,13 +25,16 @@ final class Messages {
     private final RowSeal seal;
     private final StateCodec codec;
     private final Clock clock;
+    /** Gives a message the trace context it is sent in, and its taker that context; null with no observers. */
+    private final StepObservations observations;
 
-    Messages(SessionStore store, RowSeal seal, StateCodec codec, Clock clock) {
+    Messages(SessionStore store, RowSeal seal, StateCodec codec, Clock clock, StepObservations observations) {
         this.store = store;
         this.inbox = store.inbox();
         this.seal = seal;
         this.codec = codec;
         this.clock = clock;
+        this.observations = observations;
     }
 
     /** Sends {@code message} to session {@code id} in a transaction of its own, committed on return. */
@@ -82,7 +87,8 @@ final class Messages {
 
     private void insert(Connection connection, String id, byte[] payload) throws SQLException {
         long now = clock.millis();
-        inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null);
+        inbox.add(connection, id, payload, now, seal.sealing() ? seal.sealMessage(id, now, payload) : null,
+                observations == null ? null : observations.messageTrace());
     }
 
     private static byte[] payload(String id, Object message) {
@@ -136,6 +142,9 @@ final class Messages {
         }
         if (value == null) {
             throw refused(row, message, "its payload holds no value", null);
+        }
+        if (observations != null) {
+            observations.messageTaken(message.trace());
         }
         return value;
     }

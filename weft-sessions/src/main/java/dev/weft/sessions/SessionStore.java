@@ -284,6 +284,7 @@ public final class SessionStore implements AutoCloseable {
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
             inbox.create(statement, dialect.bytes);
+            addColumn(statement, "weft_messages", "trace_parent", "VARCHAR(" + SessionObserver.MAX_TRACE + ")");
             commit(connection);
             healthy = true;
         } finally {
@@ -301,18 +302,26 @@ public final class SessionStore implements AutoCloseable {
      * {@code deadline_at} before sessions had children and deadlines.
      */
     private void addColumn(Statement statement, String name, String type) throws SQLException {
+        addColumn(statement, "weft_sessions", name, type);
+    }
+
+    /**
+     * Adds column {@code name} to {@code table}, created before it existed: {@code weft_messages}'
+     * {@code trace_parent} before messages carried their trace context.
+     */
+    private void addColumn(Statement statement, String table, String name, String type) throws SQLException {
         if (dialect == Dialect.POSTGRES) {
-            statement.execute("ALTER TABLE weft_sessions ADD COLUMN IF NOT EXISTS " + name + " " + type);
+            statement.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + name + " " + type);
             return;
         }
         boolean present = false;
-        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(weft_sessions)")) {
+        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(" + table + ")")) {
             while (columns.next()) {
                 present |= name.equalsIgnoreCase(columns.getString("name"));
             }
         }
         if (!present) {
-            statement.execute("ALTER TABLE weft_sessions ADD COLUMN " + name + " " + type);
+            statement.execute("ALTER TABLE " + table + " ADD COLUMN " + name + " " + type);
         }
     }
 
@@ -916,6 +925,31 @@ public final class SessionStore implements AutoCloseable {
             }
             if (inbox.anyDeliverable(connection, skipped)) {
                 due = Long.MIN_VALUE;
+            }
+            healthy = true;
+            return due;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /**
+     * How many sessions are due at {@code now}, read without a lock: whose wait's due time or
+     * whose deadline has passed, or that wait for a message and have one; each counted once, each
+     * part read by its index ({@code due_at}'s, {@code deadline_at}'s, and the inbox's).
+     */
+    long countDue(long now) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM (SELECT id" + WAITING
+                + " AND due_at <= ? UNION SELECT id" + RUNNING + " AND deadline_at <= ? UNION SELECT s.id"
+                + inbox.deliverable() + ") due")) {
+            select.setLong(1, now);
+            select.setLong(2, now);
+            long due;
+            try (ResultSet rows = select.executeQuery()) {
+                rows.next();
+                due = rows.getLong(1);
             }
             healthy = true;
             return due;

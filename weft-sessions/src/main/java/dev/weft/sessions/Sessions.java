@@ -85,6 +85,12 @@ import javax.crypto.SecretKey;
  * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
  * an index, whatever the store's size.
  *
+ * <p><b>Metrics and traces.</b> A node built with {@linkplain Builder#observe observers} tells
+ * them of each step, after its commit or rollback: Micrometer's meters
+ * ({@code dev.weft.sessions.micrometer.SessionsMeters}) and OpenTelemetry's spans
+ * ({@code dev.weft.sessions.opentelemetry.SessionsTracing}), each library an optional dependency
+ * loaded only by a node that uses it; {@link #countDue()} is the backlog of due sessions.
+ *
  * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
  * thread, or on a worker when a wait comes due.
  */
@@ -132,6 +138,7 @@ public final class Sessions implements AutoCloseable {
         Duration poll = Duration.ofSeconds(1);
         RetryPolicy retry = RetryPolicy.NONE;
         Duration deadline;
+        final List<SessionObserver> observers = new ArrayList<>();
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -374,6 +381,26 @@ public final class Sessions implements AutoCloseable {
         }
 
         /**
+         * Tells {@code observer} of every step this node runs (a caller's, a worker's, a child's),
+         * as it begins and after it commits or rolls back: for metrics and traces, through
+         * {@code dev.weft.sessions.micrometer.SessionsMeters} or
+         * {@code dev.weft.sessions.opentelemetry.SessionsTracing}, or an observer of one's own.
+         * Called again, adds another: each is told of each step, in the order they were added.
+         * Default: none; a node without observers checks one field per step and allocates nothing
+         * for them.
+         *
+         * @param observer what is told of the steps
+         * @return this builder
+         */
+        public Builder observe(SessionObserver observer) {
+            if (observer == null) {
+                throw new NullPointerException("observer");
+            }
+            observers.add(observer);
+            return this;
+        }
+
+        /**
          * The sessions, on this builder's settings; with {@linkplain #workers workers}, they
          * start.
          *
@@ -388,6 +415,9 @@ public final class Sessions implements AutoCloseable {
                 chosen = ClassLoader.getSystemClassLoader();
             }
             Sessions sessions = new Sessions(this, chosen, engine == null ? Engine.defaultEngine() : engine);
+            if (sessions.observations != null) {
+                sessions.observations.observing(sessions);
+            }
             sessions.steps.startWorkers();
             return sessions;
         }
@@ -395,6 +425,7 @@ public final class Sessions implements AutoCloseable {
 
     private final Engine engine;
     private final Clock clock;
+    private final SessionStore store;
     /** Sends this node's messages. */
     private final Messages messages;
     /** Reads the stored sessions for listings. */
@@ -403,17 +434,22 @@ public final class Sessions implements AutoCloseable {
     private final Steps steps;
     /** The deadline of a session started without one; null for none. */
     private final Duration deadline;
+    /** Tells this node's observers of its steps; null with none. */
+    private final StepObservations observations;
 
     private Sessions(Builder builder, ClassLoader loader, Engine engine) {
         this.engine = engine;
         this.clock = builder.clock;
         this.deadline = builder.deadline;
+        this.observations = builder.observers.isEmpty() ? null
+                : new StepObservations(List.copyOf(builder.observers), clock, engine);
         StateCodec codec = new StateCodec(loader);
         RowSeal seal = new RowSeal(List.copyOf(builder.keys));
         RowReader rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
-        this.messages = new Messages(builder.store, seal, codec, clock);
+        this.messages = new Messages(builder.store, seal, codec, clock, observations);
         this.listing = new SessionListing(builder.store, rows);
-        this.steps = new Steps(builder, rows, codec, messages, engine);
+        this.steps = new Steps(builder, rows, codec, messages, engine, observations);
+        this.store = builder.store;
     }
 
     /**
@@ -457,7 +493,7 @@ public final class Sessions implements AutoCloseable {
      */
     public <I, O> SessionStep<O> start(AsymRunnable<? super I, ? extends O> body, I first) {
         StorableBodies.check(body);
-        return steps.start(newId(), new AsymCoroutine<I, O>(body, engine), first, deadline);
+        return started(newId(), new AsymCoroutine<I, O>(body, engine), first, deadline);
     }
 
     /**
@@ -471,7 +507,7 @@ public final class Sessions implements AutoCloseable {
      * @return the first step
      */
     public <I, O> SessionStep<O> start(AsymCoroutine<I, O> coroutine, I first) {
-        return steps.start(newId(), coroutine, first, deadline);
+        return started(newId(), coroutine, first, deadline);
     }
 
     /**
@@ -522,7 +558,14 @@ public final class Sessions implements AutoCloseable {
             Deadlines.after(clock, deadline, chosen);
         }
         StorableBodies.check(body);
-        return steps.start(chosen, new AsymCoroutine<I, O>(body, engine), first, deadline);
+        return started(chosen, new AsymCoroutine<I, O>(body, engine), first, deadline);
+    }
+
+    /** The first step of session {@code id}, observed if this node has observers. */
+    private <I, O> SessionStep<O> started(String id, AsymCoroutine<I, O> coroutine, I first, Duration deadline) {
+        return observations == null ? steps.start(id, coroutine, first, deadline)
+                : observations.observe(SessionObserver.StepKind.START, id,
+                        () -> steps.start(id, coroutine, first, deadline));
     }
 
     private static String newId() {
@@ -554,7 +597,7 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionException          if its new state could not be stored (it stays as it was)
      */
     public <I, O> SessionStep<O> resume(String id, I input) {
-        return steps.step(id, -1, input);
+        return resumed(id, -1, input);
     }
 
     /**
@@ -577,7 +620,14 @@ public final class Sessions implements AutoCloseable {
             throw new IllegalArgumentException("session " + id + ": versions start at 1 (the start), not "
                     + expectedVersion);
         }
-        return steps.step(id, expectedVersion, input);
+        return resumed(id, expectedVersion, input);
+    }
+
+    /** A step of session {@code id} with a caller's input, observed if this node has observers. */
+    private <I, O> SessionStep<O> resumed(String id, long expectedVersion, I input) {
+        return observations == null ? steps.step(id, expectedVersion, input)
+                : observations.observe(SessionObserver.StepKind.RESUME, id, () -> steps.step(id, expectedVersion,
+                        input));
     }
 
     /**
@@ -642,7 +692,8 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionRefusedException   if this node's code cannot resume it (it is left untouched)
      */
     public <O> SessionStep<O> retry(String id) {
-        return steps.retry(id);
+        return observations == null ? steps.retry(id)
+                : observations.observe(SessionObserver.StepKind.RETRY, id, () -> steps.retry(id));
     }
 
     /**
@@ -663,7 +714,14 @@ public final class Sessions implements AutoCloseable {
      * @throws SessionBusyException     if a step of it is running
      */
     public void cancel(String id) {
-        steps.cancel(id);
+        if (observations == null) {
+            steps.cancel(id);
+            return;
+        }
+        observations.observe(SessionObserver.StepKind.CANCEL, id, () -> {
+            steps.cancel(id);
+            return null;
+        });
     }
 
     /**
@@ -689,6 +747,24 @@ public final class Sessions implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- reading and removing
+
+    /**
+     * How many sessions are due now, by this node's clock, and not yet run: those whose wait's
+     * time has passed (a sleep, a deadline for an input or a message, a retry's backoff), whose
+     * deadline has passed, or that wait for a message and have one. A worker of any node runs
+     * each of them; a number that grows says the workers do not keep up. One count, read from
+     * the store without a lock, by the indexes the workers claim by.
+     *
+     * @return how many sessions are due
+     * @throws SessionStoreUnavailableException if the store cannot be reached
+     */
+    public long countDue() {
+        try {
+            return store.countDue(clock.millis());
+        } catch (java.sql.SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot count the due sessions", e);
+        }
+    }
 
     /**
      * What the store says about session {@code id}, or empty if there is none.

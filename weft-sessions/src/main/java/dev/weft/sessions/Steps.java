@@ -42,7 +42,10 @@ final class Steps implements AutoCloseable {
      * SessionRunner) is 2 to 5 with no input, its transaction begun by the claim of the session
      * whose wait has been due longest (SessionStore.claimDue), its check in 3 that the wait is
      * due; a step that stores a wait notifies the other nodes' workers as it commits
-     * (SessionStore.notifyDue). Sessions that wait are never kept resident. */
+     * (SessionStore.notifyDue). Sessions that wait are never kept resident. Observers
+     * (StepObservations) write nothing: the row a step locked and the row it committed are
+     * noted as they go by, and the observers are told of its end after the commit or the
+     * rollback (of a worker's step's beginning, once its claim has locked a session). */
 
     private final SessionStore store;
     private final Duration busyWait;
@@ -60,8 +63,11 @@ final class Steps implements AutoCloseable {
     private final Children children;
     /** This node's workers; null with none. */
     private final SessionRunner runner;
+    /** Tells this node's observers of its steps, after their commits; null with none. */
+    private final StepObservations observations;
 
-    Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine) {
+    Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine,
+            StepObservations observations) {
         this.store = settings.store;
         this.busyWait = settings.busyWait;
         this.keepFinished = settings.keepFinished;
@@ -70,7 +76,9 @@ final class Steps implements AutoCloseable {
         this.clock = settings.clock;
         this.messages = messages;
         this.retries = new Retries(settings.retry, clock);
-        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake);
+        this.observations = observations;
+        this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake,
+                observations);
         this.runner = settings.workers == 0 ? null : new SessionRunner(this, store, settings.workers, settings.poll,
                 clock);
     }
@@ -336,14 +344,15 @@ final class Steps implements AutoCloseable {
 
     /**
      * For {@link SessionRunner}'s workers: claims the session whose wait has been due longest,
-     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction.
+     * but those in {@code skipped}, and runs its step, timed out, in the claim's transaction;
+     * observed from its claim on.
      *
      * @return the id of the session claimed, or null if none was due
      * @throws SessionException naming the session claimed, if its step could not run or be stored
      *         (it stays as it was), or its body failed (stored as failed)
      */
     String runDue(Collection<String> skipped) {
-        return workerStep(connection -> store.claimDue(connection, clock.millis(), skipped)).claimed;
+        return observedWorkerStep(connection -> store.claimDue(connection, clock.millis(), skipped)).claimed;
     }
 
     /**
@@ -352,7 +361,7 @@ final class Steps implements AutoCloseable {
      * a step of it was committed.
      */
     boolean runSent(String id) {
-        return workerStep(connection -> store.claimMessaged(connection, id)).committed;
+        return observedWorkerStep(connection -> store.claimMessaged(connection, id)).committed;
     }
 
     /** Claims a session's row in a transaction of a worker's step ({@link SessionStore#claimDue} and kin). */
@@ -363,6 +372,11 @@ final class Steps implements AutoCloseable {
 
     /** What a worker's step came to: the id of the session claimed, or null; whether its step was committed. */
     private record WorkerStep(String claimed, boolean committed) {
+    }
+
+    /** {@link #workerStep}, observed from its claim on if this node has observers. */
+    private WorkerStep observedWorkerStep(Claim claim) {
+        return observations == null ? workerStep(claim) : observations.worker(() -> workerStep(claim));
     }
 
     /**
@@ -383,6 +397,9 @@ final class Steps implements AutoCloseable {
             Row claimed = claim.in(connection);
             if (claimed == null) {
                 return new WorkerStep(null, false);
+            }
+            if (observations != null) {
+                observations.locked(claimed);
             }
             id = claimed.id();
             enter(id, 0);
@@ -481,6 +498,9 @@ final class Steps implements AutoCloseable {
             versionBefore = before;
             store.updateAndCommit(connection, row, over, bodyWrote);
             done = true;
+            if (observations != null) {
+                observations.stored(row);
+            }
         }
     }
 
@@ -514,6 +534,9 @@ final class Steps implements AutoCloseable {
      * once, as its inbox may hold one already), and of a deadline.
      */
     private void stored(Row stored, AsymCoroutine<?, ?> coroutine) {
+        if (observations != null) {
+            observations.stored(stored);
+        }
         if (stored == null || stored.status() != SessionStatus.SUSPENDED) {
             return;
         }
@@ -570,6 +593,9 @@ final class Steps implements AutoCloseable {
         }
         if (row == null) {
             throw new SessionNotFoundException(id);
+        }
+        if (observations != null) {
+            observations.locked(row);
         }
         return row;
     }

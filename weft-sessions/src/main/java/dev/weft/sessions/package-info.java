@@ -25,6 +25,11 @@
  *   <li>Deadlines ({@link dev.weft.sessions.Sessions.Builder#deadline}): a session past its
  *       deadline is cancelled by a worker, with its children, as
  *       {@link dev.weft.sessions.Sessions#cancel} cancels one.</li>
+ *   <li>{@link dev.weft.sessions.SessionObserver}: told of each step after its commit or
+ *       rollback, for metrics and traces; {@code dev.weft.sessions.micrometer} (Micrometer's
+ *       meters) and {@code dev.weft.sessions.opentelemetry} (OpenTelemetry's spans, a worker's
+ *       step linked to the span that sent its message) implement it, each library an optional
+ *       dependency.</li>
  *   <li>{@link dev.weft.sessions.SessionsCommand}: the stored sessions by build and this node's
  *       verdict, from the command line, filtered and paged as a query is.</li>
  *   <li>The exceptions: every refusal is a {@link dev.weft.sessions.SessionException} naming the

@@ -170,6 +170,15 @@ abstract class SessionStoreContract {
         }
     }
 
+    /** Metrics and traces ({@link SessionObservationsContract}), on this suite's store and engine. */
+    @Nested
+    class Observations extends SessionObservationsContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     // ---------------------------------------------------------------- engines
 
     private Engine otherEngine() {
