@@ -121,7 +121,10 @@ final class SessionsSection extends Section {
         residentRuns.put(key(store, frames, engine), run);
     }
 
-    /** Records Weft's run of steps with history against steps without on {@code store} at {@code frames} frames on {@code engine}. */
+    /**
+     * Records Weft's run of steps with history against the same steps without, on {@code store}
+     * at {@code frames} frames on {@code engine}.
+     */
     void addHistory(String store, int frames, Engine engine, Run run) {
         historyRuns.put(key(store, frames, engine), run);
     }

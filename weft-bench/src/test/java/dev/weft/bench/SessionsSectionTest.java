@@ -136,7 +136,8 @@ class SessionsSectionTest {
         assertEquals(Target.Status.MET, within.status(), within.measured());
         assertTrue(within.goal().startsWith("Step history: a median step that writes its history entry within 1.1x"),
                 within.goal());
-        assertEquals("sqlite 10 frames, native engine 1.05x, postgres 10 frames, woven engine 1.05x", within.measured());
+        assertEquals("sqlite 10 frames, native engine 1.05x, postgres 10 frames, woven engine 1.05x",
+                within.measured());
         section.addHistory("postgres", 10, Engine.NATIVE, history(460, 400));
         assertEquals(Target.Status.MISSED, section.targets(PeerResults.notRun("none")).get(3).status(),
                 "every engine counts");

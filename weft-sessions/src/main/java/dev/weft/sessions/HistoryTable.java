@@ -72,7 +72,10 @@ final class HistoryTable {
                 + PARAMETERS + " FROM stored";
     }
 
-    /** Binds {@code entry} to the parameters of {@link #INSERT} or of {@link #writingWith}'s entry, from {@code first} on. */
+    /**
+     * Binds {@code entry} to the parameters of {@link #INSERT}, or of {@link #writingWith}'s
+     * INSERT, from {@code first} on.
+     */
     static void bind(PreparedStatement statement, int first, Entry entry) throws SQLException {
         statement.setString(first, entry.sessionId());
         statement.setLong(first + 1, entry.version());

@@ -20,7 +20,8 @@ import java.time.temporal.ChronoUnit;
  * SUSPENDED, waiting RETRY, failure set  // its body threw; a worker runs the step again (nothing else stored)
  * FINISHED                       // its body returned (the session's row may be deleted)
  * FAILED, failure set            // its body threw, no retry left
- * CANCELLED                      // closed by a cancel or a passed deadline; failure: why, or what its finally blocks threw
+ * CANCELLED                      // closed by a cancel or a passed deadline; failure: the deadline,
+ *                                //   or what its finally blocks threw
  * </pre>
  *
  * @param sessionId the session

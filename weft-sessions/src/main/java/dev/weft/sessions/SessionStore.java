@@ -32,10 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * names: one in listing order (creation time, id), and one for each column a listing filters on
  * by equality (status, build, point, kind of wait), that column and then the listing order; a
  * table without them gets them when opened (built once, which holds back writes to the table
- * while it runs). A third table, {@code weft_history}, holds the steps of sessions run by nodes
- * that keep history ({@link HistoryTable}; created when opened too): a statement that stores a
- * step's row writes its entry, given one, in the same transaction (on PostgreSQL in the same
- * statement, so in the same round trip), and only if it stored the row. The store reads rows
+ * while it runs). Beside them, the sessions' inboxes ({@link Inbox}) and their step history
+ * ({@code weft_history}, {@link HistoryTable}: created when opened too, so that a database of an
+ * earlier version gets it): a statement that stores a step's row writes the step's entry, given
+ * one, in the same transaction (on PostgreSQL in the same statement, so in the same round trip),
+ * and only if it stored the row; given none, it touches no table but its own. The store reads rows
  * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
  * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *

@@ -83,7 +83,9 @@ import javax.crypto.SecretKey;
  * <p><b>Finding sessions.</b> {@link #status} says where a session is and what it waits for
  * until when ({@link SessionInfo#waiting()}); {@link #list(SessionQuery)} pages through the
  * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
- * an index, whatever the store's size.
+ * an index, whatever the store's size. With {@link Builder#keepHistory}, {@link #history} says
+ * which steps a session took, when, where and with what outcome, each entry committed with its
+ * step.
  *
  * <p>Thread-safe: any thread may start and resume sessions; each step runs on the calling
  * thread, or on a worker when a wait comes due.

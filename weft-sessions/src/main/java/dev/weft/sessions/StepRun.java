@@ -85,7 +85,8 @@ final class StepRun<O> {
         } catch (RuntimeException | Error e) {
             StepContext.restore(previous);
             context.rollBackWrites();
-            return new StepRun<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection(), engine);
+            return new StepRun<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection(),
+                    engine);
         }
         StepContext.restore(previous);
         if (coroutine.isFinished()) {
