@@ -594,13 +594,15 @@ public final class SessionStore implements AutoCloseable {
 
     private static final String INSERT = "INSERT INTO weft_sessions (" + COLUMNS
             + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** How many parameters {@link #INSERT} has: one per column. */
+    private static final int INSERT_PARAMETERS = 19;
 
     /** Inserts a new session's {@code row}, and {@code step}'s entry in the history unless null. */
     void insert(Connection connection, Row row, HistoryTable.Entry step) throws SQLException {
         addBuild(connection, row);
         PreparedStatement insert = prepared(connection, withHistory(INSERT, step));
         bind(insert, row);
-        written(connection, insert, 20, step, "");
+        written(connection, insert, INSERT_PARAMETERS + 1, step, "");
     }
 
     /**

@@ -388,8 +388,10 @@ public final class Sessions implements AutoCloseable {
          * the statement that stores the step's row (no round trip of its own); on SQLite, right
          * after it, in the same transaction. Entries older than {@code retention} are deleted by
          * the nodes that keep history, a batch of at most 1,000 at a time after one of their
-         * commits, at most once a minute each (more often while a batch was full), in a short
-         * transaction of its own; {@link Sessions#remove} deletes a session's entries with it.
+         * commits, in a short transaction of its own, at most once a minute per node (or once a
+         * tenth of the retention, if that is shorter; at once again while a batch was full, by
+         * this node's {@linkplain #clock clock}); {@link Sessions#remove} deletes a session's
+         * entries with it.
          * Default: off (null): a step neither writes nor reads the history table.
          *
          * @param retention how long entries are kept, more than zero; null for no history

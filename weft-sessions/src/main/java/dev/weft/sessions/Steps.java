@@ -193,8 +193,9 @@ final class Steps implements AutoCloseable {
             if (!byWorker) {
                 throw Deadlines.refusal(row);
             }
-            commit.storing(row.version(), children.cancel(connection, row, Deadlines.reason(row), true, commit.started),
-                    SessionStore.Over.of(row));
+            Children.Cancelled cancelled = children.cancel(connection, row, Deadlines.reason(row), true,
+                    commit.started);
+            commit.storing(row.version(), cancelled, SessionStore.Over.of(row));
             return null;
         }
         AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
