@@ -233,6 +233,18 @@ abstract class SessionHistoryContract {
         assertEquals(clock.instant(), node.history("family-0").get(1).started());
     }
 
+    @Test
+    void aChildCancelledByItsParentsStepIsAStepOfItsOwn() {
+        Sessions node = node().build();
+        String parent = node.start("first", new Fanout(List.of("wait:a", "now:b"), true), null).id();
+        clock.advance(Duration.ofMinutes(1));
+        assertEquals(parent, node.runDue(List.of()), "the parent takes the outcome of first-1 and cancels first-0");
+        assertEquals(List.of("1 SUSPENDED MESSAGE", "2 FINISHED"), briefs(node.history(parent)));
+        assertEquals(List.of("1 SUSPENDED", "2 CANCELLED"), briefs(node.history("first-0")));
+        assertEquals(clock.instant(), node.history("first-0").get(1).started());
+        assertRanOn(node.history("first-0"), "node-a");
+    }
+
     // ---------------------------------------------------------------- resident steps
 
     @Test
