@@ -27,7 +27,7 @@ import java.util.concurrent.Future;
 
 /**
  * The durable sessions probe, in a fresh JVM:
- * {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT [ENGINE [WARMUP]]]}. It
+ * {@code STORE FRAMES SESSIONS ROUNDS NODES [RESIDENT [ENGINE [WARMUP [history]]]]}. It
  * starts {@code SESSIONS} sessions of {@link SessionWorkflow} suspended {@code FRAMES} frames
  * deep in the store ({@code sqlite}: a file in a temporary directory; {@code postgres}: a real
  * server it starts), then resumes each {@code ROUNDS} times, timing every step, spread over
@@ -46,6 +46,13 @@ import java.util.concurrent.Future;
  * lines: steps per second (each kind's count over the longest time a node spent on that kind),
  * median and 99th-percentile latency of both, the stored state's size and the row's. Every
  * step's answer is checked.
+ *
+ * <p>With {@code history}, the floor gives way to the same step without history: each node has
+ * two {@link Sessions} on its store, one that keeps a step history
+ * ({@link Sessions.Builder#keepHistory}, a day's) and one that does not, and each round steps
+ * every session of its share with the first ({@code sessions-*}, timed) and then with the second
+ * ({@code plain-*}): the same sessions, the same rows, the same moment, one writing its steps'
+ * entries and the other not.
  */
 public final class SessionsProbe {
 
@@ -61,6 +68,7 @@ public final class SessionsProbe {
         int resident = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         Engine engine = args.length > 6 ? Engine.valueOf(args[6]) : Engine.defaultEngine();
         long warmupNanos = args.length > 7 ? (long) (Double.parseDouble(args[7]) * 1e9) : 0;
+        boolean history = args.length > 8 && args[8].equals("history");
         Path directory = Files.createTempDirectory("weft-sessions-bench");
         try {
             Target target = kind.equals("sqlite") ? sqlite(directory.resolve("sessions.db"))
@@ -80,42 +88,80 @@ public final class SessionsProbe {
             int stateBytes = averageBytes(target, "LENGTH(state)");
             int rowBytes = averageBytes(target, ROW_BYTES);
             floorTable(target, ids, rowBytes);
-            Timing[] timings = interleaved(nodes, ids, rounds, warmupNanos, (node, slice) -> {
-                SessionStore store = target.store();
-                Sessions sessionsOfNode = Sessions.builder(store).engine(engine).keepResident(resident).build();
-                if (resident > 0) {
-                    for (String id : slice) {
-                        answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)); // makes it resident, untimed
-                    }
-                }
-                Connection connection = target.connect();
-                PreparedStatement update = connection.prepareStatement(FLOOR_UPDATE);
-                Random random = new Random(node);
-                byte[] data = new byte[rowBytes];
-                return new Node() {
-                    public void step(String id) {
-                        answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2));
-                    }
-
-                    public void floor(String id) throws SQLException {
-                        random.nextBytes(data);
-                        floorUpdate(target, connection, update, id, data);
-                    }
-
-                    public void close() throws SQLException {
-                        store.close();
-                        connection.close();
-                    }
-                };
-            });
+            NodePreparation preparation = history ? historyNode(target, engine)
+                    : floorNode(target, engine, resident, rowBytes);
+            Timing[] timings = interleaved(nodes, ids, rounds, warmupNanos, preparation);
             print("sessions", timings[0]);
             System.out.println("state-bytes=" + stateBytes);
             System.out.println("row-bytes=" + rowBytes);
             System.out.println("engine=" + engine);
-            print("floor", timings[1]);
+            print(history ? "plain" : "floor", timings[1]);
         } finally {
             delete(directory);
         }
+    }
+
+    /**
+     * A node of a plain run, on {@code target}'s store and {@code engine}, keeping {@code resident}
+     * sessions in memory: its step is a step of a session, its floor an update of that session's
+     * row of {@code rowBytes} bytes in the floor's table.
+     */
+    private static NodePreparation floorNode(Target target, Engine engine, int resident, int rowBytes) {
+        return (node, slice) -> {
+            SessionStore store = target.store();
+            Sessions sessionsOfNode = Sessions.builder(store).engine(engine).keepResident(resident).build();
+            if (resident > 0) {
+                for (String id : slice) {
+                    answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2)); // makes it resident, untimed
+                }
+            }
+            Connection connection = target.connect();
+            PreparedStatement update = connection.prepareStatement(FLOOR_UPDATE);
+            Random random = new Random(node);
+            byte[] data = new byte[rowBytes];
+            return new Node() {
+                public void step(String id) {
+                    answered(id, sessionsOfNode.<Integer, Integer>resume(id, 2));
+                }
+
+                public void floor(String id) throws SQLException {
+                    random.nextBytes(data);
+                    floorUpdate(target, connection, update, id, data);
+                }
+
+                public void close() throws SQLException {
+                    store.close();
+                    connection.close();
+                }
+            };
+        };
+    }
+
+    /**
+     * A node of a {@code history} run, on {@code target}'s store and {@code engine}: its step is
+     * a step of a node that keeps history, its "floor" the next step of the same session on one
+     * that does not.
+     */
+    private static NodePreparation historyNode(Target target, Engine engine) {
+        return (node, slice) -> {
+            SessionStore store = target.store();
+            Sessions keeping = Sessions.builder(store).engine(engine).keepHistory(java.time.Duration.ofDays(1))
+                    .nodeName("node-" + node).build();
+            Sessions plain = Sessions.builder(store).engine(engine).build();
+            return new Node() {
+                public void step(String id) {
+                    answered(id, keeping.<Integer, Integer>resume(id, 2));
+                }
+
+                public void floor(String id) {
+                    answered(id, plain.<Integer, Integer>resume(id, 2));
+                }
+
+                public void close() {
+                    store.close();
+                }
+            };
+        };
     }
 
     /** Deletes {@code directory} and all it holds. */

@@ -14,7 +14,8 @@ import java.util.Map;
  * fresh JVM ({@link SessionsProbe}): steps per second and latency per step, against the floor of the
  * same store doing one {@code UPDATE} of a row of the same size per step; then DBOS Transact
  * running the same workflow on PostgreSQL in a fresh JVM of its own ({@link DbosProbe}), with
- * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes; then sessions run by
+ * its own floor; then throughput on PostgreSQL with 1, 2 and 4 nodes; then a step that writes
+ * its entry in the step history against the same step without (issue 35); then sessions run by
  * workers and their timers, Weft's and DBOS's ({@link WorkersAndTimers}).
  */
 final class SessionsSection extends Section {
@@ -28,6 +29,10 @@ final class SessionsSection extends Section {
     /** The floor's row size for DBOS's run when no Weft run on PostgreSQL said its state's size. */
     private static final int DEFAULT_FLOOR_BYTES = 1_000;
     private static final double GOAL = 1.3;
+    /** Issue 35's goal for the step history: a step that writes its entry within this of one that does not. */
+    private static final double HISTORY_GOAL = 1.1;
+    /** The depth of the sessions of the history runs. */
+    private static final int HISTORY_FRAMES = 10;
     /** Seconds of untimed rounds on each node before a probe's clock starts (none in a quick run). */
     private static final int WARMUP_SECONDS = 5;
 
@@ -45,6 +50,8 @@ final class SessionsSection extends Section {
     private final Map<String, Run> depthRuns = new LinkedHashMap<>();
     private final Map<String, Run> residentRuns = new LinkedHashMap<>();
     private final Map<Integer, Run> nodeRuns = new LinkedHashMap<>();
+    /** Steps with history against steps without, by store, frames and engine. */
+    private final Map<String, Run> historyRuns = new LinkedHashMap<>();
     private Run dbosRun;
     private final WorkersAndTimers workers = new WorkersAndTimers();
     private int sessions;
@@ -68,7 +75,7 @@ final class SessionsSection extends Section {
 
     @Override
     int plannedSteps(Settings settings) {
-        return 2 * 2 * ENGINES.size() * frames(settings).size() + 1 + nodes(settings).size()
+        return 2 * 2 * ENGINES.size() * frames(settings).size() + 1 + nodes(settings).size() + 2 * ENGINES.size()
                 + WorkersAndTimers.plannedSteps(settings);
     }
 
@@ -96,6 +103,11 @@ final class SessionsSection extends Section {
         for (int nodes : nodes(settings)) {
             nodeRuns.put(nodes, probe(bench, "postgres", 10, nodes, 0, Engine.NATIVE));
         }
+        for (String store : List.of("sqlite", "postgres")) {
+            for (Engine engine : ENGINES) {
+                addHistory(store, HISTORY_FRAMES, engine, historyProbe(bench, store, engine));
+            }
+        }
         workers.measure(bench);
     }
 
@@ -107,6 +119,14 @@ final class SessionsSection extends Section {
     /** Records Weft's run on {@code store} at {@code frames} frames on {@code engine}, the sessions kept resident. */
     void addResident(String store, int frames, Engine engine, Run run) {
         residentRuns.put(key(store, frames, engine), run);
+    }
+
+    /**
+     * Records Weft's run of steps with history against the same steps without, on {@code store}
+     * at {@code frames} frames on {@code engine}.
+     */
+    void addHistory(String store, int frames, Engine engine, Run run) {
+        historyRuns.put(key(store, frames, engine), run);
     }
 
     /** A run's key: store, frames and engine, separated by spaces. */
@@ -170,6 +190,27 @@ final class SessionsSection extends Section {
             bench.record(WORKLOAD, variant, "median step",
                     Outcome.measured(median, "us", (int) ProbeRunner.number(values, "sessions-steps")));
             bench.probed(label, Format.number(median) + " us a step, floor " + Format.number(floor) + " us");
+            return new Run(values, null);
+        } catch (ProbeRunner.ProbeFailure e) {
+            bench.record(WORKLOAD, variant, "median step", Outcome.failed(e.getMessage()));
+            return new Run(null, e.getMessage());
+        }
+    }
+
+    /** Weft's probe of a step with history against the same step without, on {@code store} and {@code engine}. */
+    private Run historyProbe(Bench bench, String store, Engine engine) {
+        String variant = store + " frames=" + HISTORY_FRAMES + " nodes=1 history engine=" + engine;
+        String label = WORKLOAD + ": " + variant;
+        try {
+            Map<String, String> values = bench.probe(label, SessionsProbe.class, List.of(store, "" + HISTORY_FRAMES,
+                    "" + sessions, "" + rounds, "1", "0", engine.name(), "" + warmupSeconds, "history"),
+                    List.of("--enable-native-access=ALL-UNNAMED"), TIMEOUT);
+            double median = ProbeRunner.number(values, "sessions-median-us");
+            double plain = ProbeRunner.number(values, "plain-median-us");
+            bench.record(WORKLOAD, variant, "median step",
+                    Outcome.measured(median, "us", (int) ProbeRunner.number(values, "sessions-steps")));
+            bench.probed(label, Format.number(median) + " us a step with history, " + Format.number(plain)
+                    + " us without");
             return new Run(values, null);
         } catch (ProbeRunner.ProbeFailure e) {
             bench.record(WORKLOAD, variant, "median step", Outcome.failed(e.getMessage()));
@@ -244,6 +285,7 @@ final class SessionsSection extends Section {
                     run.get("floor-median-us")));
             page.table(nodes);
         }
+        writeHistory(page);
         List<String> failures = new ArrayList<>();
         depthRuns.forEach((key, run) -> {
             if (run.failure() != null) {
@@ -260,6 +302,11 @@ final class SessionsSection extends Section {
                 failures.add("postgres nodes=" + count + ": " + run.failure());
             }
         });
+        historyRuns.forEach((key, run) -> {
+            if (run.failure() != null) {
+                failures.add(key + " history: " + run.failure());
+            }
+        });
         if (dbosRun != null && dbosRun.failure() != null) {
             failures.add(DBOS + ": " + dbosRun.failure());
         }
@@ -268,6 +315,38 @@ final class SessionsSection extends Section {
             page.bullets(failures);
         }
         workers.write(page);
+    }
+
+    /** The table of steps with history against steps without. */
+    private void writeHistory(Page page) {
+        if (historyRuns.isEmpty()) {
+            return;
+        }
+        page.paragraph("""
+                The step history (`Sessions.Builder.keepHistory`, issue 35): a step that also writes its \
+                entry in table `weft_history` (version, start, node, duration, engine, status, wait, \
+                failure; two indexes) in its own transaction (on PostgreSQL in the statement that \
+                updates the session's row, a data-modifying `WITH`, so in the same round trip; on \
+                SQLite an `INSERT` after it), against the same step without. Each node has two \
+                `Sessions` on its store, one keeping history and one not, and each round steps every \
+                session, %d frames deep, with the first and then with the second, timing each step: \
+                the same sessions, rows and moment; %d sessions, %d rounds, after %d s of untimed \
+                rounds. The goal is a median step with history within %sx of one without, on every \
+                store and engine.\
+                """.formatted(HISTORY_FRAMES, sessions, rounds, warmupSeconds, HISTORY_GOAL));
+        Table table = new Table("store", "frames", "engine", "steps/s", "median µs", "p99 µs", "without: steps/s",
+                "without: median µs", "without: p99 µs", "median / without");
+        historyRuns.forEach((key, run) -> {
+            String[] parts = key.split(" ");
+            table.row(parts[0], parts[1], engineLabel(engineOf(key)), run.get("sessions-steps-per-second"),
+                    run.get("sessions-median-us"), run.get("sessions-p99-us"), run.get("plain-steps-per-second"),
+                    run.get("plain-median-us"), run.get("plain-p99-us"), Format.number(historyRatio(run)));
+        });
+        page.table(table);
+    }
+
+    private static double historyRatio(Run run) {
+        return run.number("sessions-median-us") / run.number("plain-median-us");
     }
 
     private static void weftRow(Table depths, String system, String key, Run run) {
@@ -282,7 +361,7 @@ final class SessionsSection extends Section {
     @Override
     List<Target> targets(PeerResults peers) {
         List<Target> targets = new ArrayList<>(List.of(withinFloor("", depthRuns).explainedIfMissed(readAndRestore()),
-                besideDbos(), withinFloor(", sessions kept resident", residentRuns)));
+                besideDbos(), withinFloor(", sessions kept resident", residentRuns), historyWithinPlain()));
         targets.addAll(workers.targets());
         return targets;
     }
@@ -343,6 +422,27 @@ final class SessionsSection extends Section {
             measured.add(depth.getKey() + " frames " + Format.number(ratios.get(best)) + "x (" + best
                     + (others.isEmpty() ? "" : "; " + String.join(", ", others)) + ")");
             met &= ratios.get(best) <= GOAL;
+        }
+        if (measured.isEmpty()) {
+            return Target.notMeasured(goal, "not run");
+        }
+        return Target.of(goal, String.join(", ", measured), met);
+    }
+
+    /** Issue 35's goal: a step with history within 1.1x of the same step without, on every store and engine. */
+    private Target historyWithinPlain() {
+        String goal = "Step history: a median step that writes its history entry within " + HISTORY_GOAL
+                + "x of the same step without, on every store and engine (issue 35)";
+        List<String> measured = new ArrayList<>();
+        boolean met = true;
+        for (Map.Entry<String, Run> entry : historyRuns.entrySet()) {
+            double ratio = historyRatio(entry.getValue());
+            if (Double.isNaN(ratio)) {
+                return Target.notMeasured(goal, entry.getKey() + " frames failed");
+            }
+            measured.add(storeAndFrames(entry.getKey()) + " frames, " + engineLabel(engineOf(entry.getKey())) + " "
+                    + Format.number(ratio) + "x");
+            met &= ratio <= HISTORY_GOAL;
         }
         if (measured.isEmpty()) {
             return Target.notMeasured(goal, "not run");

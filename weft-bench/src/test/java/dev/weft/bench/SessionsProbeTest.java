@@ -37,6 +37,16 @@ class SessionsProbeTest {
     }
 
     @Test
+    void printsStepsWithHistoryAgainstTheSameStepsWithout() throws Exception {
+        Map<String, String> values = probe("sqlite", "10", "3", "2", "2", "0", "NATIVE", "0", "history");
+        assertEquals("6", values.get("sessions-steps"));
+        assertEquals("6", values.get("plain-steps"), "the same sessions, stepped without history");
+        for (String key : List.of("sessions-median-us", "plain-steps-per-second", "plain-median-us", "plain-p99-us")) {
+            assertTrue(ProbeRunner.number(values, key) > 0, key + "=" + values.get(key));
+        }
+    }
+
+    @Test
     void anInterleavedRunIsSplitIntoItsStepsAndItsFloorNodeByNode() {
         // 3 sessions on 2 nodes (node 0 has two, node 1 one), 2 rounds: steps below 100, floor updates above
         long[] latencies = {1, 2, 101, 102, 3, 4, 103, 104, 5, 105, 6, 106};
@@ -49,17 +59,9 @@ class SessionsProbeTest {
 
     /** Runs the probe on {@code engine} with {@code resident} sessions kept resident, and checks what it prints. */
     private static void checkProbe(String resident, String engine, String... warmup) throws Exception {
-        PrintStream original = System.out;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
-            List<String> args = new ArrayList<>(List.of("sqlite", "10", "3", "2", "2", resident, engine));
-            args.addAll(List.of(warmup));
-            SessionsProbe.main(args.toArray(String[]::new));
-        } finally {
-            System.setOut(original);
-        }
-        Map<String, String> values = ProbeRunner.parse(List.of(bytes.toString(StandardCharsets.UTF_8).split("\n")));
+        List<String> args = new ArrayList<>(List.of("sqlite", "10", "3", "2", "2", resident, engine));
+        args.addAll(List.of(warmup));
+        Map<String, String> values = probe(args.toArray(String[]::new));
         assertEquals(engine, values.get("engine"));
         assertEquals("6", values.get("sessions-steps"));
         assertEquals("6", values.get("floor-steps"));
@@ -69,5 +71,18 @@ class SessionsProbeTest {
         }
         assertTrue(ProbeRunner.number(values, "row-bytes") > ProbeRunner.number(values, "state-bytes") + 24,
                 "the floor's row holds the state and the rest of the session's row: " + values);
+    }
+
+    /** What the probe prints with {@code args}. */
+    private static Map<String, String> probe(String... args) throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        try {
+            SessionsProbe.main(args);
+        } finally {
+            System.setOut(original);
+        }
+        return ProbeRunner.parse(List.of(bytes.toString(StandardCharsets.UTF_8).split("\n")));
     }
 }

@@ -121,6 +121,30 @@ class SessionsSectionTest {
         assertTrue(beside.measured().contains("exit 1: no PostgreSQL"), beside.measured());
     }
 
+    private static SessionsSection.Run history(double median, double plain) {
+        return new SessionsSection.Run(Map.of("sessions-median-us", "" + median, "plain-median-us", "" + plain), null);
+    }
+
+    @Test
+    void aStepWithHistoryIsJudgedAgainstTheSameStepWithoutOnEveryStoreAndEngine() {
+        SessionsSection section = measured(380, 300);
+        section.addDbos(dbos(5_000));
+        assertEquals(Target.Status.NOT_MEASURED, section.targets(PeerResults.notRun("none")).get(3).status());
+        section.addHistory("sqlite", 10, Engine.NATIVE, history(1_050, 1_000));
+        section.addHistory("postgres", 10, Engine.WOVEN, history(420, 400));
+        Target within = section.targets(PeerResults.notRun("none")).get(3);
+        assertEquals(Target.Status.MET, within.status(), within.measured());
+        assertTrue(within.goal().startsWith("Step history: a median step that writes its history entry within 1.1x"),
+                within.goal());
+        assertEquals("sqlite 10 frames, native engine 1.05x, postgres 10 frames, woven engine 1.05x",
+                within.measured());
+        section.addHistory("postgres", 10, Engine.NATIVE, history(460, 400));
+        assertEquals(Target.Status.MISSED, section.targets(PeerResults.notRun("none")).get(3).status(),
+                "every engine counts");
+        section.addHistory("sqlite", 10, Engine.WOVEN, new SessionsSection.Run(null, "exit 1"));
+        assertEquals(Target.Status.NOT_MEASURED, section.targets(PeerResults.notRun("none")).get(3).status());
+    }
+
     @Test
     void aFailedWeftRunLeavesBothTargetsNotMeasured() {
         SessionsSection section = new SessionsSection();

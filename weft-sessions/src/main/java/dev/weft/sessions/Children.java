@@ -31,6 +31,9 @@ import java.time.Duration;
  * A descendant's outcome is not delivered to a parent cancelled with it (that parent's inbox is
  * deleted as it ends), nor to a parent that cancelled it itself ({@link StepContext#cancelChild}).
  *
+ * <p>Each child's first step and each descendant's cancel is a step of its own in the step
+ * history ({@link StepHistory}), written in the transaction that stores it.
+ *
  * <p>Stateless but for its settings; any thread.
  */
 final class Children {
@@ -50,9 +53,11 @@ final class Children {
     private final Runnable wake;
     /** Tells this node's observers of its children's first steps; null with none. */
     private final StepObservations observations;
+    /** The entries of the steps this node commits. */
+    private final StepHistory history;
 
     Children(SessionStore store, RowReader rows, StateCodec codec, Clock clock, Messages messages, Engine engine,
-            boolean keepFinished, Duration busyWait, Runnable wake, StepObservations observations) {
+            boolean keepFinished, Duration busyWait, Runnable wake, StepObservations observations, StepHistory history) {
         this.store = store;
         this.rows = rows;
         this.codec = codec;
@@ -63,6 +68,7 @@ final class Children {
         this.busyWait = busyWait;
         this.wake = wake;
         this.observations = observations;
+        this.history = history;
     }
 
     /** {@link StepRun#run} on this node's store, codec and clock, with this node's children. */
@@ -121,13 +127,15 @@ final class Children {
     /**
      * The first step of new session {@code id}, in this transaction (a caller's start, or a
      * parent's step): its id held ({@link SessionStore#lockNew}), checked free, its body run, and
-     * its row, naming {@code parentId} and {@code deadlineAt} (either may be null), inserted.
+     * its row, naming {@code parentId} and {@code deadlineAt} (either may be null), inserted, with
+     * its entry in the history.
      *
      * @throws SessionBusyException     if another transaction is starting a session with this id
      * @throws SessionConflictException if a session with this id exists (nothing ran)
      */
     <I, O> FirstStep<O> firstStep(Connection connection, String id, AsymCoroutine<I, O> coroutine, I first,
             String parentId, Long deadlineAt) throws SQLException {
+        StepHistory.Started started = history.begin();
         if (!store.lockNew(connection, id, busyWait)) {
             throw new SessionBusyException(id, "another node is starting a session with this id");
         }
@@ -139,8 +147,11 @@ final class Children {
         StepRun<O> result = run(connection, id, 1, 1, coroutine, first, false);
         Row unsealed = result.row(id, 1, now, now, keepFinished);
         Row row = rows.sealed(unsealed == null ? null : unsealed.withFamily(parentId, deadlineAt));
+        HistoryTable.Entry step = history.entry(started, id, 1, row, result.engine);
         if (row != null) {
-            store.insert(connection, row);
+            store.insert(connection, row, step);
+        } else if (step != null) {
+            store.record(connection, step);
         }
         return new FirstStep<>(result, row);
     }
@@ -187,18 +198,28 @@ final class Children {
     // ---------------------------------------------------------------- cancelling
 
     /**
+     * A session's cancel, for the caller to store: its new row, sealed, and its entry in the
+     * history (null when it is off).
+     */
+    record Cancelled(Row row, HistoryTable.Entry step) {
+    }
+
+    /**
      * Closes the session of {@code row} (locked in this transaction and trusted, not ended) and,
      * first, every descendant of it that has not ended, storing theirs; deletes its messages;
-     * with {@code tellParent}, puts its outcome in its parent's inbox. Returns its new row,
-     * sealed, for the caller to store: {@link SessionStatus#CANCELLED} with {@code why} (null: a
-     * plain cancel) and what its {@code finally} blocks threw, if they did, as its failure.
+     * with {@code tellParent}, puts its outcome in its parent's inbox. Returns its new row
+     * ({@link SessionStatus#CANCELLED} with {@code why} (null: a plain cancel) and what its
+     * {@code finally} blocks threw, if they did, as its failure) and the entry of its step,
+     * {@code started} (null when the history is off).
      */
-    Row cancel(Connection connection, Row row, String why, boolean tellParent) throws SQLException {
+    Cancelled cancel(Connection connection, Row row, String why, boolean tellParent, StepHistory.Started started)
+            throws SQLException {
         String id = row.id();
         for (String childId : store.children(connection, id)) {
+            StepHistory.Started childStarted = history.begin();
             Row child = lockChild(connection, childId, id);
             if (child != null && !ended(child)) {
-                store.update(connection, cancel(connection, child, null, false), SessionStore.Over.of(child));
+                store(connection, child, cancel(connection, child, null, false, childStarted));
             }
         }
         long step = row.version() + 1;
@@ -212,13 +233,19 @@ final class Children {
         if (tellParent && row.parentId() != null) {
             deliver(connection, row.parentId(), new ChildOutcome(id, SessionStatus.CANCELLED, null, failure), false);
         }
-        return next;
+        return new Cancelled(next, history.entry(started, id, step, next, closing.engine()));
+    }
+
+    /** Stores {@code cancelled} over {@code stored}, a descendant's row, in this transaction. */
+    private void store(Connection connection, Row stored, Cancelled cancelled) throws SQLException {
+        store.update(connection, cancelled.row(), SessionStore.Over.of(stored), cancelled.step());
     }
 
     /** {@link StepContext#cancelChild}: child {@code id} of {@code parent}'s session, cancelled in its transaction. */
     boolean cancelChild(Connection connection, StepContext parent, String id) {
         parent.connection(); // a savepoint: if the parent's step throws, the child was never cancelled
         try {
+            StepHistory.Started started = history.begin();
             Row child = store.lock(connection, id, childWait());
             if (child == null) {
                 throw new SessionNotFoundException(id);
@@ -232,7 +259,7 @@ final class Children {
             if (ended(child)) {
                 return false;
             }
-            store.update(connection, cancel(connection, child, null, false), SessionStore.Over.of(child));
+            store(connection, child, cancel(connection, child, null, false, started));
             return true;
         } catch (SQLException e) {
             if (store.isBusy(e)) {

@@ -32,7 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * names: one in listing order (creation time, id), and one for each column a listing filters on
  * by equality (status, build, point, kind of wait), that column and then the listing order; a
  * table without them gets them when opened (built once, which holds back writes to the table
- * while it runs). The store reads rows
+ * while it runs). Beside them, the sessions' inboxes ({@link Inbox}) and their step history
+ * ({@code weft_history}, {@link HistoryTable}: created when opened too, so that a database of an
+ * earlier version gets it): a statement that stores a step's row writes the step's entry, given
+ * one, in the same transaction (on PostgreSQL in the same statement, so in the same round trip),
+ * and only if it stored the row; given none, it touches no table but its own. The store reads rows
  * as they are, whatever they hold (a status that names none, say); {@link Sessions} checks them.
  * It keeps the manifests of at most 1,024 builds in memory. Two kinds:
  *
@@ -154,6 +158,8 @@ public final class SessionStore implements AutoCloseable {
     private final ConnectionPool pool;
     /** The sessions' inboxes, in this store's database. */
     private final Inbox inbox;
+    /** The sessions' step history, in this store's database. */
+    private final HistoryTable history;
     private final String description;
     /**
      * Per pooled connection, its prepared statements of a step, by SQL (SQLite compiles a
@@ -171,6 +177,7 @@ public final class SessionStore implements AutoCloseable {
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
         this.inbox = new Inbox(dialect == Dialect.POSTGRES);
+        this.history = new HistoryTable(dialect == Dialect.POSTGRES);
         this.pool = new ConnectionPool(opener, 16, statements::remove);
         this.description = description;
         try {
@@ -285,6 +292,7 @@ public final class SessionStore implements AutoCloseable {
                     + " manifest TEXT NOT NULL)");
             inbox.create(statement, dialect.bytes);
             addColumn(statement, "weft_messages", "trace_parent", "VARCHAR(" + SessionObserver.MAX_TRACE + ")");
+            history.create(statement);
             commit(connection);
             healthy = true;
         } finally {
@@ -600,11 +608,53 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
-    void insert(Connection connection, Row row) throws SQLException {
+    private static final String INSERT = "INSERT INTO weft_sessions (" + COLUMNS
+            + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** How many parameters {@link #INSERT} has: one per column. */
+    private static final int INSERT_PARAMETERS = 19;
+
+    /** Inserts a new session's {@code row}, and {@code step}'s entry in the history unless null. */
+    void insert(Connection connection, Row row, HistoryTable.Entry step) throws SQLException {
         addBuild(connection, row);
-        PreparedStatement insert = prepared(connection, "INSERT INTO weft_sessions (" + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        PreparedStatement insert = prepared(connection, withHistory(INSERT, step));
         bind(insert, row);
+        written(connection, insert, INSERT_PARAMETERS + 1, step, "");
+    }
+
+    /**
+     * {@code write}, a statement that writes one session's row, with {@code step}'s entry in
+     * the history if not null: on PostgreSQL in the same statement ({@link HistoryTable#writingWith}).
+     */
+    private String withHistory(String write, HistoryTable.Entry step) {
+        return step == null || dialect == Dialect.SQLITE ? write : HistoryTable.writingWith(write);
+    }
+
+    /**
+     * Runs {@code write}, made by {@link #withHistory} with {@code after} appended and its own
+     * parameters bound, its entry's parameters from {@code first} on; on SQLite the entry's INSERT
+     * after it, if it wrote a row. Returns the rows written.
+     */
+    private int written(Connection connection, PreparedStatement write, int first, HistoryTable.Entry step,
+            String after) throws SQLException {
+        if (step != null && dialect == Dialect.POSTGRES) {
+            HistoryTable.bind(write, first, step);
+        }
+        int count;
+        try {
+            count = write.executeUpdate();
+        } catch (SQLException e) {
+            throw after.equals(COMMITTING) ? inDoubtIfLost(e) : e;
+        }
+        if (step != null && dialect == Dialect.SQLITE && count == 1) {
+            record(connection, step);
+        }
+        return count;
+    }
+
+    /** Writes {@code step}'s entry in the history, in this transaction: a step that stored no row of its own. */
+    void record(Connection connection, HistoryTable.Entry step) throws SQLException {
+        PreparedStatement insert = prepared(connection, HistoryTable.INSERT);
+        HistoryTable.bind(insert, 1, step);
         insert.executeUpdate();
     }
 
@@ -652,10 +702,10 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * Replaces the session's row, which this transaction holds and which holds {@code over}, by
-     * {@code row}.
+     * {@code row}; with {@code step}'s entry in the history unless null.
      */
-    void update(Connection connection, Row row, Over over) throws SQLException {
-        if (updateRow(connection, row, over, null, "") != 1) {
+    void update(Connection connection, Row row, Over over, HistoryTable.Entry step) throws SQLException {
+        if (updateRow(connection, row, over, null, step, "") != 1) {
             throw vanished(row);
         }
     }
@@ -674,9 +724,11 @@ public final class SessionStore implements AutoCloseable {
      * the transaction before the {@code COMMIT} runs (the server skips what follows an error
      * until the end of the round trip). With {@code bodyWrote}, or on SQLite (no round trips),
      * the two run one after the other, and an {@code UPDATE} that finds no row commits nothing.
+     * The step's entry in the history ({@code step}, unless null) goes with the {@code UPDATE}.
      */
-    void updateAndCommit(Connection connection, Row row, Over over, boolean bodyWrote) throws SQLException {
-        if (updateCommitting(connection, row, over, null, bodyWrote) != 1) {
+    void updateAndCommit(Connection connection, Row row, Over over, boolean bodyWrote, HistoryTable.Entry step)
+            throws SQLException {
+        if (updateCommitting(connection, row, over, null, bodyWrote, step) != 1) {
             throw vanished(row); // nothing of the step committed
         }
     }
@@ -687,7 +739,7 @@ public final class SessionStore implements AutoCloseable {
      * version (or none).
      */
     boolean updateAt(Connection connection, Row row, Over over, Version previous) throws SQLException {
-        return updateRow(connection, row, over, previous, "") == 1;
+        return updateRow(connection, row, over, previous, null, "") == 1;
     }
 
     /**
@@ -698,11 +750,12 @@ public final class SessionStore implements AutoCloseable {
      * right to keep whatever the row holds), so that when it finds another version the
      * {@code COMMIT} commits nothing of the step, as a rollback would. Otherwise, or on SQLite,
      * the two run one after the other, and a transaction that did not find {@code previous} is
-     * left for the caller to roll back.
+     * left for the caller to roll back. The step's entry in the history ({@code step}, unless
+     * null) is written with the {@code UPDATE}, only if it found {@code previous}.
      */
-    boolean updateAtAndCommit(Connection connection, Row row, Over over, Version previous, boolean bodyWrote)
-            throws SQLException {
-        return updateCommitting(connection, row, over, previous, bodyWrote) == 1;
+    boolean updateAtAndCommit(Connection connection, Row row, Over over, Version previous, boolean bodyWrote,
+            HistoryTable.Entry step) throws SQLException {
+        return updateCommitting(connection, row, over, previous, bodyWrote, step) == 1;
     }
 
     /**
@@ -712,15 +765,15 @@ public final class SessionStore implements AutoCloseable {
      * Returns the UPDATE's count.
      */
     private int updateCommitting(Connection connection, Row row, Over over, Version previous,
-            boolean bodyWrote) throws SQLException {
+            boolean bodyWrote, HistoryTable.Entry step) throws SQLException {
         if (dialect == Dialect.SQLITE || bodyWrote) {
-            int updated = updateRow(connection, row, over, previous, "");
+            int updated = updateRow(connection, row, over, previous, step, "");
             if (updated == 1) {
                 commit(connection);
             }
             return updated;
         }
-        int updated = updateRow(connection, row, over, previous, COMMITTING);
+        int updated = updateRow(connection, row, over, previous, step, COMMITTING);
         committed(connection);
         return updated;
     }
@@ -728,16 +781,20 @@ public final class SessionStore implements AutoCloseable {
     /** What {@link #updateRow} appends to send the UPDATE with the COMMIT. */
     private static final String COMMITTING = "; COMMIT";
 
-    /** The UPDATE of {@code row}, over {@code previous} if not null, with {@code after} appended to its SQL. */
-    private int updateRow(Connection connection, Row row, Over over, Version previous, String after)
-            throws SQLException {
+    /**
+     * The UPDATE of {@code row}, over {@code previous} if not null, with {@code step}'s entry in
+     * the history unless null, and {@code after} appended to its SQL.
+     */
+    private int updateRow(Connection connection, Row row, Over over, Version previous, HistoryTable.Entry step,
+            String after) throws SQLException {
         boolean newBuild = !Objects.equals(over.build(), row.build());
         boolean newStatus = over.status() != row.status();
         if (newBuild) {
             addBuild(connection, row);
         }
-        PreparedStatement update = prepared(connection, UPDATE + (newStatus ? NEW_STATUS : "")
-                + (newBuild ? NEW_BUILD : "") + WHERE_ID + (previous == null ? "" : previous.condition()) + after);
+        PreparedStatement update = prepared(connection, withHistory(UPDATE + (newStatus ? NEW_STATUS : "")
+                + (newBuild ? NEW_BUILD : "") + WHERE_ID + (previous == null ? "" : previous.condition()), step)
+                + after);
         update.setLong(1, row.version());
         update.setString(2, row.point());
         update.setBytes(3, row.pointValues());
@@ -759,30 +816,28 @@ public final class SessionStore implements AutoCloseable {
         }
         update.setString(next++, row.id());
         if (previous != null) {
-            previous.bind(update, next);
+            next = previous.bind(update, next);
         }
-        if (!after.equals(COMMITTING)) {
-            return update.executeUpdate();
-        }
-        try {
-            return update.executeUpdate();
-        } catch (SQLException e) {
-            throw inDoubtIfLost(e);
-        }
+        return written(connection, update, next, step, after);
     }
 
-    void delete(Connection connection, String id) throws SQLException {
-        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?");
+    /** Deletes session {@code id}'s row, with {@code step}'s entry in the history unless null. */
+    void delete(Connection connection, String id, HistoryTable.Entry step) throws SQLException {
+        PreparedStatement delete = prepared(connection, withHistory("DELETE FROM weft_sessions WHERE id = ?", step));
         delete.setString(1, id);
-        delete.executeUpdate();
+        written(connection, delete, 2, step, "");
     }
 
-    /** Deletes the stored version {@code previous} of session {@code id}: false if the store holds another (or none). */
-    boolean deleteAt(Connection connection, String id, Version previous) throws SQLException {
-        PreparedStatement delete = prepared(connection, "DELETE FROM weft_sessions WHERE id = ?" + previous.condition());
+    /**
+     * Deletes the stored version {@code previous} of session {@code id}, with {@code step}'s entry
+     * in the history unless null: false, writing neither, if the store holds another (or none).
+     */
+    boolean deleteAt(Connection connection, String id, Version previous, HistoryTable.Entry step)
+            throws SQLException {
+        PreparedStatement delete = prepared(connection, withHistory("DELETE FROM weft_sessions WHERE id = ?"
+                + previous.condition(), step));
         delete.setString(1, id);
-        previous.bind(delete, 2);
-        return delete.executeUpdate() == 1;
+        return written(connection, delete, previous.bind(delete, 2), step, "") == 1;
     }
 
     /**
@@ -804,8 +859,8 @@ public final class SessionStore implements AutoCloseable {
             return sealed == null ? AT : AT + AT_SEALED;
         }
 
-        /** Binds the parameters of {@link #condition()} from {@code first} on. */
-        void bind(PreparedStatement statement, int first) throws SQLException {
+        /** Binds the parameters of {@link #condition()} from {@code first} on; returns the index after them. */
+        int bind(PreparedStatement statement, int first) throws SQLException {
             statement.setLong(first, version);
             statement.setLong(first + 1, created);
             statement.setLong(first + 2, updated);
@@ -824,7 +879,9 @@ public final class SessionStore implements AutoCloseable {
                 statement.setBytes(first + 14, sealed.retryInput());
                 statement.setString(first + 15, sealed.parentId());
                 setLong(statement, first + 16, sealed.deadlineAt());
+                return first + 17;
             }
+            return first + 3;
         }
     }
 
@@ -1037,6 +1094,48 @@ public final class SessionStore implements AutoCloseable {
     /** The sessions' inboxes, whose statements run in this store's transactions. */
     Inbox inbox() {
         return inbox;
+    }
+
+    // ---------------------------------------------------------------- history
+
+    /** Deletes session {@code id}'s history, in the transaction that removes it. */
+    void deleteHistory(Connection connection, String id) throws SQLException {
+        history.delete(connection, id);
+    }
+
+    /** Session {@code id}'s history, in the order its entries were written, read without a lock. */
+    List<HistoryTable.Entry> history(String id) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try {
+            List<HistoryTable.Entry> entries = history.read(connection, id);
+            healthy = true;
+            return entries;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /**
+     * Deletes, in a transaction of its own, at most {@code batch} entries of the history of steps
+     * begun before {@code before} (epoch milliseconds), oldest first: how many it deleted.
+     */
+    int pruneHistory(long before, int batch) throws SQLException {
+        Connection connection = begin();
+        boolean committed = false;
+        boolean healthy = false;
+        try {
+            int deleted = history.prune(connection, before, batch);
+            commit(connection);
+            committed = true;
+            healthy = true;
+            return deleted;
+        } finally {
+            if (!committed) {
+                healthy = rollbackQuietly(connection) && healthy;
+            }
+            release(connection, healthy);
+        }
     }
 
     /** The channel on which PostgreSQL nodes tell each other that a session waits. */

@@ -83,7 +83,9 @@ import javax.crypto.SecretKey;
  * <p><b>Finding sessions.</b> {@link #status} says where a session is and what it waits for
  * until when ({@link SessionInfo#waiting()}); {@link #list(SessionQuery)} pages through the
  * sessions that pass filters (status, build, point, kind of wait, due time), each page read by
- * an index, whatever the store's size.
+ * an index, whatever the store's size. With {@link Builder#keepHistory}, {@link #history} says
+ * which steps a session took, when, where and with what outcome, each entry committed with its
+ * step.
  *
  * <p><b>Metrics and traces.</b> A node built with {@linkplain Builder#observe observers} tells
  * them of each step, after its commit or rollback: Micrometer's meters
@@ -139,6 +141,8 @@ public final class Sessions implements AutoCloseable {
         RetryPolicy retry = RetryPolicy.NONE;
         Duration deadline;
         final List<SessionObserver> observers = new ArrayList<>();
+        Duration historyRetention;
+        String nodeName;
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -397,6 +401,65 @@ public final class Sessions implements AutoCloseable {
                 throw new NullPointerException("observer");
             }
             observers.add(observer);
+            return this;
+        }
+
+        /**
+         * Keeps a history of the steps this node commits, each for {@code retention} after it
+         * began: one entry per step of any kind (a start, a resume, a worker's step for a wait or a
+         * message, a retry, a cancel, a child's first step or cancel), written by the step's own
+         * transaction, so that it is exactly as durable as the step: a step that rolls back
+         * leaves none; a failed run whose failure is stored leaves one, with the failure.
+         * {@link Sessions#history} reads a session's entries, and so does
+         * {@link SessionsCommand}'s {@code history}. On PostgreSQL an entry goes to the server in
+         * the statement that stores the step's row (no round trip of its own); on SQLite, right
+         * after it, in the same transaction. Entries older than {@code retention} are deleted by
+         * the nodes that keep history, a batch of at most 1,000 at a time after one of their
+         * commits, in a short transaction of its own, at most once a minute per node (or once a
+         * tenth of the retention, if that is shorter; at once again while a batch was full, by
+         * this node's {@linkplain #clock clock}); {@link Sessions#remove} deletes a session's
+         * entries with it.
+         * Default: off (null): a step neither writes nor reads the history table.
+         *
+         * @param retention how long entries are kept, more than zero; null for no history
+         * @return this builder
+         * @throws IllegalArgumentException if {@code retention} is zero, negative, or too long to
+         *         count in milliseconds
+         */
+        public Builder keepHistory(Duration retention) {
+            if (retention != null && (retention.isNegative() || retention.isZero())) {
+                throw new IllegalArgumentException("a history's retention must be more than zero: " + retention);
+            }
+            if (retention != null) {
+                try {
+                    retention.toMillis();
+                } catch (ArithmeticException e) {
+                    throw new IllegalArgumentException("a history's retention too long to count in milliseconds: "
+                            + retention, e);
+                }
+            }
+            this.historyRetention = retention;
+            return this;
+        }
+
+        /**
+         * The name this node gives itself in the entries of its step history
+         * ({@link #keepHistory}, {@link SessionHistoryEntry#node()}). Default: its host's name
+         * and process id, {@code HOST:PID}.
+         *
+         * @param name 1 to 200 characters
+         * @return this builder
+         * @throws IllegalArgumentException if the name is empty or longer than 200 characters
+         */
+        public Builder nodeName(String name) {
+            if (name == null) {
+                throw new NullPointerException("name");
+            }
+            if (name.isEmpty() || name.length() > HistoryTable.MAX_NODE) {
+                throw new IllegalArgumentException("a node's name has 1 to " + HistoryTable.MAX_NODE
+                        + " characters: " + name.length());
+            }
+            this.nodeName = name;
             return this;
         }
 
@@ -849,7 +912,9 @@ public final class Sessions implements AutoCloseable {
     }
 
     /**
-     * Removes session {@code id}, whatever its status; waits for (or, see
+     * Removes session {@code id}, whatever its status, and its step history
+     * ({@link Builder#keepHistory}), whichever node wrote it (also when there is no session: one
+     * that finished and was deleted leaves its history); waits for (or, see
      * {@link Builder#waitWhenBusy}, refuses during) a step of it that is running.
      *
      * @param id the session
@@ -858,5 +923,20 @@ public final class Sessions implements AutoCloseable {
      */
     public boolean remove(String id) {
         return steps.remove(id);
+    }
+
+    /**
+     * The step history of session {@code id} ({@link Builder#keepHistory}), in the order the
+     * steps committed: the entries written by nodes that keep history and not yet pruned or
+     * removed, whether or not this node keeps history, and whether or not the session still
+     * exists (a finished session's entries outlive its row). Not sealed: what an entry holds is
+     * shown as the store holds it.
+     *
+     * @param id the session
+     * @return its entries, oldest first; empty if it has none
+     * @throws SessionStoreUnavailableException if the store cannot be reached
+     */
+    public List<SessionHistoryEntry> history(String id) {
+        return steps.history(id);
     }
 }

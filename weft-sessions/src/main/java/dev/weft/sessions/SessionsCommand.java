@@ -18,6 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  * java -cp app.jar:weft-sessions.jar:... dev.weft.sessions.SessionsCommand --sqlite sessions.db builds
  * java -cp ... dev.weft.sessions.SessionsCommand --postgres jdbc:postgresql://db/app --user app --password secret list
  * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db list --status SUSPENDED --waiting SLEEP --limit 50
+ * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db history 6f1c...
  * </pre>
  *
  * {@code builds} prints one line per build: its fingerprint, how many sessions have it, and this
@@ -30,6 +31,10 @@ import javax.crypto.spec.SecretKeySpec;
  * that passes them, a page at a time, unless given {@code --limit N} (1 to
  * {@value SessionQuery#MAX_LIMIT}) or {@code --after CURSOR}: then one page, and if more follow,
  * the line {@code more: --after CURSOR} on the error stream, to list the next page with.
+ * {@code history ID} prints the step history of session {@code ID} ({@link Sessions#history}), one
+ * line per step, oldest first: version, start, node, duration in microseconds, engine, status,
+ * what it waits for next (as {@code list} shows it), and the first line of its failure
+ * ({@code -} for none).
  * Columns are separated by tabs; a session whose stored row is not to be trusted (a column out
  * of range, or a seal that does not match) is listed with its id, {@code ?} for what the store
  * says, and the reason; text from the store is printed with its control characters as {@code ?}.
@@ -40,7 +45,8 @@ public final class SessionsCommand {
 
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
             + " [--password PASSWORD]) [--key FILE] (builds | list [--status S[,S...]] [--build B] [--point P]"
-            + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--parent ID] [--limit N] [--after CURSOR])";
+            + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--parent ID] [--limit N] [--after CURSOR]"
+            + " | history ID)";
 
     /** The options, each followed by its value. */
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("--sqlite", "--postgres", "--user",
@@ -73,6 +79,7 @@ public final class SessionsCommand {
         String password = null;
         String command = null;
         String keyFile = null;
+        String historyOf = null;
         SessionQuery everything = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
         SessionQuery query = everything;
         boolean onePage = false;
@@ -80,6 +87,15 @@ public final class SessionsCommand {
             String arg = args[i];
             if (arg.equals("builds") || arg.equals("list")) {
                 command = arg;
+                continue;
+            }
+            if (arg.equals("history")) {
+                if (i + 1 == args.length) {
+                    err.println("history takes a session's id\n" + USAGE);
+                    return 2;
+                }
+                command = arg;
+                historyOf = args[++i];
                 continue;
             }
             if (!OPTIONS.contains(arg)) {
@@ -116,8 +132,8 @@ public final class SessionsCommand {
             }
             onePage |= arg.equals("--limit") || arg.equals("--after");
         }
-        if ("builds".equals(command) && !query.equals(everything)) {
-            err.println("builds takes no filters: they are list's\n" + USAGE);
+        if (("builds".equals(command) || "history".equals(command)) && !query.equals(everything)) {
+            err.println(command + " takes no filters: they are list's\n" + USAGE);
             return 2;
         }
         if (command == null || (sqlite == null) == (postgres == null)) {
@@ -131,7 +147,10 @@ public final class SessionsCommand {
                 builder.sealWith(new SecretKeySpec(Files.readAllBytes(Path.of(keyFile)), "HmacSHA256"));
             }
             Sessions sessions = builder.build();
-            if (command.equals("builds")) {
+            if (command.equals("history")) {
+                out.println("VERSION\tSTARTED\tNODE\tMICROS\tENGINE\tSTATUS\tWAITING\tFAILURE");
+                sessions.history(historyOf).forEach(entry -> out.println(line(entry)));
+            } else if (command.equals("builds")) {
                 out.println("BUILD\tSESSIONS\tTHIS NODE");
                 for (Sessions.BuildSummary build : sessions.builds()) {
                     out.println((build.build() == null ? "(ended)" : field(build.build())) + "\t" + build.sessions()
@@ -162,11 +181,23 @@ public final class SessionsCommand {
         if (info == null) {
             return field(listing.id()) + "\t?\t?\t?\t?\t?\trefused: " + field(listing.refusal());
         }
-        SessionInfo.Waiting waiting = info.waiting();
         return field(info.id()) + "\t" + info.status() + "\t" + info.version() + "\t" + field(info.build()) + "\t"
-                + field(info.point()) + "\t" + (waiting == null ? "-" : waiting.kind()
-                + (waiting.until() == null ? "" : " until " + waiting.until()))
+                + field(info.point()) + "\t" + waiting(info.waiting())
                 + "\t" + field(verdict(info.status() != SessionStatus.SUSPENDED, listing.refusal()));
+    }
+
+    /** One step of a session's history as a line of {@code history}. */
+    private static String line(SessionHistoryEntry entry) {
+        String failure = entry.failure() == null ? null : entry.failure().lines().findFirst().orElse("");
+        return entry.version() + "\t" + entry.started() + "\t" + field(entry.node()) + "\t"
+                + entry.duration().toNanos() / 1_000 + "\t" + (entry.engine() == null ? "-" : entry.engine()) + "\t"
+                + (entry.status() == null ? "?" : entry.status()) + "\t" + waiting(entry.waiting()) + "\t"
+                + field(failure);
+    }
+
+    /** What a session waits for until when, as a field: {@code SLEEP until 2026-01-01T00:05:00Z}, or {@code -}. */
+    private static String waiting(SessionInfo.Waiting waiting) {
+        return waiting == null ? "-" : waiting.kind() + (waiting.until() == null ? "" : " until " + waiting.until());
     }
 
     /** The constants of {@code type} named in {@code list}, separated by commas (in any case). */

@@ -1,6 +1,7 @@
 package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
 import java.io.IOException;
@@ -25,11 +26,13 @@ final class StepRun<O> {
     final byte[] pointValues;
     /** Whether the body took the step's connection (and so may have written through it). */
     final boolean bodyWrote;
+    /** The engine the step ran on. */
+    final Engine engine;
     /** What the suspended session waits for; null for a plain input. */
     SessionWait wait;
 
     StepRun(O output, boolean finished, String failure, Throwable thrown, Builds.Manifest manifest,
-            byte[] state, String point, byte[] pointValues, boolean bodyWrote) {
+            byte[] state, String point, byte[] pointValues, boolean bodyWrote, Engine engine) {
         this.output = output;
         this.finished = finished;
         this.failure = failure;
@@ -39,6 +42,7 @@ final class StepRun<O> {
         this.point = point;
         this.pointValues = pointValues;
         this.bodyWrote = bodyWrote;
+        this.engine = engine;
     }
 
     /** The row to store after step {@code step}, not yet sealed; null to delete it. */
@@ -74,17 +78,19 @@ final class StepRun<O> {
             throws SQLException {
         StepContext context = new StepContext(id, step, attempt, connection, store, clock, timedOut, children);
         StepContext previous = context.enter();
+        Engine engine = coroutine.engine();
         O output;
         try {
             output = coroutine.call(input);
         } catch (RuntimeException | Error e) {
             StepContext.restore(previous);
             context.rollBackWrites();
-            return new StepRun<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection());
+            return new StepRun<>(null, true, stackTrace(e), e, null, null, null, null, context.tookConnection(),
+                    engine);
         }
         StepContext.restore(previous);
         if (coroutine.isFinished()) {
-            return new StepRun<>(output, true, null, null, null, null, null, null, context.tookConnection());
+            return new StepRun<>(output, true, null, null, null, null, null, null, context.tookConnection(), engine);
         }
         StateCodec.Written written;
         try {
@@ -94,7 +100,7 @@ final class StepRun<O> {
                     + " (the session stays at its last stored version): " + e, e);
         }
         StepRun<O> result = new StepRun<>(output, false, null, null, written.manifest(), written.state(),
-                context.point(), context.pointValues(), context.tookConnection());
+                context.point(), context.pointValues(), context.tookConnection(), engine);
         result.wait = context.waitingFor();
         if (result.wait != null) {
             store.notifyDue(connection);
@@ -104,11 +110,12 @@ final class StepRun<O> {
 
     /**
      * What closing a session's coroutine left: what its {@code finally} blocks threw (its stack
-     * trace, their writes rolled back), or null; whether they took the step's connection.
+     * trace, their writes rolled back), or null; whether they took the step's connection; the
+     * engine they ran on (null if no code ran).
      */
-    record Closing(String failure, boolean bodyWrote) {
+    record Closing(String failure, boolean bodyWrote, Engine engine) {
         /** A session with no frames to close. */
-        static final Closing NOTHING = new Closing(null, false);
+        static final Closing NOTHING = new Closing(null, false, null);
     }
 
     /**
@@ -120,12 +127,13 @@ final class StepRun<O> {
             AsymCoroutine<?, ?> coroutine) throws SQLException {
         StepContext context = new StepContext(id, step, 1, connection, store, clock, false, null);
         StepContext previous = context.enter();
+        Engine engine = coroutine.engine();
         try {
             coroutine.close();
-            return new Closing(null, context.tookConnection());
+            return new Closing(null, context.tookConnection(), engine);
         } catch (RuntimeException | Error e) {
             context.rollBackWrites();
-            return new Closing(stackTrace(e), context.tookConnection());
+            return new Closing(stackTrace(e), context.tookConnection(), engine);
         } finally {
             StepContext.restore(previous);
         }

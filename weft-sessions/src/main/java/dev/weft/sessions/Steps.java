@@ -9,14 +9,17 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * The steps of one node's sessions ({@link Sessions}' work behind its façade): each step is one
  * transaction that holds the session's lock from loading to storing, and this node's mark for
  * the session ({@link RunningSteps}) for as long; starts, callers' resumes, workers' steps
  * ({@link SessionRunner}), retries, cancels and removals. A step that fails before its commit
- * leaves the stored session as it was. Owns the node's workers, its resident coroutines and its
- * children's steps. Thread-safe: any thread runs steps, each of a session one at a time.
+ * leaves the stored session as it was. With a step history ({@link StepHistory}), each step
+ * that commits writes its entry with its row, in its transaction: a step rolled back leaves none.
+ * Owns the node's workers, its resident coroutines and its children's steps. Thread-safe: any
+ * thread runs steps, each of a session one at a time.
  */
 final class Steps implements AutoCloseable {
 
@@ -45,7 +48,11 @@ final class Steps implements AutoCloseable {
      * (SessionStore.notifyDue). Sessions that wait are never kept resident. Observers
      * (StepObservations) write nothing: the row a step locked and the row it committed are
      * noted as they go by, and the observers are told of its end after the commit or the
-     * rollback (of a worker's step's beginning, once its claim has locked a session). */
+     * rollback (of a worker's step's beginning, once its claim has locked a session). With a
+     * step history, the entry of a step is made in 5, from the row it stores, and written by the
+     * statement that writes that row (PostgreSQL: one statement, a data-modifying WITH, so the
+     * round trips stay as they are; SQLite: an INSERT right after), only if that statement found
+     * its row. */
 
     private final SessionStore store;
     private final Duration busyWait;
@@ -65,6 +72,8 @@ final class Steps implements AutoCloseable {
     private final SessionRunner runner;
     /** Tells this node's observers of its steps, after their commits; null with none. */
     private final StepObservations observations;
+    /** The entries of the steps this node commits, if it keeps them. */
+    private final StepHistory history;
 
     Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine,
             StepObservations observations) {
@@ -77,8 +86,9 @@ final class Steps implements AutoCloseable {
         this.messages = messages;
         this.retries = new Retries(settings.retry, clock);
         this.observations = observations;
+        this.history = new StepHistory(store, clock, settings.nodeName, settings.historyRetention);
         this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake,
-                observations);
+                observations, history);
         this.runner = settings.workers == 0 ? null : new SessionRunner(this, store, settings.workers, settings.poll,
                 clock);
     }
@@ -191,9 +201,9 @@ final class Steps implements AutoCloseable {
             if (!byWorker) {
                 throw Deadlines.refusal(row);
             }
-            commit.storing(row.version(), children.cancel(connection, row, Deadlines.reason(row), true),
-                    SessionStore.Over.of(row),
-                    true);
+            Children.Cancelled cancelled = children.cancel(connection, row, Deadlines.reason(row), true,
+                    commit.started);
+            commit.storing(row.version(), cancelled, SessionStore.Over.of(row));
             return null;
         }
         AsymCoroutine<I, O> coroutine = rows.restore(row, expectedVersion);
@@ -237,13 +247,15 @@ final class Steps implements AutoCloseable {
                 : result.row(id, step, stored.created(), clock.millis(), keepFinished);
         Row next = rows.sealed(unsealed == null ? null : unsealed.carrying(stored));
         children.stepEnded(connection, stored, next, result);
+        HistoryTable.Entry entry = history.entry(commit.started, id, next == null ? step : next.version(), next,
+                result.engine);
         if (next == null) {
-            store.delete(connection, id);
+            store.delete(connection, id, entry);
             messages.ended(connection, id);
             commit.run(step);
         } else {
             endingInbox(connection, next);
-            commit.storing(versionBefore, next, SessionStore.Over.of(stored), result.bodyWrote);
+            commit.storing(versionBefore, next, SessionStore.Over.of(stored), result.bodyWrote, entry);
         }
         stored(next, coroutine);
         if (result.failure != null) {
@@ -294,8 +306,8 @@ final class Steps implements AutoCloseable {
                     throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
                             : "been cancelled already") + ": there is nothing to cancel", null);
                 }
-                commit.storing(row.version(), children.cancel(connection, row, null, true), SessionStore.Over.of(row),
-                        true);
+                commit.storing(row.version(), children.cancel(connection, row, null, true, commit.started),
+                        SessionStore.Over.of(row));
                 return null;
             });
         } finally {
@@ -313,14 +325,14 @@ final class Steps implements AutoCloseable {
             boolean committed = false;
             try {
                 Row row = store.lock(connection, id, busyWait);
-                if (row == null) {
-                    return false;
+                if (row != null) {
+                    store.delete(connection, id, null);
+                    messages.ended(connection, id);
                 }
-                store.delete(connection, id);
-                messages.ended(connection, id);
+                store.deleteHistory(connection, id);
                 store.commit(connection);
                 committed = true;
-                return true;
+                return row != null;
             } catch (SQLException e) {
                 if (store.isBusy(e)) {
                     throw new SessionBusyException(id, store.busyReason());
@@ -332,6 +344,15 @@ final class Steps implements AutoCloseable {
             }
         } finally {
             running.leave(id);
+        }
+    }
+
+    /** Session {@code id}'s step history: as {@link Sessions#history}. */
+    List<SessionHistoryEntry> history(String id) {
+        try {
+            return store.history(id).stream().map(SessionHistoryEntry::of).toList();
+        } catch (SQLException e) {
+            throw storage(id, "cannot read its history from " + store, e);
         }
     }
 
@@ -435,9 +456,10 @@ final class Steps implements AutoCloseable {
                 return null; // rolled back: run from the store, whose row a failure or a retry is made from
             }
             Row next = rows.sealed(result.row(id, step, stored.created(), clock.millis(), keepFinished));
+            HistoryTable.Entry historyEntry = history.entry(commit.started, id, step, next, result.engine);
             boolean current;
             if (next == null) {
-                current = store.deleteAt(connection, id, stored);
+                current = store.deleteAt(connection, id, stored, historyEntry);
                 if (current) {
                     messages.ended(connection, id);
                     commit.run(step);
@@ -445,7 +467,7 @@ final class Steps implements AutoCloseable {
             } else {
                 endingInbox(connection, next);
                 current = commit.storingAt(next, new SessionStore.Over(entry.build(), SessionStatus.SUSPENDED), stored,
-                        result.bodyWrote);
+                        result.bodyWrote, historyEntry);
             }
             if (!current) {
                 return null;
@@ -467,6 +489,8 @@ final class Steps implements AutoCloseable {
         boolean done;
         /** The version of the session the step that commits started from, once it commits. */
         long versionBefore = -1;
+        /** When the step began, for its entry in the history; null when the history is off. */
+        final StepHistory.Started started = history.begin();
 
         Commit(Connection connection) {
             this.connection = connection;
@@ -480,27 +504,35 @@ final class Steps implements AutoCloseable {
         }
 
         /**
-         * Stores {@code row} over version {@code previous}, which holds {@code over}, and commits,
-         * if the store holds that version (see {@link SessionStore#updateAtAndCommit}): whether it did.
+         * Stores {@code row} over version {@code previous}, which holds {@code over}, with
+         * {@code entry} in the history unless null, and commits, if the store holds that version
+         * (see {@link SessionStore#updateAtAndCommit}): whether it did.
          */
-        boolean storingAt(Row row, SessionStore.Over over, SessionStore.Version previous, boolean bodyWrote)
-                throws SQLException {
+        boolean storingAt(Row row, SessionStore.Over over, SessionStore.Version previous, boolean bodyWrote,
+                HistoryTable.Entry entry) throws SQLException {
             versionBefore = row.version() - 1;
-            done = store.updateAtAndCommit(connection, row, over, previous, bodyWrote);
+            done = store.updateAtAndCommit(connection, row, over, previous, bodyWrote, entry);
             return done;
         }
 
         /**
          * Stores {@code row} over the locked row, at {@code before}, which holds {@code over},
-         * and commits (see {@link SessionStore#updateAndCommit}).
+         * with {@code entry} in the history unless null, and commits (see
+         * {@link SessionStore#updateAndCommit}).
          */
-        void storing(long before, Row row, SessionStore.Over over, boolean bodyWrote) throws SQLException {
+        void storing(long before, Row row, SessionStore.Over over, boolean bodyWrote, HistoryTable.Entry entry)
+                throws SQLException {
             versionBefore = before;
-            store.updateAndCommit(connection, row, over, bodyWrote);
+            store.updateAndCommit(connection, row, over, bodyWrote, entry);
             done = true;
             if (observations != null) {
                 observations.stored(row);
             }
+        }
+
+        /** Stores a cancel over the locked row, at {@code before}, which holds {@code over}, and commits. */
+        void storing(long before, Children.Cancelled cancelled, SessionStore.Over over) throws SQLException {
+            storing(before, cancelled.row(), over, true, cancelled.step());
         }
     }
 
@@ -600,13 +632,19 @@ final class Steps implements AutoCloseable {
         return row;
     }
 
-    /** Commits nothing more: rolls back what is not committed, and gives the connection back. */
+    /**
+     * Commits nothing more: rolls back what is not committed, and gives the connection back; after
+     * a commit, prunes the history if that is due.
+     */
     private void finish(Connection connection, boolean committed, boolean healthy) {
         boolean keep = healthy;
         if (!committed) {
             keep = store.rollbackQuietly(connection) && keep;
         }
         store.release(connection, keep);
+        if (committed) {
+            history.afterCommit();
+        }
     }
 
     /** {@link StepRun#run} on this node's store, codec and clock, with its children; {@code attempt} 1 for a first. */

@@ -22,6 +22,10 @@
  *       an upgrade to new code starts from; its waits (sleep, input, message); and its children
  *       ({@link dev.weft.sessions.StepContext#startChild}), started in its step's transaction,
  *       whose ends come to its inbox as {@link dev.weft.sessions.ChildOutcome}s.</li>
+ *   <li>{@link dev.weft.sessions.Sessions.Builder#keepHistory}: an optional history of the steps
+ *       each session took ({@link dev.weft.sessions.SessionHistoryEntry}, read with
+ *       {@link dev.weft.sessions.Sessions#history}), written in each step's own transaction and
+ *       kept for a retention period.</li>
  *   <li>Deadlines ({@link dev.weft.sessions.Sessions.Builder#deadline}): a session past its
  *       deadline is cancelled by a worker, with its children, as
  *       {@link dev.weft.sessions.Sessions#cancel} cancels one.</li>
@@ -31,7 +35,8 @@
  *       step linked to the span that sent its message) implement it, each library an optional
  *       dependency.</li>
  *   <li>{@link dev.weft.sessions.SessionsCommand}: the stored sessions by build and this node's
- *       verdict, from the command line, filtered and paged as a query is.</li>
+ *       verdict, from the command line, filtered and paged as a query is; a session's step
+ *       history.</li>
  *   <li>The exceptions: every refusal is a {@link dev.weft.sessions.SessionException} naming the
  *       session and why (not found, busy, failed, refused by this build, conflict); a store that
  *       cannot be reached is {@link dev.weft.sessions.SessionStoreUnavailableException} (retry),

@@ -217,6 +217,64 @@ abstract class PostgresConnectionLossContract {
         assertEquals("1:a", resent.lastOutput());
     }
 
+    // ---------------------------------------------------------------- the step history
+
+    /** A node on the proxied store that keeps a step history, on a clock that stands still (it prunes once). */
+    private Sessions.Builder keepingHistory() {
+        return Sessions.builder(store).engine(engine()).clock(new MutableClock(SessionWaitsContract.T0))
+                .keepHistory(java.time.Duration.ofDays(1)).nodeName("keeping");
+    }
+
+    @Test
+    void aStepThatWritesItsHistoryEntryTakesTheRoundTripsOfOneThatDoesNot() {
+        for (AsymRunnable<String, String> body : List.<AsymRunnable<String, String>>of(new Ledger(50),
+                new Turnstile())) {
+            for (int resident : List.of(0, 10)) {
+                Sessions plain = Sessions.builder(store).engine(engine()).keepResident(resident).build();
+                Sessions keeping = keepingHistory().keepResident(resident).build();
+                String plainId = plain.<String, String>start(body, "a").id();
+                String keepingId = keeping.<String, String>start(body, "a").id();
+                for (int step = 0; step < 8; step++) { // past the driver's threshold for server-prepared statements
+                    plain.resume(plainId, "b");
+                    keeping.resume(keepingId, "b");
+                }
+                String kind = body.getClass().getSimpleName() + (resident > 0 ? ", resident" : "");
+                assertEquals(roundTrips(() -> plain.resume(plainId, "c")), roundTrips(() -> keeping.resume(keepingId,
+                        "c")), kind);
+                assertEquals(10, keeping.history(keepingId).size(), kind);
+            }
+        }
+    }
+
+    /** How many round trips {@code step} takes through the proxy. */
+    private int roundTrips(Runnable step) {
+        int before = proxy.roundTrips();
+        step.run();
+        return proxy.roundTrips() - before;
+    }
+
+    @Test
+    void aStepWithHistoryLostBeforeItsCommitLeavesNoEntryAndOneLostAfterItLeavesItsEntry() throws SQLException {
+        Sessions keeping = keepingHistory().build();
+        for (AsymRunnable<String, String> body : bodies()) {
+            String id = keeping.<String, String>start(body, "a").id();
+            Map<String, Object> before = row(id);
+            int cuts = proxy.cuts();
+            proxy.cut(Cut.AFTER_UPDATE);
+            SessionException lost = assertThrows(SessionException.class, () -> keeping.resume(id, 1, "b"));
+            assertTrue(lost instanceof SessionStoreUnavailableException || lost instanceof SessionOutcomeUnknownException,
+                    lost.toString());
+            assertEquals(cuts + 1, proxy.cuts(), "cut after the UPDATE that writes the entry");
+            assertUnchanged(id, before, body instanceof Ledger ? List.of("1:a") : List.of());
+            assertEquals(List.of(1L), keeping.history(id).stream().map(SessionHistoryEntry::version).toList());
+            proxy.cut(Cut.AFTER_COMMIT);
+            assertThrows(SessionOutcomeUnknownException.class, () -> keeping.resume(id, 1, "b"));
+            assertEquals(2, keeping.status(id).orElseThrow().version(), "the step was stored");
+            assertEquals(List.of(1L, 2L), keeping.history(id).stream().map(SessionHistoryEntry::version).toList(),
+                    "and its entry with it");
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** A body that writes through the step's connection (its UPDATE and COMMIT go apart) and one that does not. */

@@ -161,6 +161,15 @@ abstract class SessionStoreContract {
         }
     }
 
+    /** The step history ({@link SessionHistoryContract}), on this suite's store and engine. */
+    @Nested
+    class History extends SessionHistoryContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     /** Finding sessions ({@link SessionListingContract}), on this suite's store and engine. */
     @Nested
     class Listings extends SessionListingContract {

@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link #url(String)}, which turns off SSL and GSS encryption (the bytes must be plain).
  *
  * <p>A cut is armed with {@link #cut(Cut)} and happens once, on whichever connection first sends
- * what it waits for; {@link #cuts()} counts them. {@link #down()} closes every connection and
+ * what it waits for; {@link #cuts()} counts them. {@link #roundTrips()} counts the round trips
+ * the nodes have begun: the messages that ask the server to answer what came before them. {@link #down()} closes every connection and
  * every new one at once, as a server that is down; {@link #up()} ends that.
  *
  * <p>Two threads per connection (one each way) and one accepting; {@link #cut}, {@link #down},
@@ -40,7 +41,8 @@ public final class PostgresProxy implements AutoCloseable {
         /** The connection is closed when the node sends its next statement, which the server never sees. */
         BEFORE_NEXT_STATEMENT,
         /**
-         * The node's next {@code UPDATE weft_sessions} is sent to the server, then the connection
+         * The node's next {@code UPDATE weft_sessions} (alone, or in a {@code WITH} that writes the
+         * step's history entry too) is sent to the server, then the connection
          * is closed, before the server's reply and anything the node sends after it (a
          * {@code COMMIT} in the same round trip included): the server rolls the transaction back.
          */
@@ -58,6 +60,7 @@ public final class PostgresProxy implements AutoCloseable {
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AtomicReference<Cut> armed = new AtomicReference<>();
     private final AtomicInteger cuts = new AtomicInteger();
+    private final AtomicInteger roundTrips = new AtomicInteger();
     private volatile boolean down;
 
     private PostgresProxy(int serverPort) throws IOException {
@@ -91,6 +94,15 @@ public final class PostgresProxy implements AutoCloseable {
     /** How many armed cuts have happened. */
     public int cuts() {
         return cuts.get();
+    }
+
+    /**
+     * How many round trips the nodes have begun through this proxy, on every connection: each
+     * simple query ({@code Query}) and each {@code Sync}, which ends an extended query's messages,
+     * asks the server to answer what came before it.
+     */
+    public int roundTrips() {
+        return roundTrips.get();
     }
 
     /** Closes every connection, and from now on every new one as soon as it is made. */
@@ -204,7 +216,11 @@ public final class PostgresProxy implements AutoCloseable {
             if (isStatement(type) && fire(Cut.BEFORE_NEXT_STATEMENT)) {
                 return false;
             }
-            boolean update = runs != null && runs.startsWith("UPDATE WEFT_SESSIONS") && fire(Cut.AFTER_UPDATE);
+            if (type == 'Q' || type == 'S') {
+                roundTrips.incrementAndGet();
+            }
+            boolean update = runs != null && (runs.startsWith("UPDATE WEFT_SESSIONS")
+                    || runs.startsWith("WITH STORED AS (UPDATE WEFT_SESSIONS")) && fire(Cut.AFTER_UPDATE);
             if (runs != null && runs.equals("COMMIT") && fire(Cut.AFTER_COMMIT)) {
                 droppingReplies = true;
             }
