@@ -33,10 +33,12 @@ final class SessionRunner {
      *      so on while claims find sessions; once one finds none, 1 again;
      *   3. else a wait until that time, a wake-up, or the poll interval, whichever comes first;
      *      after a wake-up, or a wait until a due time, a claim first, then 1 if it finds none.
-     * A claim that finds nothing costs a transaction (on SQLite the write lock) where the read of
-     * 1 costs none, so a worker claims first only when a session is likely due: right after a
-     * step (a backlog drains at a claim a step), when woken, and when a due time it waited for
-     * has come; after a poll that nobody woke it from, it reads first.
+     * A claim that finds nothing costs a transaction where the read of 1 costs none, so on
+     * PostgreSQL a worker claims first only when a session is likely due: right after a step (a
+     * backlog drains at a claim a step), when woken, and when a due time it waited for has come;
+     * after a poll that nobody woke it from, it reads first. On SQLite a worker always reads
+     * first: a claim takes the database's one write lock, which every other writer (a caller's
+     * own transaction that sends a message, say) would then wait for, or be refused.
      * Before 2, a session sent a message, by this node (sent()) or another (the notification's
      * payload, its id), is claimed by its id (Steps.runSent: one statement, which reads its row
      * too, if no other transaction holds it), at most HINTED_IN_A_ROW in a row between claims in
@@ -75,6 +77,8 @@ final class SessionRunner {
 
     private final Steps steps;
     private final SessionStore store;
+    /** Whether a worker claims before it reads that a session is due, when one likely is: on PostgreSQL, not on SQLite. */
+    private final boolean claimsFirst;
     private final int workers;
     private final long pollMillis;
     private final Clock clock;
@@ -96,6 +100,7 @@ final class SessionRunner {
     SessionRunner(Steps steps, SessionStore store, int workers, Duration poll, Clock clock) {
         this.steps = steps;
         this.store = store;
+        this.claimsFirst = store.notifies();
         this.workers = workers;
         this.pollMillis = Math.max(1, poll.toMillis());
         this.clock = clock;
@@ -260,8 +265,8 @@ final class SessionRunner {
     /**
      * Runs the step of one due session, if one is due: of a session sent a message, unless this
      * worker has run {@value #HINTED_IN_A_ROW} of those in a row ({@code hintedInARow}, its
-     * count); else, if {@code likelyDue}, of the one due longest; else of that one after reading
-     * that one is due. Returns what to do next.
+     * count); else, if {@code likelyDue} and {@link #claimsFirst}, of the one due longest; else of
+     * that one after reading that one is due. Returns what to do next.
      */
     private Next step(boolean likelyDue, int[] hintedInARow) {
         if (System.nanoTime() - skippedSince >= TimeUnit.MILLISECONDS.toNanos(pollMillis)) {
@@ -277,7 +282,8 @@ final class SessionRunner {
             }
         }
         hintedInARow[0] = 0;
-        if (likelyDue && claimInDueOrder(passedOver) != Claim.NONE || !hints.isEmpty()) {
+        boolean claimFirst = likelyDue && claimsFirst;
+        if (claimFirst && claimInDueOrder(passedOver) != Claim.NONE || !hints.isEmpty()) {
             return Next.AT_ONCE; // a step ran, or sessions were sent messages meanwhile
         }
         long now = clock.millis();
@@ -290,7 +296,7 @@ final class SessionRunner {
         if (due == null || due > now) {
             return due == null ? new Next(pollMillis, false) : new Next(Math.min(pollMillis, due - now), due - now <= pollMillis);
         }
-        if (likelyDue) {
+        if (claimFirst) {
             return new Next(BUSY_PAUSE_MILLIS, true); // due, and the claim just made found it held
         }
         return claimInDueOrder(passedOver) == Claim.NONE ? new Next(BUSY_PAUSE_MILLIS, true) : Next.AT_ONCE;
