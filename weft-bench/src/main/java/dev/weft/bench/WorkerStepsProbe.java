@@ -230,10 +230,7 @@ public final class WorkerStepsProbe {
                 }
                 drains.workerNanos.add(drained);
                 drains.resumeNanos.add(resumed);
-                for (String id : slice) {
-                    checkVersion(id);
-                    checkVersion(id + TWIN);
-                }
+                checkVersions(slice);
                 return new long[0];
             } finally {
                 sessions.close();
@@ -308,10 +305,7 @@ public final class WorkerStepsProbe {
                 if (!done.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
                     throw new IllegalStateException("another node did not finish its rounds within " + WAIT);
                 }
-                for (String id : slice) {
-                    checkVersion(id);
-                    checkVersion(id + TWIN);
-                }
+                checkVersions(slice);
                 return latencies.stream().mapToLong(Long::longValue).toArray();
             } finally {
                 sessions.close();
@@ -377,6 +371,14 @@ public final class WorkerStepsProbe {
                 throw new IllegalStateException("session " + id + " answered " + input + " with " + answer);
             }
             steps.merge(id, 1, Integer::sum);
+        }
+
+        /** Checks the version of each session of {@code slice} and of its twin against the steps this node made of it. */
+        private void checkVersions(List<String> slice) {
+            for (String id : slice) {
+                checkVersion(id);
+                checkVersion(id + TWIN);
+            }
         }
 
         private void checkVersion(String id) {

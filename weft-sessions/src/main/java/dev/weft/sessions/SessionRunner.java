@@ -245,12 +245,19 @@ final class SessionRunner {
     /** One worker's loop, until {@link #close()}. */
     private void work() {
         boolean likelyDue = true;
-        int[] hintedInARow = {0};
+        int hintedInARow = 0;
         while (!stopping()) {
             long seen = wakeups();
             Next next;
             try {
-                next = step(likelyDue, hintedInARow);
+                List<String> passedOver = passedOver();
+                if (hintedInARow < HINTED_IN_A_ROW && claimHinted(passedOver) != Claim.NONE) {
+                    hintedInARow++;
+                    next = Next.AT_ONCE;
+                } else {
+                    hintedInARow = 0;
+                    next = step(likelyDue, passedOver);
+                }
             } catch (SessionStoreUnavailableException | SessionOutcomeUnknownException e) {
                 LOG.log(Level.WARNING, "a worker of " + store + " could not look for due sessions: " + e.getMessage());
                 next = new Next(pollMillis, false);
@@ -262,26 +269,22 @@ final class SessionRunner {
         }
     }
 
-    /**
-     * Runs the step of one due session, if one is due: of a session sent a message, unless this
-     * worker has run {@value #HINTED_IN_A_ROW} of those in a row ({@code hintedInARow}, its
-     * count); else, if {@code likelyDue} and {@link #claimsFirst}, of the one due longest; else of
-     * that one after reading that one is due. Returns what to do next.
-     */
-    private Next step(boolean likelyDue, int[] hintedInARow) {
+    /** The sessions passed over until the next poll: none once a poll interval has passed since they were last cleared. */
+    private List<String> passedOver() {
         if (System.nanoTime() - skippedSince >= TimeUnit.MILLISECONDS.toNanos(pollMillis)) {
             skipped.clear();
             skippedSince = System.nanoTime();
         }
-        List<String> passedOver = List.copyOf(skipped);
-        if (hintedInARow[0] < HINTED_IN_A_ROW) {
-            Claim hinted = claimHinted(passedOver);
-            if (hinted != Claim.NONE) {
-                hintedInARow[0]++;
-                return Next.AT_ONCE;
-            }
-        }
-        hintedInARow[0] = 0;
+        return List.copyOf(skipped);
+    }
+
+    /**
+     * Runs the step of the session due longest, but those in {@code passedOver}, if one is due:
+     * claiming first if {@code likelyDue} and {@link #claimsFirst}, else after reading that one
+     * is. Returns what to do next. (A worker claims the sessions sent a message before this,
+     * {@value #HINTED_IN_A_ROW} in a row at most: {@link #claimHinted}.)
+     */
+    private Next step(boolean likelyDue, List<String> passedOver) {
         boolean claimFirst = likelyDue && claimsFirst;
         if (claimFirst && claimInDueOrder(passedOver) != Claim.NONE || !hints.isEmpty()) {
             return Next.AT_ONCE; // a step ran, or sessions were sent messages meanwhile

@@ -521,6 +521,11 @@ public final class SessionStore implements AutoCloseable {
                 sql += " FOR NO KEY UPDATE";
             }
         }
+        return rowById(connection, sql, id);
+    }
+
+    /** The row {@code sql} reads, its one parameter {@code id}, with its manifest ({@link #withStoredManifest}); null if none. */
+    private Row rowById(Connection connection, String sql, String id) throws SQLException {
         PreparedStatement select = prepared(connection, sql);
         select.setString(1, id);
         Row row;
@@ -1044,15 +1049,9 @@ public final class SessionStore implements AutoCloseable {
      * transaction holds the write lock already): its row, read as {@link #lock} reads it, or null.
      */
     Row claimMessaged(Connection connection, String id) throws SQLException {
-        PreparedStatement select = prepared(connection, "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ?"
-                + " AND status = 'SUSPENDED' AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'"
-                + (dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : ""));
-        select.setString(1, id);
-        Row row;
-        try (ResultSet rows = select.executeQuery()) {
-            row = rows.next() ? row(rows) : null;
-        }
-        return withStoredManifest(connection, row);
+        return rowById(connection, "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ? AND status = 'SUSPENDED'"
+                + " AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'"
+                + (dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : ""), id);
     }
 
     /**

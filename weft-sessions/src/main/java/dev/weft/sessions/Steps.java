@@ -386,7 +386,7 @@ final class Steps implements AutoCloseable {
     }
 
     /** Claims a session's row in a transaction of a worker's step ({@link SessionStore#claimDue} and kin). */
-    private interface Claim {
+    private interface Claimer {
         /** The row claimed and read, or null if none. */
         Row in(Connection connection) throws SQLException;
     }
@@ -396,7 +396,7 @@ final class Steps implements AutoCloseable {
     }
 
     /** {@link #workerStep}, observed from its claim on if this node has observers. */
-    private WorkerStep observedWorkerStep(Claim claim) {
+    private WorkerStep observedWorkerStep(Claimer claim) {
         return observations == null ? workerStep(claim) : observations.worker(() -> workerStep(claim));
     }
 
@@ -404,7 +404,7 @@ final class Steps implements AutoCloseable {
      * A worker's step, in a transaction of its own: the session {@code claim} claims, if any, run
      * for its wait ({@link #lockedStep}).
      */
-    private WorkerStep workerStep(Claim claim) {
+    private WorkerStep workerStep(Claimer claim) {
         Connection connection;
         try {
             connection = store.begin();
