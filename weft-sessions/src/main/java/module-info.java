@@ -14,6 +14,8 @@
 module dev.weft.sessions {
     requires transitive dev.weft;
     requires transitive java.sql;
+    // the console's own server (SessionConsole.httpHandler, SessionsCommand console)
+    requires jdk.httpserver;
     // not transitive: a module that reads this one compiles without them; one that binds
     // SessionsMeters or SessionsTracing requires micrometer.core or io.opentelemetry.api itself
     requires static micrometer.core;

@@ -64,6 +64,94 @@ public class CoroutineFrame implements Serializable {
     }
 
     /**
+     * What a slot of a frame read by {@link CoroutineInputStream#readFrames()} holds where the
+     * written coroutine referred to itself: such frames are restored into no coroutine.
+     */
+    public static final Object SELF = new CoroutineOutputStream.SelfReference();
+
+    /**
+     * The frame's place as a stack trace shows it: its method's class and name, and where the
+     * method's class is woven and its site table registered (as it is once a stream has read
+     * the frame), the source file and the line of its suspension site.
+     *
+     * @return the frame's place
+     * @throws NullPointerException if the frame has no method
+     */
+    public StackTraceElement toStackTraceElement() {
+        return SourceTerms.element(method, bci);
+    }
+
+    /**
+     * How the source names slot {@code slot} (locals first, then the operand stack): {@code this}
+     * for slot 0 of an instance method, a local variable's name where the class was compiled
+     * with them ({@code javac -g}) and the variable is in scope at the site.
+     *
+     * @param slot a slot, {@code 0 .. localCount+expressionCount-1}
+     * @return the name, or null for a value on the operand stack or a local without a name
+     */
+    public String slotName(int slot) {
+        return SourceTerms.nameOf(method, bci, localCount, slot);
+    }
+
+    /**
+     * The type the weaver recorded for slot {@code slot} at the frame's site, as Java source
+     * writes it: {@code int}, {@code java.lang.String}, {@code long[]}; an int slot whose values
+     * may be those of a byte or a char is {@code int}.
+     *
+     * @param slot a slot, {@code 0 .. localCount+expressionCount-1}
+     * @return the type, or null where the slot is dead at the site (it holds no value), is the
+     *         second slot of a {@code long} or {@code double}, or the site is not known
+     */
+    public String slotType(int slot) {
+        String descriptor = SourceTerms.typeOf(method, bci, localCount, slot);
+        return descriptor == null ? null : sourceType(descriptor);
+    }
+
+    /**
+     * The value of slot {@code slot}: a primitive boxed as its {@link #slotType} says
+     * ({@code Integer} for an int, {@code Boolean} for a boolean, ...), the reference of a
+     * reference slot, and null for a dead slot.
+     *
+     * @param slot a slot, {@code 0 .. localCount+expressionCount-1}
+     * @return the value
+     */
+    public Object slotValue(int slot) {
+        String descriptor = SourceTerms.typeOf(method, bci, localCount, slot);
+        long raw = scalarValues[slot];
+        if (descriptor == null) {
+            return objectValues[slot];
+        }
+        return switch (descriptor.charAt(0)) {
+            case 'Z' -> raw != 0;
+            case 'B' -> (byte) raw;
+            case 'C' -> (char) raw;
+            case 'S' -> (short) raw;
+            case 'I' -> (int) raw;
+            case 'J' -> raw;
+            case 'F' -> Float.intBitsToFloat((int) raw);
+            case 'D' -> Double.longBitsToDouble(raw);
+            default -> objectValues[slot];
+        };
+    }
+
+    /** {@code descriptor} as Java source writes the type: {@code [Ljava/lang/String;} as {@code java.lang.String[]}. */
+    private static String sourceType(String descriptor) {
+        return switch (descriptor.charAt(0)) {
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            case '[' -> sourceType(descriptor.substring(1)) + "[]";
+            case 'L' -> descriptor.substring(1, descriptor.length() - 1).replace('/', '.');
+            default -> descriptor;
+        };
+    }
+
+    /**
      * The frame's place as a stack trace element shows it, then its site and size:
      * {@code com.example.flows.Counter.run(Counter.java:14) at bci 23 (4 locals, 1 on the stack)}.
      * The source file and line are those the weaver recorded for the site, where the method's

@@ -242,6 +242,21 @@ public class CoroutineInputStream<I, O> implements Closeable {
         return target;
     }
 
+    /**
+     * Reads a coroutine's frames without restoring them into a coroutine: to look at a stored
+     * coroutine (a console, a debugger), never to run it. The record is read exactly as the
+     * other reads read it (the seal, the filter and the limits, every method resolved and its
+     * code checked, its class initialized as a woven class is when a coroutine is restored) but
+     * the frames are not checked against the methods' code, and a slot that held the coroutine
+     * itself holds {@link CoroutineFrame#SELF}.
+     *
+     * @return the frames, outermost first
+     * @throws IOException if the bytes cannot be read, or are refused (see the class comment)
+     */
+    public CoroutineFrame[] readFrames() throws IOException {
+        return FrameCodec.read(in, CoroutineFrame.SELF, filter, loader, this::resolveObject);
+    }
+
     private void read(CoroutineBase target) throws IOException {
         filter.allow(target.getClass().getName()); // what a reference to itself resolves to, seen again when referred back to
         CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject);

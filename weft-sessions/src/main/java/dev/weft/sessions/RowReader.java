@@ -2,10 +2,13 @@ package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
 import dev.weft.AsymRunnable;
+import dev.weft.CoroutineFrame;
 import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -188,6 +191,52 @@ final class RowReader {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The frames of {@code row} as an operator reads them: read as a resume reads them, never
+     * run, each slot's value as {@link ValueText} shows it; none, and why, if the row is not
+     * trusted, has no frames, or they cannot be read by this node's code.
+     */
+    SessionStack stack(Row row) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            return new SessionStack(row.id(), row.version(), List.of(), distrust);
+        }
+        if (row.state() == null) {
+            String why = switch (row.status()) {
+                case FAILED -> "it failed in its first step";
+                case CANCELLED -> "it was cancelled";
+                case FINISHED -> "it has finished";
+                case SUSPENDED -> "column state is NULL";
+            };
+            return new SessionStack(row.id(), row.version(), List.of(), why + ", so no frames are stored");
+        }
+        CoroutineFrame[] frames;
+        try {
+            frames = codec.frames(row.state());
+        } catch (IOException | RuntimeException | LinkageError e) {
+            return new SessionStack(row.id(), row.version(), List.of(), "its frames cannot be read here: "
+                    + e.getMessage());
+        }
+        List<SessionStack.Frame> shown = new ArrayList<>(frames.length);
+        for (int f = frames.length - 1; f >= 0; f--) {
+            shown.add(frameOf(frames[f]));
+        }
+        return new SessionStack(row.id(), row.version(), shown, null);
+    }
+
+    private static SessionStack.Frame frameOf(CoroutineFrame frame) {
+        List<SessionStack.Variable> variables = new ArrayList<>();
+        for (int slot = 0; slot < frame.localCount + frame.expressionCount; slot++) {
+            String type = frame.slotType(slot);
+            if (type == null && frame.objectValues[slot] == null) {
+                continue; // dead, or the second half of a long or double
+            }
+            variables.add(new SessionStack.Variable(slot, frame.slotName(slot), type,
+                    ValueText.of(frame.slotValue(slot)), slot >= frame.localCount));
+        }
+        return new SessionStack.Frame(frame.toStackTraceElement(), frame.bci, variables);
     }
 
     /** {@code row} as {@link SessionListing#listing} gives it, its seal checked once. */

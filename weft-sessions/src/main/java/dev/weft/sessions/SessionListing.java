@@ -52,6 +52,25 @@ final class SessionListing {
         return info(id).map(rows::refusal);
     }
 
+    /** Session {@code id} with this node's verdict, as a listing shows it; empty if there is none. */
+    Optional<Listing> one(String id) {
+        return info(id).map(rows::listing);
+    }
+
+    /** How many sessions have each status the store names, as stored (a tampered name included). */
+    java.util.Map<String, Long> statusCounts() {
+        try {
+            return store.statusCounts();
+        } catch (SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot count the sessions by status", e);
+        }
+    }
+
+    /** Session {@code id}'s frames as an operator reads them; see {@link Sessions#stack}. */
+    Optional<SessionStack> stack(String id) {
+        return info(id).map(rows::stack);
+    }
+
     private Optional<Row> info(String id) {
         try {
             return store.info(id);

@@ -103,6 +103,14 @@ final class SessionQueries {
             conditions.add("s.due_at < ?");
             parameters.add(millis(query.dueBefore()));
         }
+        if (query.failure() != null) {
+            conditions.add("LOWER(s.failure) LIKE ? ESCAPE '!'");
+            parameters.add("%" + likeEscaped(query.failure().toLowerCase(java.util.Locale.ROOT)) + "%");
+        }
+        if (query.createdBefore() != null) {
+            conditions.add("s.created_at < ?");
+            parameters.add(millis(query.createdBefore()));
+        }
         SessionCursor position = query.position();
         if (position != null) {
             conditions.add("(s.created_at, s.id) > (?, ?)");
@@ -110,6 +118,11 @@ final class SessionQueries {
             parameters.add(position.id());
         }
         return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
+    }
+
+    /** {@code text} with the characters that {@code LIKE} gives a meaning escaped by {@code !}. */
+    private static String likeEscaped(String text) {
+        return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
     }
 
     /** {@code column} is {@code value}, if it is not null. */

@@ -25,8 +25,9 @@ import java.util.Set;
  * }</pre>
  *
  * <p>Filters: {@link #status}, {@link #build}, {@link #point}, {@link #parent}, what a session
- * waits for ({@link #waitingFor}, {@link #waitingForNothing}) and {@link #dueBefore}; each names
- * one column's values, all of them must hold, and the store applies them. Each of status, build,
+ * waits for ({@link #waitingFor}, {@link #waitingForNothing}), {@link #dueBefore},
+ * {@link #failureContaining} and {@link #createdBefore}; each names one column's values, all of
+ * them must hold, and the store applies them. Each of status, build,
  * point, parent and kind of wait has an index that goes on in listing order (see {@link SessionStore}),
  * so that a page is read as a range of one index (of several statuses or kinds, a range of it
  * for each, at most a page from each, merged); the other filters are compared on the way, so a
@@ -56,7 +57,8 @@ public final class SessionQuery {
     /** The most sessions a page holds. */
     public static final int MAX_LIMIT = 1_000;
 
-    private static final SessionQuery ALL = new SessionQuery(Set.of(), null, null, null, null, DEFAULT_LIMIT, null, null);
+    private static final SessionQuery ALL = new SessionQuery(Set.of(), null, null, null, null, DEFAULT_LIMIT, null,
+            null, null, null);
 
     /** The statuses a session may have; empty: any. */
     private final Set<SessionStatus> statuses;
@@ -68,9 +70,11 @@ public final class SessionQuery {
     private final int limit;
     private final SessionCursor after;
     private final String parent;
+    private final String failure;
+    private final Instant createdBefore;
 
     private SessionQuery(Set<SessionStatus> statuses, String build, String point, Set<SessionInfo.WaitKind> waits,
-            Instant dueBefore, int limit, SessionCursor after, String parent) {
+            Instant dueBefore, int limit, SessionCursor after, String parent, String failure, Instant createdBefore) {
         this.statuses = statuses;
         this.build = build;
         this.point = point;
@@ -79,6 +83,8 @@ public final class SessionQuery {
         this.limit = limit;
         this.after = after;
         this.parent = parent;
+        this.failure = failure;
+        this.createdBefore = createdBefore;
     }
 
     /**
@@ -101,7 +107,8 @@ public final class SessionQuery {
         for (SessionStatus status : statuses) {
             chosen.add(Objects.requireNonNull(status, "status"));
         }
-        return new SessionQuery(Collections.unmodifiableSet(chosen), build, point, waits, dueBefore, limit, after, parent);
+        return new SessionQuery(Collections.unmodifiableSet(chosen), build, point, waits, dueBefore, limit, after,
+                parent, failure, createdBefore);
     }
 
     /**
@@ -112,7 +119,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery build(String build) {
-        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent, failure, createdBefore);
     }
 
     /**
@@ -123,7 +130,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery point(String point) {
-        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent, failure, createdBefore);
     }
 
     /**
@@ -134,7 +141,7 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery parent(String parent) {
-        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent, failure, createdBefore);
     }
 
     /**
@@ -150,7 +157,7 @@ public final class SessionQuery {
             chosen.add(Objects.requireNonNull(kind, "kind"));
         }
         return new SessionQuery(statuses, build, point, chosen.isEmpty() ? null
-                : Collections.unmodifiableSet(chosen), dueBefore, limit, after, parent);
+                : Collections.unmodifiableSet(chosen), dueBefore, limit, after, parent, failure, createdBefore);
     }
 
     /**
@@ -161,7 +168,8 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery waitingForNothing() {
-        return new SessionQuery(statuses, build, point, Set.of(), dueBefore, limit, after, parent);
+        return new SessionQuery(statuses, build, point, Set.of(), dueBefore, limit, after, parent, failure,
+                createdBefore);
     }
 
     /**
@@ -172,7 +180,31 @@ public final class SessionQuery {
      * @return the query so filtered
      */
     public SessionQuery dueBefore(Instant time) {
-        return new SessionQuery(statuses, build, point, waits, time, limit, after, parent);
+        return new SessionQuery(statuses, build, point, waits, time, limit, after, parent, failure, createdBefore);
+    }
+
+    /**
+     * Only failed sessions whose failure ({@link SessionInfo#failure()}: the exception's class,
+     * message and stack trace) contains {@code text}, ignoring the case of ASCII letters; null:
+     * any session, failed or not.
+     *
+     * @param text the text to find, or null
+     * @return the query so filtered
+     */
+    public SessionQuery failureContaining(String text) {
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent,
+                text == null || text.isEmpty() ? null : text, createdBefore);
+    }
+
+    /**
+     * Only sessions started strictly before {@code time} ({@link SessionInfo#created()}): those
+     * older than an age; null: started whenever.
+     *
+     * @param time the instant they must have been started before, or null
+     * @return the query so filtered
+     */
+    public SessionQuery createdBefore(Instant time) {
+        return new SessionQuery(statuses, build, point, waits, dueBefore, limit, after, parent, failure, time);
     }
 
     /**
@@ -187,7 +219,8 @@ public final class SessionQuery {
             throw new IllegalArgumentException("a page holds 1 to " + MAX_LIMIT + " sessions, not " + sessions
                     + "; page through more with the next() of each page");
         }
-        return new SessionQuery(statuses, build, point, waits, dueBefore, sessions, after, parent);
+        return new SessionQuery(statuses, build, point, waits, dueBefore, sessions, after, parent, failure,
+                createdBefore);
     }
 
     /**
@@ -201,7 +234,7 @@ public final class SessionQuery {
      */
     public SessionQuery after(String cursor) {
         return new SessionQuery(statuses, build, point, waits, dueBefore, limit, cursor == null ? null
-                : SessionCursor.of(cursor), parent);
+                : SessionCursor.of(cursor), parent, failure, createdBefore);
     }
 
     /**
@@ -229,6 +262,14 @@ public final class SessionQuery {
         return parent;
     }
 
+    String failure() {
+        return failure;
+    }
+
+    Instant createdBefore() {
+        return createdBefore;
+    }
+
     /** The kinds of wait listed: null for any or none, empty for none. */
     Set<SessionInfo.WaitKind> waits() {
         return waits;
@@ -248,12 +289,13 @@ public final class SessionQuery {
         return other instanceof SessionQuery query && statuses.equals(query.statuses)
                 && Objects.equals(build, query.build) && Objects.equals(point, query.point)
                 && Objects.equals(waits, query.waits) && Objects.equals(dueBefore, query.dueBefore)
-                && limit == query.limit && Objects.equals(after, query.after) && Objects.equals(parent, query.parent);
+                && limit == query.limit && Objects.equals(after, query.after) && Objects.equals(parent, query.parent)
+                && Objects.equals(failure, query.failure) && Objects.equals(createdBefore, query.createdBefore);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(statuses, build, point, waits, dueBefore, limit, after, parent);
+        return Objects.hash(statuses, build, point, waits, dueBefore, limit, after, parent, failure, createdBefore);
     }
 
     /** The filters set, the page size and whether it starts after a position, for messages and logs. */
@@ -277,6 +319,12 @@ public final class SessionQuery {
         }
         if (dueBefore != null) {
             parts.add("due before " + dueBefore);
+        }
+        if (failure != null) {
+            parts.add("failure containing '" + failure + "'");
+        }
+        if (createdBefore != null) {
+            parts.add("created before " + createdBefore);
         }
         parts.add("limit " + limit);
         if (after != null) {

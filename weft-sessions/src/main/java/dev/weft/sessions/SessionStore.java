@@ -1302,6 +1302,24 @@ public final class SessionStore implements AutoCloseable {
         }
     }
 
+    /** How many sessions have each status named in the store (a status no session has is left out). */
+    Map<String, Long> statusCounts() throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT status, COUNT(*) FROM weft_sessions GROUP BY status"
+                        + " ORDER BY status")) {
+            Map<String, Long> counts = new java.util.LinkedHashMap<>();
+            while (rows.next()) {
+                counts.put(String.valueOf(rows.getString(1)), rows.getLong(2));
+            }
+            healthy = true;
+            return counts;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
     /** The rows {@code sql} selects, its parameters bound from {@code parameters}: strings, longs, ints. */
     private List<Row> query(String sql, List<Object> parameters) throws SQLException {
         Connection connection = pool.take();

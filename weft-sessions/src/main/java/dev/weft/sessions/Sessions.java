@@ -895,6 +895,21 @@ public final class Sessions implements AutoCloseable {
         return listing.refusal(id);
     }
 
+    /**
+     * Session {@code id}'s stored frames as an operator reads them: each frame's place in the
+     * source and its variables' values as text, read as a resume reads them (the seal, the
+     * stream's filter and limits, each method's code checked) and never run; see
+     * {@link SessionStack}. A row that is not to be trusted, an ended session and frames this
+     * node's code cannot read give no frames and say why.
+     *
+     * @param id the session
+     * @return its frames, or empty if there is no such session
+     * @throws SessionStoreUnavailableException if the store cannot be reached
+     */
+    public Optional<SessionStack> stack(String id) {
+        return listing.stack(id);
+    }
+
     /** The stored sessions as this node reads them, with its verdicts ({@link SessionsCommand}). */
     SessionListing listing() {
         return listing;

@@ -19,6 +19,8 @@ import javax.crypto.spec.SecretKeySpec;
  * java -cp ... dev.weft.sessions.SessionsCommand --postgres jdbc:postgresql://db/app --user app --password secret list
  * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db list --status SUSPENDED --waiting SLEEP --limit 50
  * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db history 6f1c...
+ * java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db stack 6f1c...
+ * WEFT_CONSOLE_TOKEN=... java -cp ... dev.weft.sessions.SessionsCommand --sqlite sessions.db console --port 8081
  * </pre>
  *
  * {@code builds} prints one line per build: its fingerprint, how many sessions have it, and this
@@ -34,7 +36,15 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code history ID} prints the step history of session {@code ID} ({@link Sessions#history}), one
  * line per step, oldest first: version, start, node, duration in microseconds, engine, status,
  * what it waits for next (as {@code list} shows it), and the first line of its failure
- * ({@code -} for none).
+ * ({@code -} for none). {@code stack ID} prints session {@code ID}'s frames as {@link Sessions#stack}
+ * reads them, innermost first, as a stack trace prints them ({@code at Class.method(File.java:48)}),
+ * each followed by its variables, one per line ({@code     name (type) = value}); or why there
+ * are none.
+ * {@code console} serves the {@link SessionConsole} on this store until the process is stopped, on
+ * {@code --port N} (default 8081) of {@code --bind ADDRESS} (default 127.0.0.1, this machine
+ * only), and prints its address; it is read-only unless the environment variable
+ * {@code WEFT_CONSOLE_TOKEN} holds a token (at least 16 characters; an environment variable,
+ * because a command line is visible to every user of the machine), which allows its actions.
  * Columns are separated by tabs; a session whose stored row is not to be trusted (a column out
  * of range, or a seal that does not match) is listed with its id, {@code ?} for what the store
  * says, and the reason; text from the store is printed with its control characters as {@code ?}.
@@ -46,12 +56,18 @@ public final class SessionsCommand {
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
             + " [--password PASSWORD]) [--key FILE] (builds | list [--status S[,S...]] [--build B] [--point P]"
             + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--parent ID] [--limit N] [--after CURSOR]"
-            + " | history ID)";
+            + " | history ID | stack ID | console [--port N] [--bind ADDRESS])";
+
+    /** The environment variable that holds the console's token. */
+    static final String TOKEN_VARIABLE = "WEFT_CONSOLE_TOKEN";
 
     /** The options, each followed by its value. */
     private static final java.util.Set<String> OPTIONS = java.util.Set.of("--sqlite", "--postgres", "--user",
             "--password", "--key", "--status", "--build", "--point", "--waiting", "--due-before", "--parent",
-            "--limit", "--after");
+            "--limit", "--after", "--port", "--bind");
+
+    /** The commands that take a session's id. */
+    private static final java.util.Set<String> OF_ONE_SESSION = java.util.Set.of("history", "stack");
 
     private SessionsCommand() {
     }
@@ -73,6 +89,11 @@ public final class SessionsCommand {
      * 2 for a usage error).
      */
     static int run(String[] args, PrintStream out, PrintStream err, ClassLoader loader) {
+        return run(args, out, err, loader, System.getenv(TOKEN_VARIABLE));
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream, ClassLoader)} with {@code token} as the console's. */
+    static int run(String[] args, PrintStream out, PrintStream err, ClassLoader loader, String token) {
         String sqlite = null;
         String postgres = null;
         String user = null;
@@ -80,18 +101,20 @@ public final class SessionsCommand {
         String command = null;
         String keyFile = null;
         String historyOf = null;
+        int port = 8081;
+        String bind = "127.0.0.1";
         SessionQuery everything = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
         SessionQuery query = everything;
         boolean onePage = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
-            if (arg.equals("builds") || arg.equals("list")) {
+            if (arg.equals("builds") || arg.equals("list") || arg.equals("console")) {
                 command = arg;
                 continue;
             }
-            if (arg.equals("history")) {
+            if (OF_ONE_SESSION.contains(arg)) {
                 if (i + 1 == args.length) {
-                    err.println("history takes a session's id\n" + USAGE);
+                    err.println(arg + " takes a session's id\n" + USAGE);
                     return 2;
                 }
                 command = arg;
@@ -124,6 +147,8 @@ public final class SessionsCommand {
                                     .toArray(SessionInfo.WaitKind[]::new));
                     case "--due-before" -> query = query.dueBefore(Instant.parse(value));
                     case "--limit" -> query = query.limit(Integer.parseInt(value));
+                    case "--port" -> port = port(value);
+                    case "--bind" -> bind = value;
                     default -> query = query.after(value);
                 }
             } catch (IllegalArgumentException | DateTimeParseException e) {
@@ -132,7 +157,7 @@ public final class SessionsCommand {
             }
             onePage |= arg.equals("--limit") || arg.equals("--after");
         }
-        if (("builds".equals(command) || "history".equals(command)) && !query.equals(everything)) {
+        if (!"list".equals(command) && command != null && !query.equals(everything)) {
             err.println(command + " takes no filters: they are list's\n" + USAGE);
             return 2;
         }
@@ -147,6 +172,12 @@ public final class SessionsCommand {
                 builder.sealWith(new SecretKeySpec(Files.readAllBytes(Path.of(keyFile)), "HmacSHA256"));
             }
             Sessions sessions = builder.build();
+            if (command.equals("console")) {
+                return serve(sessions, bind, port, token, out, err);
+            }
+            if (command.equals("stack")) {
+                return printStack(sessions, historyOf, out, err);
+            }
             if (command.equals("history")) {
                 out.println("VERSION\tSTARTED\tNODE\tMICROS\tENGINE\tSTATUS\tWAITING\tFAILURE");
                 sessions.history(historyOf).forEach(entry -> out.println(line(entry)));
@@ -171,6 +202,73 @@ public final class SessionsCommand {
         } catch (IOException e) {
             err.println("cannot read the key: " + e);
             return 2;
+        }
+        return 0;
+    }
+
+    private static int port(String value) {
+        int port = Integer.parseInt(value);
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("a port is 0 to 65535 (0: any free one)");
+        }
+        return port;
+    }
+
+    /** Serves the console until the process is stopped; returns 1 if it cannot listen. */
+    private static int serve(Sessions sessions, String bind, int port, String token, PrintStream out,
+            PrintStream err) {
+        SessionConsole console;
+        try {
+            console = SessionConsole.builder(sessions).token(token).build();
+        } catch (IllegalArgumentException e) {
+            err.println("cannot take " + TOKEN_VARIABLE + ": " + e.getMessage());
+            return 2;
+        }
+        com.sun.net.httpserver.HttpServer server;
+        try {
+            server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress(bind, port), 0);
+        } catch (IOException e) {
+            err.println("cannot listen on " + bind + ":" + port + ": " + e);
+            return 1;
+        }
+        server.createContext("/", console.httpHandler());
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        server.setExecutor(threads);
+        server.start();
+        out.println("console: http://" + bind + ":" + server.getAddress().getPort() + "/ ("
+                + (token == null ? "read-only: " + TOKEN_VARIABLE + " is not set" : "actions allowed after sign-in")
+                + ")");
+        out.flush();
+        try {
+            new java.util.concurrent.CountDownLatch(1).await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            server.stop(0);
+            threads.shutdown();
+        }
+        return 0;
+    }
+
+    /** Prints session {@code id}'s stack as {@code stack} does; 1 if there is no such session. */
+    private static int printStack(Sessions sessions, String id, PrintStream out, PrintStream err) {
+        java.util.Optional<SessionStack> stack = sessions.stack(id);
+        if (stack.isEmpty()) {
+            err.println("no session " + field(id));
+            return 1;
+        }
+        if (stack.get().refusal() != null) {
+            out.println("no frames: " + field(stack.get().refusal()));
+            return 0;
+        }
+        for (SessionStack.Frame frame : stack.get().frames()) {
+            out.println("at " + field(frame.place().toString()));
+            for (SessionStack.Variable variable : frame.variables()) {
+                String name = variable.name() != null ? variable.name()
+                        : (variable.onStack() ? "stack slot " : "slot ") + variable.slot();
+                out.println("    " + name + " (" + (variable.type() == null ? "?" : variable.type()) + ") = "
+                        + field(variable.value()));
+            }
         }
         return 0;
     }

@@ -88,6 +88,14 @@ final class StateCodec {
         }
     }
 
+    /** The frames of {@code state}, read as {@link #read} reads them but restored into no coroutine. */
+    CoroutineFrame[] frames(byte[] state) throws IOException {
+        try (CoroutineInputStream<Object, Object> in = new CoroutineInputStream<>(new ByteArrayInputStream(state),
+                loader)) {
+            return in.readFrames();
+        }
+    }
+
     /** A coroutine stream that notes the methods of the frames it writes. */
     private static final class MethodsSeen<I, O> extends CoroutineOutputStream<I, O> {
         private final Set<Method> methods;

@@ -188,6 +188,24 @@ abstract class SessionStoreContract {
         }
     }
 
+    /** Stored frames as an operator reads them ({@link SessionStackContract}), on this suite's store and engine. */
+    @Nested
+    class Stacks extends SessionStackContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
+    /** The console ({@link SessionConsoleContract}), on this suite's store and engine. */
+    @Nested
+    class Console extends SessionConsoleContract {
+        @Override
+        SessionStoreContract suite() {
+            return SessionStoreContract.this;
+        }
+    }
+
     // ---------------------------------------------------------------- engines
 
     private Engine otherEngine() {

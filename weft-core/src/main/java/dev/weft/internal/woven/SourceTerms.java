@@ -41,6 +41,64 @@ public final class SourceTerms {
                 site == null ? SiteTable.NO_LINE : site.line());
     }
 
+    /**
+     * The place of a frame of {@code method} suspended at site {@code bci} as a stack trace
+     * element: its class, method, source file and line from the class's site table, where known.
+     */
+    public static StackTraceElement element(Method method, int bci) {
+        Class<?> type = method.getDeclaringClass();
+        WovenMethods table = WovenMethods.registered(type);
+        SiteTable.Site site = siteOf(table, method, bci);
+        return new StackTraceElement(type.getName(), method.getName(), table == null ? null : table.sourceFile(),
+                site == null ? SiteTable.NO_LINE : site.line());
+    }
+
+    /**
+     * The source name of slot {@code slot} of a frame of {@code method} at site {@code bci} that
+     * has {@code localCount} locals: {@code this} for slot 0 of an instance method, a local's
+     * name where the site table records it; null for a value on the operand stack and a local
+     * without a recorded name.
+     */
+    public static String nameOf(Method method, int bci, int localCount, int slot) {
+        if (slot >= localCount) {
+            return null;
+        }
+        if (slot == 0 && !Modifier.isStatic(method.getModifiers())) {
+            return "this";
+        }
+        SiteTable.Site site = siteOf(WovenMethods.registered(method.getDeclaringClass()), method, bci);
+        return site == null ? null : site.nameOf(slot);
+    }
+
+    /**
+     * The type the weaver recorded for slot {@code slot} (locals first) of a frame of
+     * {@code method} at site {@code bci} that has {@code localCount} locals, as a field
+     * descriptor: {@code I}, {@code Ljava/lang/String;}, {@code [J}; an int slot that may hold
+     * a byte or a char, or a short or a char, as {@code I}. Null where the slot is dead, is the
+     * second half of a long or double, or the site is not in a registered table.
+     */
+    public static String typeOf(Method method, int bci, int localCount, int slot) {
+        SiteTable.Site site = siteOf(WovenMethods.registered(method.getDeclaringClass()), method, bci);
+        if (site == null || slot < 0) {
+            return null;
+        }
+        java.util.List<String> codes = slot < localCount ? site.locals() : site.stack();
+        int index = slot < localCount ? slot : slot - localCount;
+        if (index >= codes.size()) {
+            return null;
+        }
+        String code = codes.get(index);
+        int receiverMark = code.indexOf(SiteTable.RECEIVER_IN);
+        if (receiverMark > 0) {
+            code = code.substring(0, receiverMark);
+        }
+        if (code.equals(SiteTable.DEAD) || code.equals(SiteTable.SECOND_HALF)) {
+            return null;
+        }
+        return code.length() == 1 && (code.charAt(0) == SiteTable.BYTE_AND_CHAR
+                || code.charAt(0) == SiteTable.SHORT_AND_CHAR) ? "I" : code;
+    }
+
     /** The source line of site {@code bci} of {@code method}, or {@link SiteTable#NO_LINE} if unknown. */
     public static int lineOf(Method method, int bci) {
         SiteTable.Site site = siteOf(WovenMethods.registered(method.getDeclaringClass()), method, bci);

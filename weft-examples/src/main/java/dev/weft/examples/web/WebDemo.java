@@ -7,6 +7,7 @@ import dev.weft.examples.session.RemindedInteraction;
 import dev.weft.examples.session.Reminders;
 import dev.weft.examples.session.TransportedClock;
 import dev.weft.sessions.SessionConflictException;
+import dev.weft.sessions.SessionConsole;
 import dev.weft.sessions.SessionException;
 import dev.weft.sessions.SessionInfo;
 import dev.weft.sessions.SessionStatus;
@@ -14,14 +15,19 @@ import dev.weft.sessions.SessionStep;
 import dev.weft.sessions.SessionStore;
 import dev.weft.sessions.Sessions;
 
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -52,7 +58,9 @@ import org.eclipse.jetty.util.Fields;
  *
  * <p>Served by Jetty, whose core handler API needs no servlet container. Pages:
  * {@code /} (the list), {@code /questions}, {@code /register}, {@code /reminded}; {@code ?new} starts a form
- * afresh.
+ * afresh. Under {@code /console}, the operator's {@link SessionConsole} of the same store, mounted in
+ * this server as an application mounts it in its own: read-only unless the environment
+ * variable {@code WEFT_CONSOLE_TOKEN} holds a token, which allows its actions.
  */
 public final class WebDemo implements AutoCloseable {
 
@@ -70,6 +78,11 @@ public final class WebDemo implements AutoCloseable {
             new Form("reminded", "Thesis 5.2 with reminders: a day without an answer, and a worker reminds you",
                     RemindedInteraction::new, false, true));
 
+    /** Where the console is mounted. */
+    private static final String CONSOLE = "/console";
+    /** More than the console takes: it refuses a larger form itself. */
+    private static final int CONSOLE_BODY_LIMIT = 128 * 1024;
+
     /** How long a request that lets a day pass waits for the worker's reminder before it shows the page anyway. */
     private static final Duration REMINDER_WAIT = Duration.ofSeconds(30);
 
@@ -79,12 +92,15 @@ public final class WebDemo implements AutoCloseable {
     /** This server's clock: real time, moved on a day by each "let a day pass" (a demonstration's shortcut). */
     private final TransportedClock clock = new TransportedClock(Clock.systemUTC());
     private final Server server;
+    private final SessionConsole console;
 
-    private WebDemo(SessionStore store, int port, Engine engine) throws Exception {
+    private WebDemo(SessionStore store, int port, Engine engine, String consoleToken) throws Exception {
         this.store = store;
         this.engine = engine;
         this.sessions = Sessions.builder(store).classLoader(WebDemo.class.getClassLoader()).engine(engine)
                 .clock(clock).workers(1).pollEvery(Duration.ofMillis(200)).build();
+        this.console = SessionConsole.builder(sessions).path(CONSOLE).title("Web demo sessions").clock(clock)
+                .token(consoleToken).build();
         this.server = new Server();
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
@@ -109,8 +125,17 @@ public final class WebDemo implements AutoCloseable {
 
     /** A server on {@code port} (0: any free one) over {@code store}, which it closes when closed, running its steps on {@code engine}. */
     public static WebDemo start(SessionStore store, int port, Engine engine) throws Exception {
+        return start(store, port, engine, null);
+    }
+
+    /**
+     * A server on {@code port} (0: any free one) over {@code store}, which it closes when closed,
+     * running its steps on {@code engine}, its console's actions allowed by {@code consoleToken}
+     * (null: a read-only console).
+     */
+    public static WebDemo start(SessionStore store, int port, Engine engine, String consoleToken) throws Exception {
         try {
-            return new WebDemo(store, port, engine);
+            return new WebDemo(store, port, engine, consoleToken);
         } catch (Exception | Error e) {
             store.close();
             throw e;
@@ -157,7 +182,7 @@ public final class WebDemo implements AutoCloseable {
             }
         }
         SessionStore store = postgres != null ? SessionStore.postgres(postgres, user, password) : SessionStore.sqlite(sqlite);
-        WebDemo demo = start(store, port, engine);
+        WebDemo demo = start(store, port, engine, System.getenv("WEFT_CONSOLE_TOKEN"));
         System.out.println("listening on http://127.0.0.1:" + demo.port() + "/ (sessions in " + store + ")");
         System.out.flush();
         demo.server.join();
@@ -167,12 +192,17 @@ public final class WebDemo implements AutoCloseable {
 
     private boolean serve(Request request, Response response, Callback callback) throws Exception {
         String path = Request.getPathInContext(request);
+        if (path.equals(CONSOLE) || path.startsWith(CONSOLE + "/")) {
+            return serveConsole(request, response, callback);
+        }
         if (path.equals("/")) {
             StringBuilder links = new StringBuilder("<ul>");
             for (Form form : FORMS) {
                 links.append("<li><a id=\"").append(form.path()).append("\" href=\"/").append(form.path())
                         .append("?new\">").append(escape(form.title())).append("</a></li>");
             }
+            links.append("<li><a id=\"console\" href=\"").append(CONSOLE).append("/\">The operator's console of"
+                    + " these sessions</a></li>");
             return page(response, callback, 200, "Weft: durable sessions", links + "</ul>");
         }
         Form form = FORMS.stream().filter(f -> path.equals("/" + f.path())).findFirst().orElse(null);
@@ -222,6 +252,24 @@ public final class WebDemo implements AutoCloseable {
             return page(response, callback, 409, form.title(), "<p id=\"error\">" + escape(e.getMessage())
                     + "</p><p><a href=\"/" + form.path() + "?new\">Start again</a></p>");
         }
+    }
+
+    /** The console's answer to {@code request}: Jetty's request and response in the console's terms. */
+    private boolean serveConsole(Request request, Response response, Callback callback) throws Exception {
+        Map<String, String> headers = new HashMap<>();
+        for (HttpField field : request.getHeaders()) {
+            headers.putIfAbsent(field.getLowerCaseName(), field.getValue());
+        }
+        byte[] body;
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            body = in.readNBytes(CONSOLE_BODY_LIMIT);
+        }
+        SessionConsole.Response answer = console.handle(new SessionConsole.Request(request.getMethod(),
+                request.getHttpURI().getPath(), request.getHttpURI().getQuery(), headers, body));
+        response.setStatus(answer.status());
+        answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+        response.write(true, ByteBuffer.wrap(answer.body()), callback);
+        return true;
     }
 
     /**

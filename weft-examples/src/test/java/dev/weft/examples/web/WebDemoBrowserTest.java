@@ -5,23 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.Engine;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,49 +29,36 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class WebDemoBrowserTest {
 
-    private static final String BROWSER_MISSING = "chromium and chromium-driver are not installed and cannot be"
-            + " installed here (src/test/scripts/install-chromium.sh needs root and apt-get)";
-
     @TempDir
     Path directory;
 
     private Process server;
-    private Process chromedriver;
+    private Chromium chromium;
     private WebDriver browser;
     private int port;
 
     @BeforeAll
     static void installChromium() throws Exception {
-        Process script = new ProcessBuilder("sh", "src/test/scripts/install-chromium.sh").inheritIO().start();
-        boolean ended = script.waitFor(15, TimeUnit.MINUTES);
-        if (!ended) {
-            script.destroyForcibly();
-        }
-        Assumptions.assumeTrue(ended && script.exitValue() == 0, BROWSER_MISSING);
+        Chromium.install();
     }
 
     @BeforeEach
     void startBrowser() throws Exception {
-        port = freePort();
-        int driverPort = freePort();
-        chromedriver = new ProcessBuilder("chromedriver", "--port=" + driverPort)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        awaitReady(URI.create("http://127.0.0.1:" + driverPort + "/status"));
-        browser = new WebDriver(driverPort);
+        port = Chromium.freePort();
+        chromium = Chromium.start();
+        browser = chromium.browser();
     }
 
     @AfterEach
     void stopAll() throws Exception {
         try {
-            if (browser != null) {
-                browser.close();
+            if (chromium != null) {
+                chromium.close();
             }
         } finally {
-            for (Process process : new Process[] {server, chromedriver}) {
-                if (process != null) {
-                    process.destroyForcibly();
-                    process.waitFor(1, TimeUnit.MINUTES);
-                }
+            if (server != null) {
+                server.destroyForcibly();
+                server.waitFor(1, TimeUnit.MINUTES);
             }
         }
     }
@@ -226,53 +202,8 @@ class WebDemoBrowserTest {
 
     /** The demo server as a process of its own, on {@link #port}, over a SQLite file in the test's directory, running {@code engine}. */
     private Process startServer(Engine engine) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "--add-exports", "java.base/jdk.internal.vm=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), WebDemo.class.getName(),
-                "--port", String.valueOf(port), "--sqlite", directory.resolve("sessions.db").toString(),
-                "--engine", name(engine)));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
-        String line = output.readLine();
-        if (line == null || !line.startsWith("listening on")) {
-            process.destroyForcibly();
-            throw new IOException("the demo server did not start: " + line);
-        }
-        Thread drain = new Thread(() -> {
-            try {
-                while (output.readLine() != null) {
-                    // keeps the pipe from filling
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        drain.setDaemon(true);
-        drain.start();
+        Process process = DemoServer.start(port, directory.resolve("sessions.db"), engine, java.util.Map.of());
         assertTrue(Files.exists(directory.resolve("sessions.db")));
         return process;
-    }
-
-    private static void awaitReady(URI status) throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        for (int attempt = 0; attempt < 600; attempt++) {
-            try {
-                if (client.send(HttpRequest.newBuilder(status).build(), HttpResponse.BodyHandlers.ofString())
-                        .statusCode() == 200) {
-                    return;
-                }
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(100);
-        }
-        throw new IOException("chromedriver never answered at " + status);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -80,6 +80,30 @@ final class WebDriver implements AutoCloseable {
         return unescape(value.group(1));
     }
 
+    /** Sets the browser window's size, in CSS pixels. */
+    void resize(int width, int height) throws IOException, InterruptedException {
+        send("POST", "/session/" + session + "/window/rect", "{\"width\":" + width + ",\"height\":" + height + "}");
+    }
+
+    /** Writes what the browser shows now, as a PNG, to {@code file}. */
+    void screenshot(java.nio.file.Path file) throws IOException, InterruptedException {
+        Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/screenshot", null));
+        if (!value.find()) {
+            throw new IOException("the browser gave no screenshot");
+        }
+        java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
+        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(value.group(1)));
+    }
+
+    /** The address of the page the browser shows. */
+    String url() throws IOException, InterruptedException {
+        Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/url", null));
+        if (!value.find()) {
+            throw new IOException("the browser gave no address");
+        }
+        return unescape(value.group(1));
+    }
+
     /** A JSON string's content, its escapes undone. */
     private static String unescape(String json) {
         StringBuilder text = new StringBuilder(json.length());

@@ -1,0 +1,165 @@
+package dev.weft.examples.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.Engine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The operator's console ({@link dev.weft.sessions.SessionConsole}) in a real browser, mounted in
+ * the web demo's server (a process of its own, on each engine) as an application mounts it:
+ * visitors leave three forms half-way, a row is changed in the store behind the server's back,
+ * and an operator, in headless Chromium, finds the sessions by their counts and filters, reads
+ * a session's stack as source lines with its values, signs in with the console's token and
+ * sends a message, cancels and removes, each after its confirmation. The pages are
+ * photographed into {@code target/console/} (the README's pictures are these).
+ */
+class SessionConsoleBrowserTest {
+
+    private static final String TOKEN = "browser-test-console-token-0123456789";
+
+    @TempDir
+    Path directory;
+
+    private Process server;
+    private Chromium chromium;
+    private WebDriver browser;
+    private int port;
+
+    @BeforeAll
+    static void installChromium() throws Exception {
+        Chromium.install();
+    }
+
+    @BeforeEach
+    void startBrowser() throws Exception {
+        port = Chromium.freePort();
+        chromium = Chromium.start();
+        browser = chromium.browser();
+        browser.resize(1440, 960);
+    }
+
+    @AfterEach
+    void stopAll() throws Exception {
+        try {
+            if (chromium != null) {
+                chromium.close();
+            }
+        } finally {
+            if (server != null) {
+                server.destroyForcibly();
+                server.waitFor(1, TimeUnit.MINUTES);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void anOperatorFindsReadsAndActsOnTheSessions(Engine engine) throws Exception {
+        Path database = directory.resolve("sessions.db");
+        server = DemoServer.start(port, database, engine, Map.of("WEFT_CONSOLE_TOKEN", TOKEN));
+
+        // visitors leave three forms half-way
+        browser.open(url("/questions?new"));
+        answer("John Doe");
+        String interaction = sessionOf(browser.text("#served"));
+        browser.open(url("/register?new"));
+        answer("Ada");
+        String registration = sessionOf(browser.text("#served"));
+        browser.open(url("/reminded?new"));
+        String reminded = sessionOf(browser.text("#served"));
+        browser.open(url("/questions?new"));
+        String tampered = sessionOf(browser.text("#served"));
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+                PreparedStatement update = connection.prepareStatement("UPDATE weft_sessions SET version = 0 WHERE id = ?")) {
+            update.setString(1, tampered);
+            assertEquals(1, update.executeUpdate());
+        }
+
+        // the list: counts, the row the node does not trust, a filter
+        browser.open(url("/"));
+        browser.click("#console");
+        assertEquals("4", browser.text("#count-suspended"), "the changed row's status is counted as stored");
+        assertTrue(browser.text("table.sessions").contains("column version holds 0, not the number of a step"),
+                browser.text("table.sessions"));
+        browser.screenshot(Path.of("target", "console", "console-list-" + name(engine) + ".png"));
+        browser.click("select[name=wait] option[value=INPUT]");
+        browser.click(".filters button[type=submit]");
+        String waiting = browser.text("table.sessions");
+        assertTrue(waiting.contains(reminded) && !waiting.contains(interaction), "a day's wait for an answer: " + waiting);
+        assertTrue(browser.url().contains("wait=INPUT"), browser.url());
+
+        // a session's stack, as source lines with its values
+        browser.open(url("/console/session?id=" + interaction));
+        String stack = browser.text(".frames").replaceAll("\\s+", " ");
+        assertTrue(stack.contains("dev.weft.examples.session.Interaction.run(Interaction.java:"), stack);
+        assertTrue(stack.contains("dev.weft.examples.session.Interaction.readString(Interaction.java:"), stack);
+        assertTrue(stack.contains("name String \"John Doe\""), stack);
+        assertEquals("This node takes it: its code has every method of its frames, unchanged.",
+                browser.text("#verdict"));
+        browser.screenshot(Path.of("target", "console", "console-session-" + name(engine) + ".png"));
+
+        // signed in, the operator acts, each action confirmed first
+        browser.click("a[href='/console/sign-in']");
+        browser.type("input[name=token]", TOKEN);
+        browser.click("#sign-in");
+        assertEquals("Signed in", browser.text(".mode"));
+        browser.open(url("/console/session?id=" + registration));
+        browser.click("#action-send");
+        assertEquals("Send a message to session " + registration + "?", browser.text("h1"));
+        browser.type("textarea[name=message]", "hello from the console");
+        browser.click("#confirm");
+        assertEquals("The message is in its inbox.", browser.text("#done"));
+        browser.click("#action-cancel");
+        browser.click("#confirm");
+        assertEquals("It was cancelled.", browser.text("#done"));
+        assertEquals("Cancelled", browser.text(".title-row .pill"));
+
+        // the row the node does not trust shows why, never its data, and can be removed
+        browser.open(url("/console/session?id=" + tampered));
+        assertTrue(browser.text("#refusal").endsWith("column version holds 0, not the number of a step"),
+                browser.text("#refusal"));
+        assertFalse(browser.exists(".frames"), "nothing of a refused row is shown");
+        browser.click("#action-remove");
+        browser.click("#confirm");
+        assertEquals("Session " + tampered + " was removed.", browser.text(".banner"));
+        assertFalse(browser.text("table.sessions").contains(tampered));
+        assertTrue(Files.size(Path.of("target", "console", "console-session-" + name(engine) + ".png")) > 10_000);
+    }
+
+    private void answer(String text) throws IOException, InterruptedException {
+        String before = browser.text("#served");
+        browser.type("#answer", text);
+        browser.click("#next");
+        for (int attempt = 0; attempt < 600 && browser.text("#served").equals(before); attempt++) {
+            Thread.sleep(100);
+        }
+    }
+
+    private static String sessionOf(String served) {
+        return served.substring("session ".length(), served.indexOf(','));
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + path;
+    }
+
+    private static String name(Engine engine) {
+        return engine.name().toLowerCase(java.util.Locale.ROOT);
+    }
+}
