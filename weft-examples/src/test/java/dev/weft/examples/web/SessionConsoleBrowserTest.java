@@ -106,6 +106,7 @@ class SessionConsoleBrowserTest {
 
         // a session's stack, as source lines with its values
         browser.open(url("/console/session?id=" + interaction));
+        assertTrue(browser.exists(".frames"), browser.text("main"));
         String stack = browser.text(".frames").replaceAll("\\s+", " ");
         assertTrue(stack.contains("dev.weft.examples.session.Interaction.run(Interaction.java:"), stack);
         assertTrue(stack.contains("dev.weft.examples.session.Interaction.readString(Interaction.java:"), stack);

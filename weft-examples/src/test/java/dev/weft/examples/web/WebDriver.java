@@ -87,12 +87,14 @@ final class WebDriver implements AutoCloseable {
 
     /** Writes what the browser shows now, as a PNG, to {@code file}. */
     void screenshot(java.nio.file.Path file) throws IOException, InterruptedException {
-        Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/screenshot", null));
-        if (!value.find()) {
-            throw new IOException("the browser gave no screenshot");
+        String reply = send("GET", "/session/" + session + "/screenshot", null);
+        int start = reply.indexOf("\"value\":\"") + "\"value\":\"".length(); // base64: no quote or escape inside
+        int end = reply.indexOf('"', start);
+        if (start < "\"value\":\"".length() || end < 0) {
+            throw new IOException("the browser gave no screenshot: " + reply.substring(0, Math.min(200, reply.length())));
         }
         java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
-        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(value.group(1)));
+        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(reply.substring(start, end)));
     }
 
     /** The address of the page the browser shows. */
