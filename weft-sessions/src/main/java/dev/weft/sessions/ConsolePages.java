@@ -164,9 +164,10 @@ final class ConsolePages {
         counts(html, statusCounts);
         builds(html, builds);
         html.raw("</aside><div class=\"content\">");
-        if ("removed".equals(done) && doneId != null) {
-            html.raw("<div class=\"banner ok\" role=\"status\">Session <code>").text(doneId)
-                    .raw("</code> was removed.</div>");
+        if (("removed".equals(done) || "ended".equals(done)) && doneId != null) {
+            html.raw("<div class=\"banner ok\" role=\"status\" id=\"done\">Session <code>").text(doneId)
+                    .raw("removed".equals(done) ? "</code> was removed.</div>" : "</code> ran its failed step again"
+                            + " and finished; the store keeps no finished session.</div>");
         }
         filterForm(html, filters);
         sessionTable(html, page.items());
@@ -325,7 +326,7 @@ final class ConsolePages {
             return layout(viewer, listing.id(), html.toString());
         }
         summary(html, info, listing.refusal());
-        stack(html, stack);
+        stack(html, stack, info.status() == SessionStatus.FAILED);
         if (info.failure() != null) {
             html.raw("<section class=\"card\"><h2>Failure</h2><pre class=\"failure-trace\" id=\"failure\">")
                     .text(info.failure()).raw("</pre></section>");
@@ -386,7 +387,12 @@ final class ConsolePages {
         html.raw("</dd><dt>Updated</dt><dd>");
         time(html, info.updated());
         html.raw("</dd><dt>Waits for</dt><dd id=\"waiting\">");
-        waiting(html, info.waiting());
+        if (info.status() == SessionStatus.SUSPENDED) {
+            waiting(html, info.waiting());
+        } else {
+            html.raw("<span class=\"muted\">nothing: it is ").text(info.status().name().toLowerCase(Locale.ROOT))
+                    .raw("</span>");
+        }
         html.raw("</dd>");
         term(html, "Point", info.point());
         if (info.parent() != null) {
@@ -415,8 +421,11 @@ final class ConsolePages {
         html.raw("<dt>").text(term).raw("</dt><dd>").text(value == null ? "none" : value).raw("</dd>");
     }
 
-    private static void stack(Html html, SessionStack stack) {
+    private static void stack(Html html, SessionStack stack, boolean failed) {
         html.raw("<section class=\"card\"><h2>Stack</h2>");
+        if (failed && stack != null && stack.refusal() == null) {
+            html.raw("<p class=\"muted\">Where its failed step started: a retry runs it again from here.</p>");
+        }
         if (stack == null || stack.refusal() != null) {
             html.raw("<p class=\"muted\" id=\"stack-refusal\">No frames are shown: ")
                     .text(stack == null ? "the session is gone" : stack.refusal()).raw("</p></section>");

@@ -71,6 +71,27 @@ final class WebDriver implements AutoCloseable {
         send("POST", "/session/" + session + "/element/" + find(css) + "/click", "{}");
     }
 
+    /**
+     * Clicks the element {@code css} selects, which loads another page (a link, a form's button),
+     * and waits until the page it was on is gone: until then its elements are still found.
+     */
+    void clickToLoad(String css) throws IOException, InterruptedException {
+        String page = find("html");
+        click(css);
+        for (int attempt = 0; attempt < 600; attempt++) {
+            try {
+                send("GET", "/session/" + session + "/element/" + page + "/name", null);
+            } catch (IOException e) {
+                if (e.getMessage().contains("stale element reference")) {
+                    return;
+                }
+                throw e;
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("clicking " + css + " loaded no other page within 30 s");
+    }
+
     /** The visible text of the element {@code css} selects. */
     String text(String css) throws IOException, InterruptedException {
         Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/element/" + find(css) + "/text", null));
