@@ -12,11 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,44 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * untrusted row, each after its confirmation. The pages are
  * photographed into {@code target/console/} (the README's pictures are these).
  */
-class SessionConsoleBrowserTest {
+class SessionConsoleBrowserTest extends BrowserTest {
 
     private static final String TOKEN = "browser-test-console-token-0123456789";
-
-    @TempDir
-    Path directory;
-
-    private Process server;
-    private Chromium chromium;
-    private WebDriver browser;
-    private int port;
-
-    @BeforeAll
-    static void installChromium() throws Exception {
-        Chromium.install();
-    }
-
-    @BeforeEach
-    void startBrowser() throws Exception {
-        port = Chromium.freePort();
-        chromium = Chromium.start();
-        browser = chromium.browser();
-        browser.resize(1440, 960);
-    }
-
-    @AfterEach
-    void stopAll() throws Exception {
-        try {
-            if (chromium != null) {
-                chromium.close();
-            }
-        } finally {
-            if (server != null) {
-                server.destroyForcibly();
-                server.waitFor(1, TimeUnit.MINUTES);
-            }
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(Engine.class)
@@ -179,9 +139,6 @@ class SessionConsoleBrowserTest {
         return served.substring("session ".length(), served.indexOf(','));
     }
 
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
 
     private static String name(Engine engine) {
         return engine.name().toLowerCase(java.util.Locale.ROOT);

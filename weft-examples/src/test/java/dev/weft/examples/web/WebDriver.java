@@ -82,8 +82,9 @@ final class WebDriver implements AutoCloseable {
             try {
                 send("GET", "/session/" + session + "/element/" + page + "/name", null);
             } catch (IOException e) {
-                if (e.getMessage().contains("stale element reference")) {
-                    return;
+                if (e.getMessage().contains("stale element reference")
+                        || e.getMessage().contains("does not belong to the document")) {
+                    return; // the two ways chromedriver says the element's document is gone
                 }
                 throw e;
             }
