@@ -413,6 +413,7 @@ public final class SessionConsole {
         headers.put("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
                 + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("X-Frame-Options", "DENY"); // frame-ancestors, for browsers that predate it
         headers.put("Referrer-Policy", "no-referrer");
         headers.put("Cache-Control", "no-store");
         return new Response(status, headers, html.getBytes(StandardCharsets.UTF_8));
