@@ -460,12 +460,12 @@ final class ConsolePages {
 
     private static void stack(Html html, SessionStack stack, boolean failed) {
         html.raw("<section class=\"card\"><h2>Stack</h2>");
-        if (failed && stack != null && stack.refusal() == null) {
+        if (failed && stack.refusal() == null) {
             html.raw("<p class=\"muted\">Where its failed step started: a retry runs it again from here.</p>");
         }
-        if (stack == null || stack.refusal() != null) {
-            html.raw("<p class=\"muted\" id=\"stack-refusal\">No frames are shown: ")
-                    .text(stack == null ? "the session is gone" : stack.refusal()).raw("</p></section>");
+        if (stack.refusal() != null) {
+            html.raw("<p class=\"muted\" id=\"stack-refusal\">No frames are shown: ").text(stack.refusal())
+                    .raw("</p></section>");
             return;
         }
         html.raw("<ol class=\"frames\">");

@@ -329,7 +329,7 @@ public final class SessionConsole {
         String id = one(form, "id");
         Action action = action(one(form, "action"));
         if (!auth.allowsChanges()) {
-            return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
+            return readOnly(viewer);
         }
         if (!viewer.signedIn()) {
             return page(403, pages.message(viewer, "Sign in first", "Only a signed-in operator may "
@@ -377,14 +377,14 @@ public final class SessionConsole {
         if (id == null) {
             throw new IllegalArgumentException("The session page needs a session's id (?id=...).");
         }
-        Optional<SessionListing.Listing> listing = sessions.listing().one(id);
-        if (listing.isEmpty()) {
+        Optional<SessionListing.Detail> detail = sessions.listing().detail(id);
+        if (detail.isEmpty()) {
             return page(404, pages.message(viewer, "No such session", "There is no session " + id
                     + " in this store" + ("removed".equals(done) ? " any more." : ".")));
         }
-        SessionStack stack = sessions.stack(id).orElse(null);
-        Object output = listing.get().info() == null ? null : sessions.lastOutput(id).orElse(null);
-        return page(200, pages.session(viewer, listing.get(), stack, output, sessions.history(id), done));
+        SessionListing.Detail shown = detail.get();
+        return page(200, pages.session(viewer, shown.listing(), shown.stack(), shown.output(), sessions.history(id),
+                done));
     }
 
     private Response confirmPage(String id, Action action, ConsolePages.Viewer viewer, String error) {
@@ -392,7 +392,7 @@ public final class SessionConsole {
             throw new IllegalArgumentException("An action needs a session's id (id=...).");
         }
         if (!auth.allowsChanges()) {
-            return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
+            return readOnly(viewer);
         }
         if (!viewer.signedIn()) {
             return page(403, pages.signIn(viewer, "Sign in to " + action.label.toLowerCase(Locale.ROOT)
@@ -400,6 +400,10 @@ public final class SessionConsole {
         }
         Optional<SessionListing.Listing> listing = sessions.listing().one(id);
         return page(error == null ? 200 : 409, pages.confirm(viewer, id, listing.orElse(null), action, error));
+    }
+
+    private Response readOnly(ConsolePages.Viewer viewer) {
+        return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
     }
 
     private static Action action(String name) {

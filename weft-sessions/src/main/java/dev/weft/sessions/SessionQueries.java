@@ -35,7 +35,7 @@ final class SessionQueries {
             listing("weft_sessions_waiting", "(wait_kind, created_at, id)", " WHERE wait_kind IS NOT NULL"));
 
     private static StoreIndexes.Index listing(String name, String columns, String where) {
-        return new StoreIndexes.Index(name, "weft_sessions", "weft_sessions " + columns + where);
+        return new StoreIndexes.Index(name, "weft_sessions", columns + where);
     }
 
     /** The listing order, for every listing. */

@@ -28,17 +28,18 @@ import java.util.Set;
 final class StoreIndexes {
 
     /**
-     * One index: its name and what it covers ({@code ON table (columns) [WHERE ...]}).
+     * One index: its name, its table, and its columns and predicate ({@code (columns) [WHERE ...]}).
      *
-     * @param name  the index's name, unique in the database
-     * @param table the table it indexes
-     * @param on    what follows {@code ON} in its {@code CREATE INDEX}
+     * @param name    the index's name, unique in the database
+     * @param table   the table it indexes
+     * @param columns its columns, and the predicate of a partial index
      */
-    record Index(String name, String table, String on) {
+    record Index(String name, String table, String columns) {
 
         /** The statement that creates it if missing; {@code concurrently}: PostgreSQL's build that blocks no writer. */
         String create(boolean concurrently) {
-            return "CREATE INDEX " + (concurrently ? "CONCURRENTLY " : "") + "IF NOT EXISTS " + name + " ON " + on;
+            return "CREATE INDEX " + (concurrently ? "CONCURRENTLY " : "") + "IF NOT EXISTS " + name + " ON " + table + " "
+                    + columns;
         }
     }
 
@@ -50,14 +51,14 @@ final class StoreIndexes {
 
     private static List<Index> all() {
         List<Index> all = new ArrayList<>(List.of(
-                new Index("weft_sessions_build", "weft_sessions", "weft_sessions (build)"),
-                new Index("weft_sessions_due", "weft_sessions", "weft_sessions (due_at) WHERE due_at IS NOT NULL"),
+                new Index("weft_sessions_build", "weft_sessions", "(build)"),
+                new Index("weft_sessions_due", "weft_sessions", "(due_at) WHERE due_at IS NOT NULL"),
                 new Index("weft_sessions_deadline", "weft_sessions",
-                        "weft_sessions (deadline_at) WHERE deadline_at IS NOT NULL")));
+                        "(deadline_at) WHERE deadline_at IS NOT NULL")));
         all.addAll(SessionQueries.INDEXES);
-        all.add(new Index("weft_messages_session", "weft_messages", "weft_messages (session_id, seq)"));
-        all.add(new Index("weft_history_session", "weft_history", "weft_history (session_id, seq)"));
-        all.add(new Index("weft_history_started", "weft_history", "weft_history (started_at)"));
+        all.add(new Index("weft_messages_session", "weft_messages", "(session_id, seq)"));
+        all.add(new Index("weft_history_session", "weft_history", "(session_id, seq)"));
+        all.add(new Index("weft_history_started", "weft_history", "(started_at)"));
         return List.copyOf(all);
     }
 
@@ -67,11 +68,11 @@ final class StoreIndexes {
     /** PostgreSQL: the tables of {@link #ALL} that exist, read in the opening transaction before it creates any. */
     static Set<String> existingTables(Statement statement) throws SQLException {
         Set<String> existing = new HashSet<>();
-        for (String table : ALL.stream().map(Index::table).distinct().toList()) {
-            try (ResultSet found = statement.executeQuery("SELECT to_regclass('" + table + "') IS NOT NULL")) {
-                if (found.next() && found.getBoolean(1)) {
-                    existing.add(table);
-                }
+        String tables = String.join("', '", ALL.stream().map(Index::table).distinct().toList());
+        try (ResultSet found = statement.executeQuery("SELECT t FROM unnest(ARRAY['" + tables + "']) t"
+                + " WHERE to_regclass(t) IS NOT NULL")) {
+            while (found.next()) {
+                existing.add(found.getString(1));
             }
         }
         return existing;
