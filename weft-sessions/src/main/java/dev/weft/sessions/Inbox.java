@@ -29,10 +29,19 @@ final class Inbox {
     record Message(long seq, String sessionId, byte[] payload, long sentAt, byte[] seal, String trace) {
     }
 
-    private final boolean postgres;
+    /** Prepares a statement on one of the store's own connections, once per connection; its user never closes it. */
+    @FunctionalInterface
+    interface Statements {
+        PreparedStatement prepared(Connection connection, String sql) throws SQLException;
+    }
 
-    Inbox(boolean postgres) {
+    private final boolean postgres;
+    /** The store's statements, for those that run on its own connections only (a step's). */
+    private final Statements statements;
+
+    Inbox(boolean postgres, Statements statements) {
         this.postgres = postgres;
+        this.statements = statements;
     }
 
     /** Creates the table and its index if missing. */
@@ -91,44 +100,42 @@ final class Inbox {
      * transaction back, which leaves it in the inbox.
      */
     Message takeOldest(Connection connection, String id) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = (SELECT seq"
-                + " FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at, seal,"
-                + " trace_parent")) {
-            delete.setString(1, id);
-            try (ResultSet rows = delete.executeQuery()) {
-                return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
-                        rows.getBytes(4), rows.getString(5)) : null;
-            }
+        PreparedStatement delete = statements.prepared(connection, "DELETE FROM weft_messages WHERE seq = (SELECT"
+                + " seq FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at,"
+                + " seal, trace_parent");
+        delete.setString(1, id);
+        try (ResultSet rows = delete.executeQuery()) {
+            return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
+                    rows.getBytes(4), rows.getString(5)) : null;
         }
     }
 
-    /** Deletes every message of session {@code id}, after its row was deleted in this transaction, or it ended. */
+    /**
+     * Deletes every message of session {@code id}, after its row was deleted in this transaction
+     * (a step's, on a connection of the store's own), or it ended.
+     */
     void clear(Connection connection, String id) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE session_id = ?")) {
-            delete.setString(1, id);
-            delete.executeUpdate();
-        }
+        PreparedStatement delete = statements.prepared(connection, "DELETE FROM weft_messages WHERE session_id = ?");
+        delete.setString(1, id);
+        delete.executeUpdate();
     }
 
-    /** Sessions that wait for a message and have one, but those in {@code skipped}: FROM and WHERE. */
-    private static String delivering(Collection<String> skipped) {
-        return " FROM weft_messages m JOIN weft_sessions s ON s.id = m.session_id WHERE s.status = 'SUSPENDED'"
+    /**
+     * Sessions that wait for a message and have one, but those in {@code skipped} (its
+     * parameters: their ids): FROM and WHERE, the session as {@code s}, the message as {@code m}.
+     * The messages are the outer loop ({@code CROSS JOIN}, which SQLite keeps in the order
+     * written; PostgreSQL's planner orders it as any join): read in the order sent, each
+     * message's session by its key, so that the first deliverable one ends a read that wants one,
+     * however many sessions wait for a message with an empty inbox.
+     */
+    static String delivering(Collection<String> skipped) {
+        return " FROM weft_messages m CROSS JOIN weft_sessions s WHERE s.id = m.session_id AND s.status = 'SUSPENDED'"
                 + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + SessionStore.notIn("s.id", skipped);
     }
 
     /** Sessions that wait for a message and have one (FROM and WHERE, the session as {@code s}): those due for one. */
     String deliverable() {
         return delivering(java.util.List.of());
-    }
-
-    /** Whether a session but those in {@code skipped} waits for a message and has one, read without a lock. */
-    boolean anyDeliverable(Connection connection, Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT 1" + delivering(skipped) + " LIMIT 1")) {
-            SessionStore.bindIds(select, 1, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next();
-            }
-        }
     }
 
     /**

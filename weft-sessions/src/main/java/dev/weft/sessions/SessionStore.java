@@ -176,7 +176,7 @@ public final class SessionStore implements AutoCloseable {
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
-        this.inbox = new Inbox(dialect == Dialect.POSTGRES);
+        this.inbox = new Inbox(dialect == Dialect.POSTGRES, this::prepared);
         this.history = new HistoryTable(dialect == Dialect.POSTGRES);
         this.pool = new ConnectionPool(opener, 16, statements::remove);
         this.description = description;
@@ -503,6 +503,26 @@ public final class SessionStore implements AutoCloseable {
             prepared.put(sql, statement);
         }
         return statement;
+    }
+
+    /**
+     * A statement of a worker's look or claim, run once: the one {@link #prepared} on its
+     * connection before, or, if it lists the ids of sessions passed over (their number varies,
+     * and so does its SQL), prepared for this run and closed after it.
+     */
+    private record Once(PreparedStatement statement, boolean kept) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            if (!kept) {
+                statement.close();
+            }
+        }
+    }
+
+    /** {@code sql} as a {@link Once}: kept on {@code connection} if {@code skipped} is empty, which it lists. */
+    private Once once(Connection connection, String sql, java.util.Collection<String> skipped) throws SQLException {
+        return skipped.isEmpty() ? new Once(prepared(connection, sql), true)
+                : new Once(connection.prepareStatement(sql), false);
     }
 
     /**
@@ -951,42 +971,44 @@ public final class SessionStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- waits
 
-    /** The rows a worker may resume once due: suspended, with a wait. */
-    private static final String WAITING = " FROM weft_sessions WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL"
-            + " AND status = 'SUSPENDED'";
+    /**
+     * The rows a worker may resume once due: suspended, with a wait; read by the index of due
+     * times (on SQLite by name: with no statistics, its planner takes the index of statuses, and
+     * reads every suspended session to find the first due).
+     */
+    private String waiting() {
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_due" : "")
+                + " WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL AND status = 'SUSPENDED'";
+    }
 
-    /** The rows a worker cancels once their deadline has passed: not yet ended, with a deadline. */
-    private static final String RUNNING = " FROM weft_sessions WHERE deadline_at IS NOT NULL"
-            + " AND status IN ('SUSPENDED', 'FAILED')";
+    /**
+     * The rows a worker cancels once their deadline has passed: not yet ended, with a deadline;
+     * read by the index of deadlines (as {@link #waiting()}).
+     */
+    private String running() {
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_deadline" : "")
+                + " WHERE deadline_at IS NOT NULL AND status IN ('SUSPENDED', 'FAILED')";
+    }
 
     /**
      * The earliest due time of a waiting session, or deadline of a session not yet ended, but
      * those in {@code skipped}, read without a lock (the rows may change before a worker claims
      * one); null if none waits. A session that waits for a message and has one is due at once
-     * ({@link Long#MIN_VALUE}).
+     * ({@link Long#MIN_VALUE}). One statement, each of its three parts read by its index.
      */
     Long nextDue(java.util.Collection<String> skipped) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
-        try (PreparedStatement select = connection.prepareStatement("SELECT MIN(due_at)" + WAITING
-                + notIn("id", skipped))) {
-            bindIds(select, 1, skipped);
+        try (Once select = once(connection, "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due" + waiting()
+                + notIn("id", skipped) + " UNION ALL SELECT MIN(deadline_at)" + running() + notIn("id", skipped)
+                + " UNION ALL SELECT CAST(? AS BIGINT) WHERE EXISTS (SELECT 1" + inbox.delivering(skipped) + ")) due",
+                skipped)) {
+            int next = bindIds(select.statement(), bindIds(select.statement(), 1, skipped), skipped);
+            select.statement().setLong(next, Long.MIN_VALUE);
+            bindIds(select.statement(), next + 1, skipped);
             Long due;
-            try (ResultSet rows = select.executeQuery()) {
+            try (ResultSet rows = select.statement().executeQuery()) {
                 due = rows.next() ? longOrNull(rows, 1) : null;
-            }
-            try (PreparedStatement deadlines = connection.prepareStatement("SELECT MIN(deadline_at)" + RUNNING
-                    + notIn("id", skipped))) {
-                bindIds(deadlines, 1, skipped);
-                try (ResultSet rows = deadlines.executeQuery()) {
-                    Long deadline = rows.next() ? longOrNull(rows, 1) : null;
-                    if (deadline != null && (due == null || deadline < due)) {
-                        due = deadline;
-                    }
-                }
-            }
-            if (inbox.anyDeliverable(connection, skipped)) {
-                due = Long.MIN_VALUE;
             }
             healthy = true;
             return due;
@@ -1003,8 +1025,8 @@ public final class SessionStore implements AutoCloseable {
     long countDue(long now) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
-        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM (SELECT id" + WAITING
-                + " AND due_at <= ? UNION SELECT id" + RUNNING + " AND deadline_at <= ? UNION SELECT s.id"
+        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM (SELECT id" + waiting()
+                + " AND due_at <= ? UNION SELECT id" + running() + " AND deadline_at <= ? UNION SELECT s.id"
                 + inbox.deliverable() + ") due")) {
             select.setLong(1, now);
             select.setLong(2, now);
@@ -1026,21 +1048,40 @@ public final class SessionStore implements AutoCloseable {
      * waits for a message and has had one longest, but those in {@code skipped}: its row, read
      * as {@link #lock} reads it, or null if none is due. PostgreSQL: its row is locked
      * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
-     * that workers of many nodes claim different sessions); SQLite: the transaction holds the
-     * database's write lock already.
+     * that workers of many nodes claim different sessions), one statement a kind, in that order;
+     * SQLite: the transaction holds the database's write lock already, and one statement reads all
+     * three. Each statement is prepared once per connection (unless it lists skipped ids).
      */
     Row claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
-        String skipLocked = dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : "";
-        Row row = claimed(connection, "SELECT " + COLUMNS + RUNNING + " AND deadline_at <= ?" + notIn("id", skipped)
-                + " ORDER BY deadline_at LIMIT 1" + skipLocked, now, skipped);
+        if (dialect == Dialect.SQLITE) {
+            Row row = claimed(connection, sqliteClaimDue(skipped), skipped, now, now, null);
+            return withStoredManifest(connection, row);
+        }
+        String skipLocked = " FOR NO KEY UPDATE SKIP LOCKED";
+        Row row = claimed(connection, "SELECT " + COLUMNS + running() + " AND deadline_at <= ?" + notIn("id", skipped)
+                + " ORDER BY deadline_at LIMIT 1" + skipLocked, skipped, now);
         if (row == null) {
-            row = claimed(connection, "SELECT " + COLUMNS + WAITING + " AND due_at <= ?" + notIn("id", skipped)
-                    + " ORDER BY due_at LIMIT 1" + skipLocked, now, skipped);
+            row = claimed(connection, "SELECT " + COLUMNS + waiting() + " AND due_at <= ?" + notIn("id", skipped)
+                    + " ORDER BY due_at LIMIT 1" + skipLocked, skipped, now);
         }
         if (row == null) {
-            row = claimed(connection, inbox.claim(JOINED_COLUMNS, skipped), null, skipped);
+            row = claimed(connection, inbox.claim(JOINED_COLUMNS, skipped), skipped, (Long) null);
         }
         return withStoredManifest(connection, row);
+    }
+
+    /**
+     * SQLite's {@link #claimDue}, one statement (the transaction holds the write lock, so no row
+     * is held by another): the session whose deadline has passed longest, else the one due
+     * longest, else the one with the oldest message, but those in {@code skipped}. Its three parts
+     * take, in this order, now and the skipped ids, now and the skipped ids, the skipped ids.
+     */
+    private String sqliteClaimDue(java.util.Collection<String> skipped) {
+        return "SELECT " + COLUMNS + " FROM (SELECT * FROM (SELECT " + COLUMNS + ", 0 AS claim_order" + running()
+            + " AND deadline_at <= ?" + notIn("id", skipped) + " ORDER BY deadline_at LIMIT 1) UNION ALL SELECT *"
+            + " FROM (SELECT " + COLUMNS + ", 1" + waiting() + " AND due_at <= ?" + notIn("id", skipped)
+            + " ORDER BY due_at LIMIT 1) UNION ALL SELECT * FROM (" + inbox.claim(JOINED_COLUMNS + ", 2", skipped)
+            + ")) ORDER BY claim_order LIMIT 1";
     }
 
     /**
@@ -1055,18 +1096,20 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * The row that {@code sql} claims, if any: its parameters are {@code now}, unless null, then
-     * the ids of {@code skipped}.
+     * The row that {@code sql} claims, if any: its parameters are, for each of its parts, that
+     * part's time of {@code nows} (none if null) and then the ids of {@code skipped}.
      */
-    private static Row claimed(Connection connection, String sql, Long now, java.util.Collection<String> skipped)
+    private Row claimed(Connection connection, String sql, java.util.Collection<String> skipped, Long... nows)
             throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
+        try (Once select = once(connection, sql, skipped)) {
             int next = 1;
-            if (now != null) {
-                select.setLong(next++, now);
+            for (Long now : nows) {
+                if (now != null) {
+                    select.statement().setLong(next++, now);
+                }
+                next = bindIds(select.statement(), next, skipped);
             }
-            bindIds(select, next, skipped);
-            try (ResultSet found = select.executeQuery()) {
+            try (ResultSet found = select.statement().executeQuery()) {
                 return found.next() ? row(found) : null;
             }
         }
@@ -1218,12 +1261,13 @@ public final class SessionStore implements AutoCloseable {
                 "?")) + ")";
     }
 
-    /** Binds {@code ids} to the parameters of {@link #notIn} from {@code first} on. */
-    static void bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids) throws SQLException {
+    /** Binds {@code ids} to the parameters of {@link #notIn} from {@code first} on; returns the index after them. */
+    static int bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids) throws SQLException {
         int index = first;
         for (String id : ids) {
             statement.setString(index++, id);
         }
+        return index;
     }
 
 
