@@ -101,13 +101,40 @@ final class Inbox {
      */
     Message takeOldest(Connection connection, String id) throws SQLException {
         PreparedStatement delete = statements.prepared(connection, "DELETE FROM weft_messages WHERE seq = (SELECT"
-                + " seq FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at,"
-                + " seal, trace_parent");
+                + " seq FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING " + MESSAGE_COLUMNS);
         delete.setString(1, id);
         try (ResultSet rows = delete.executeQuery()) {
-            return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
-                    rows.getBytes(4), rows.getString(5)) : null;
+            return rows.next() ? message(rows, 1, id) : null;
         }
+    }
+
+    /** A message's columns as {@link #message} reads them. */
+    private static final String MESSAGE_COLUMNS = "seq, payload, sent_at, seal, trace_parent";
+
+    /**
+     * The message of session {@code id} in the current row of {@code rows}, its
+     * {@link #MESSAGE_COLUMNS} from column {@code first} on; null if they are NULL (none).
+     */
+    static Message message(ResultSet rows, int first, String id) throws SQLException {
+        long seq = rows.getLong(first);
+        return rows.wasNull() ? null : new Message(seq, id, rows.getBytes(first + 1), rows.getLong(first + 2),
+                rows.getBytes(first + 3), rows.getString(first + 4));
+    }
+
+    /**
+     * PostgreSQL: a statement that claims a session by {@code claim} (a query of one session's
+     * columns, its id the first of them, that locks the row it reads) and, if it claimed one, takes
+     * the oldest message of its inbox, deleting it in this transaction as {@link #takeOldest}
+     * does, in one round trip: the claimed row's columns, then the taken message's (read by
+     * {@link #message}; NULL if the inbox was empty). The delete reads the session's id from the
+     * claim, so it runs on the claimed session only, and once its row is locked; a message that a
+     * transaction which held the row took and committed since the statement began is not taken
+     * again (the delete finds it gone), and the claim then takes none.
+     */
+    static String claimingAndTaking(String claim) {
+        return "WITH claimed AS (" + claim + "), taken AS (DELETE FROM weft_messages WHERE seq = (SELECT seq FROM"
+                + " weft_messages WHERE session_id = (SELECT id FROM claimed) ORDER BY seq LIMIT 1) RETURNING "
+                + MESSAGE_COLUMNS + ") SELECT claimed.*, taken.* FROM claimed LEFT JOIN taken ON TRUE";
     }
 
     /**

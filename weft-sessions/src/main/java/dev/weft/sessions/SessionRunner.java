@@ -41,9 +41,10 @@ final class SessionRunner {
      * own transaction that sends a message, say) would then wait for, or be refused.
      * Before 2, a session sent a message, by this node (sent()) or another (the notification's
      * payload, its id), is claimed by its id (Steps.runSent: one statement, which reads its row
-     * too, if no other transaction holds it), at most HINTED_IN_A_ROW in a row between claims in
-     * due order: a message's step is then as many round trips as a caller's resume plus the
-     * message's take, where a claim in due order first tries deadlines and due times. An id kept
+     * too, if no other transaction holds it, and on PostgreSQL takes its oldest message), at most
+     * HINTED_IN_A_ROW in a row between claims in due order: on PostgreSQL a message's step is then
+     * as many round trips as a caller's resume, where a claim in due order first tries deadlines
+     * and due times, and takes the message in a statement of its own. An id kept
      * for a session that another worker has stepped since costs a claim that finds it not due.
      * A wake-up is this node storing a session that waits (due()): the workers look at the store
      * again, so a wait stored here is seen at once; one stored by another node is seen within the

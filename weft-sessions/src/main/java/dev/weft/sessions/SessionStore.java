@@ -142,6 +142,8 @@ public final class SessionStore implements AutoCloseable {
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
             + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input, parent_id, deadline_at";
+    /** How many {@link #COLUMNS} there are, as {@link #row} reads them. */
+    private static final int COLUMN_COUNT = 19;
     /** {@link #COLUMNS} of the table of sessions joined as {@code s}. */
     private static final String JOINED_COLUMNS = "s." + COLUMNS.replace(", ", ", s.");
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
@@ -173,6 +175,9 @@ public final class SessionStore implements AutoCloseable {
     /** Per connection, the builds its open transaction added to {@code weft_builds}: known once it commits. */
     private final Map<Connection, Map<String, String>> addedBuilds =
             Collections.synchronizedMap(new IdentityHashMap<>());
+    /** PostgreSQL: the connections whose open transaction has a notification to send ({@link #notifyDue}). */
+    private final java.util.Set<Connection> notifying =
+            Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
@@ -360,6 +365,9 @@ public final class SessionStore implements AutoCloseable {
         if (connection.isClosed()) {
             throw new SQLException("the connection was closed before the COMMIT was sent", "08003");
         }
+        if (notifying.remove(connection)) {
+            prepared(connection, NOTIFY).execute(); // no statement of this transaction sent it
+        }
         try {
             if (dialect == Dialect.SQLITE) {
                 prepared(connection, "COMMIT").execute();
@@ -415,6 +423,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** After the transaction on {@code connection} committed: the connection back in autocommit, its new builds known. */
     private void committed(Connection connection) throws SQLException {
+        notifying.remove(connection);
         if (dialect == Dialect.POSTGRES) {
             connection.setAutoCommit(true); // no round trip: the driver knows that no transaction is open
         }
@@ -427,6 +436,7 @@ public final class SessionStore implements AutoCloseable {
     /** Rolls back; returns whether the connection is fit to be kept. */
     boolean rollbackQuietly(Connection connection) {
         addedBuilds.remove(connection);
+        notifying.remove(connection);
         try {
             if (dialect == Dialect.SQLITE) {
                 try (Statement statement = connection.createStatement()) {
@@ -444,6 +454,7 @@ public final class SessionStore implements AutoCloseable {
 
     void release(Connection connection, boolean healthy) {
         addedBuilds.remove(connection);
+        notifying.remove(connection);
         pool.give(connection, healthy);
     }
 
@@ -641,7 +652,7 @@ public final class SessionStore implements AutoCloseable {
     /** Inserts a new session's {@code row}, and {@code step}'s entry in the history unless null. */
     void insert(Connection connection, Row row, HistoryTable.Entry step) throws SQLException {
         addBuild(connection, row);
-        PreparedStatement insert = prepared(connection, withHistory(INSERT, step));
+        PreparedStatement insert = prepared(connection, withHistory(INSERT, step) + notifyingWith(connection));
         bind(insert, row);
         written(connection, insert, INSERT_PARAMETERS + 1, step, "");
     }
@@ -819,7 +830,7 @@ public final class SessionStore implements AutoCloseable {
         }
         PreparedStatement update = prepared(connection, withHistory(UPDATE + (newStatus ? NEW_STATUS : "")
                 + (newBuild ? NEW_BUILD : "") + WHERE_ID + (previous == null ? "" : previous.condition()), step)
-                + after);
+                + notifyingWith(connection) + after);
         update.setLong(1, row.version());
         update.setString(2, row.point());
         update.setBytes(3, row.pointValues());
@@ -1085,14 +1096,44 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
-     * Claims session {@code id} for this transaction if it waits for a message and no other
-     * transaction holds it (PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}; SQLite: the
-     * transaction holds the write lock already): its row, read as {@link #lock} reads it, or null.
+     * A session that a worker's claim locked for its transaction: its row, read as {@link #lock}
+     * reads it; whether the claim also took the oldest message of its inbox ({@code took}:
+     * PostgreSQL's {@link #claimMessaged}), and that message, deleted in this transaction as
+     * {@link Inbox#takeOldest} deletes it (null if the inbox was empty).
      */
-    Row claimMessaged(Connection connection, String id) throws SQLException {
-        return rowById(connection, "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ? AND status = 'SUSPENDED'"
-                + " AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'"
-                + (dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : ""), id);
+    record Claimed(Row row, boolean took, Inbox.Message message) {
+        /** {@code row} claimed, its inbox untouched; null if null. */
+        static Claimed of(Row row) {
+            return row == null ? null : new Claimed(row, false, null);
+        }
+    }
+
+    /**
+     * Claims session {@code id} for this transaction if it waits for a message and no other
+     * transaction holds it, or null. PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}, and the
+     * oldest message of its inbox taken in the same statement ({@link Inbox#claimingAndTaking}),
+     * one round trip for both; SQLite: the transaction holds the write lock already, and the
+     * message is left for the step to take.
+     */
+    Claimed claimMessaged(Connection connection, String id) throws SQLException {
+        String claim = "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ? AND status = 'SUSPENDED'"
+                + " AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'";
+        if (dialect == Dialect.SQLITE) {
+            return Claimed.of(rowById(connection, claim, id));
+        }
+        PreparedStatement select = prepared(connection, Inbox.claimingAndTaking(claim
+                + " FOR NO KEY UPDATE SKIP LOCKED"));
+        select.setString(1, id);
+        Row row;
+        Inbox.Message message;
+        try (ResultSet rows = select.executeQuery()) {
+            if (!rows.next()) {
+                return null;
+            }
+            row = row(rows);
+            message = Inbox.message(rows, COLUMN_COUNT + 1, row.id());
+        }
+        return new Claimed(withStoredManifest(connection, row), true, message);
     }
 
     /**
@@ -1190,13 +1231,26 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * PostgreSQL: a notification, in this transaction, to the nodes that {@link #listen}: the
-     * server sends it when the transaction commits, and drops it if it rolls back. SQLite:
-     * nothing (its nodes share one file, and poll).
+     * server sends it when the transaction commits, and drops it if it rolls back. It costs no
+     * round trip of its own: a {@code NOTIFY} goes in the message of the transaction's next
+     * statement that writes a session's row ({@link #update} and kin, {@link #insert}), or else
+     * just before its {@link #commit}. SQLite: nothing (its nodes share one file, and poll).
      */
-    void notifyDue(Connection connection) throws SQLException {
+    void notifyDue(Connection connection) {
         if (dialect == Dialect.POSTGRES) {
-            prepared(connection, "SELECT pg_notify('" + DUE_CHANNEL + "', '')").execute();
+            notifying.add(connection);
         }
+    }
+
+    /** The notification of {@link #notifyDue}: a statement with no result, so that it goes with a write's. */
+    private static final String NOTIFY = "NOTIFY " + DUE_CHANNEL;
+
+    /**
+     * What a statement that writes a session's row appends to send the notification that this
+     * transaction has to send, if any (then sent: no longer to send); else nothing.
+     */
+    private String notifyingWith(Connection connection) {
+        return notifying.remove(connection) ? "; " + NOTIFY : "";
     }
 
     /**

@@ -161,6 +161,23 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
         }
     }
 
+    @Test
+    void aResumeThatStoresAWaitWakesAnotherNodesWorkersThroughNotifyWhetherItsBodyWroteOrNot() throws SQLException {
+        try (SessionStore otherStore = reopen();
+                Sessions listening = Sessions.builder(otherStore).engine(engine()).pollEvery(Duration.ofMinutes(10))
+                        .workers(1).keepFinished(true).build()) {
+            SessionWaitsContract.awaitTrue(() -> listeners(this) == 1, () -> "the other node to listen");
+            for (boolean writes : List.of(false, true)) {
+                String id = sessions.start(new dev.weft.sessions.flows.Snooze(writes), null).id();
+                assertEquals("asleep", sessions.resume(id, Duration.ZERO).output(), "its UPDATE notifies");
+                SessionWaitsContract.awaitTrue(() -> listening.status(id).orElseThrow().status()
+                        == SessionStatus.FINISHED, () -> "the other node's worker to run session " + id);
+                assertEquals("woke at step 3, timed out true", listening.lastOutput(id).orElseThrow());
+            }
+            assertEquals(0, openTransactions());
+        }
+    }
+
     /** How many connections to {@code suite}'s database listen for due sessions (a node's listener each). */
     static long listeners(SessionStoreContract suite) {
         try (Connection connection = suite.connect(); Statement statement = connection.createStatement();
