@@ -290,6 +290,9 @@ public final class SessionStore implements AutoCloseable {
                     + " WHERE due_at IS NOT NULL");
             statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_deadline ON weft_sessions (deadline_at)"
                     + " WHERE deadline_at IS NOT NULL");
+            if (dialect == Dialect.POSTGRES) {
+                createClaimIndexes(statement);
+            }
             for (String index : SessionQueries.INDEXES) {
                 statement.execute(index);
             }
@@ -322,6 +325,22 @@ public final class SessionStore implements AutoCloseable {
      * Adds column {@code name} to {@code table}, created before it existed: {@code weft_messages}'
      * {@code trace_parent} before messages carried their trace context.
      */
+    /**
+     * PostgreSQL: an index of exactly the rows of each kind a worker claims in order
+     * ({@link #waiting()}, {@link #running()}), ordered as it claims them. Without them, a table
+     * whose statistics are missing or stale (new, or grown since it was last analyzed) makes the
+     * planner estimate that few sessions are suspended, and read them all by the index of
+     * statuses, at every look and every claim; a partial index whose predicate is the query's own
+     * is read in order with nothing left to filter, whatever the statistics say. (SQLite names
+     * its index in the query instead.)
+     */
+    private static void createClaimIndexes(Statement statement) throws SQLException {
+        statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due_claims ON weft_sessions (due_at)"
+                + " WHERE " + WAITING_ROWS);
+        statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_deadline_claims ON weft_sessions (deadline_at)"
+                + " WHERE " + RUNNING_ROWS);
+    }
+
     private void addColumn(Statement statement, String table, String name, String type) throws SQLException {
         if (dialect == Dialect.POSTGRES) {
             statement.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + name + " " + type);
@@ -983,14 +1002,21 @@ public final class SessionStore implements AutoCloseable {
     // ---------------------------------------------------------------- waits
 
     /**
-     * The rows a worker may resume once due: suspended, with a wait; read by the index of due
+     * The rows a worker may resume once due: suspended, with a wait; read by an index of due
      * times (on SQLite by name: with no statistics, its planner takes the index of statuses, and
-     * reads every suspended session to find the first due).
+     * reads every suspended session to find the first due; on PostgreSQL, the index of exactly
+     * these rows, {@link #createClaimIndexes}).
      */
     private String waiting() {
         return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_due" : "")
-                + " WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL AND status = 'SUSPENDED'";
+                + " WHERE " + WAITING_ROWS;
     }
+
+    /** The condition of {@link #waiting()}: also the predicate of PostgreSQL's index of them. */
+    private static final String WAITING_ROWS = "wait_kind IS NOT NULL AND due_at IS NOT NULL AND status = 'SUSPENDED'";
+
+    /** The condition of {@link #running()}: also the predicate of PostgreSQL's index of them. */
+    private static final String RUNNING_ROWS = "deadline_at IS NOT NULL AND status IN ('SUSPENDED', 'FAILED')";
 
     /**
      * The rows a worker cancels once their deadline has passed: not yet ended, with a deadline;
@@ -998,7 +1024,7 @@ public final class SessionStore implements AutoCloseable {
      */
     private String running() {
         return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_deadline" : "")
-                + " WHERE deadline_at IS NOT NULL AND status IN ('SUSPENDED', 'FAILED')";
+                + " WHERE " + RUNNING_ROWS;
     }
 
     /**
