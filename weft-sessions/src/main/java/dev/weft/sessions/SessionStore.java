@@ -1055,6 +1055,33 @@ public final class SessionStore implements AutoCloseable {
     }
 
     /**
+     * The earliest due time after {@code after} of a waiting session, or deadline after it of a
+     * session not yet ended, but those in {@code skipped}, read without a lock; null if there is
+     * none. For a worker that found the sessions due by {@code after} held by other transactions:
+     * the next one it may claim.
+     */
+    Long nextDueAfter(java.util.Collection<String> skipped, long after) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Once select = once(connection, "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due" + waiting()
+                + " AND due_at > ?" + notIn("id", skipped) + " UNION ALL SELECT MIN(deadline_at)" + running()
+                + " AND deadline_at > ?" + notIn("id", skipped) + ") due", skipped)) {
+            select.statement().setLong(1, after);
+            int next = bindIds(select.statement(), 2, skipped);
+            select.statement().setLong(next, after);
+            bindIds(select.statement(), next + 1, skipped);
+            Long due;
+            try (ResultSet rows = select.statement().executeQuery()) {
+                due = rows.next() ? longOrNull(rows, 1) : null;
+            }
+            healthy = true;
+            return due;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /**
      * How many sessions are due at {@code now}, read without a lock: whose wait's due time or
      * whose deadline has passed, or that wait for a message and have one; each counted once, each
      * part read by its index ({@code due_at}'s, {@code deadline_at}'s, and the inbox's).
