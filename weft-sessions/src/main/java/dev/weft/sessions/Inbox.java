@@ -123,18 +123,19 @@ final class Inbox {
 
     /**
      * PostgreSQL: a statement that claims a session by {@code claim} (a query of one session's
-     * columns, its id the first of them, that locks the row it reads) and, if it claimed one, takes
-     * the oldest message of its inbox, deleting it in this transaction as {@link #takeOldest}
-     * does, in one round trip: the claimed row's columns, then the taken message's (read by
-     * {@link #message}; NULL if the inbox was empty). The delete reads the session's id from the
-     * claim, so it runs on the claimed session only, and once its row is locked; a message that a
-     * transaction which held the row took and committed since the statement began is not taken
-     * again (the delete finds it gone), and the claim then takes none.
+     * columns, its id the first of them, that locks the row it reads) and, if it claimed one that
+     * waits for a message, takes the oldest message of its inbox, deleting it in this transaction
+     * as {@link #takeOldest} does, in one round trip: the claimed row's columns, then the taken
+     * message's (read by {@link #message}; NULL if none was taken). The delete reads the session's
+     * id from the claim, so it runs on the claimed session only, and once its row is locked; a
+     * message that a transaction which held the row took and committed since the statement began
+     * is not taken again (the delete finds it gone), and the claim then takes none.
      */
     static String claimingAndTaking(String claim) {
         return "WITH claimed AS (" + claim + "), taken AS (DELETE FROM weft_messages WHERE seq = (SELECT seq FROM"
-                + " weft_messages WHERE session_id = (SELECT id FROM claimed) ORDER BY seq LIMIT 1) RETURNING "
-                + MESSAGE_COLUMNS + ") SELECT claimed.*, taken.* FROM claimed LEFT JOIN taken ON TRUE";
+                + " weft_messages WHERE session_id = (SELECT id FROM claimed WHERE wait_kind = '"
+                + SessionWait.Kind.MESSAGE.name() + "') ORDER BY seq LIMIT 1) RETURNING " + MESSAGE_COLUMNS
+                + ") SELECT claimed.*, taken.* FROM claimed LEFT JOIN taken ON TRUE";
     }
 
     /**

@@ -48,8 +48,9 @@ final class SessionRunner {
      * payload, its id), is claimed by its id (Steps.runSent: one statement, which reads its row
      * too, if no other transaction holds it, and on PostgreSQL takes its oldest message), at most
      * HINTED_IN_A_ROW in a row between claims in due order: on PostgreSQL a message's step is then
-     * as many round trips as a caller's resume, where a claim in due order first tries deadlines
-     * and due times, and takes the message in a statement of its own. An id kept
+     * as many round trips as a caller's resume, and a claim in due order, also one statement that
+     * takes the message, first tries deadlines and due times (each kind's query runs only if those
+     * before it found none). An id kept
      * for a session that another worker has stepped since costs a claim that finds it not due.
      * A wake-up is this node storing a session that waits (due()): the workers look at the store
      * again, so a wait stored here is seen at once; one stored by another node is seen within the

@@ -1109,29 +1109,28 @@ public final class SessionStore implements AutoCloseable {
     /**
      * Claims, for this transaction, the session whose deadline has passed longest at {@code now}
      * (a worker cancels it), else the session whose wait has been due longest, else the one that
-     * waits for a message and has had one longest, but those in {@code skipped}: its row, read
-     * as {@link #lock} reads it, or null if none is due. PostgreSQL: its row is locked
-     * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
-     * that workers of many nodes claim different sessions), one statement a kind, in that order;
-     * SQLite: the transaction holds the database's write lock already, and one statement reads all
-     * three. Each statement is prepared once per connection (unless it lists skipped ids).
+     * waits for a message and has had one longest, but those in {@code skipped}, or null if none
+     * is due; one statement, prepared once per connection (unless it lists skipped ids).
+     * PostgreSQL: its row is locked ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another
+     * transaction holds is passed over, so that workers of many nodes claim different sessions),
+     * each kind's query run only if the kinds before it found none, and if it waits for a message
+     * its oldest one is taken in the same statement ({@link Inbox#claimingAndTaking}); SQLite:
+     * the transaction holds the database's write lock already, and the message is left for the
+     * step to take.
      */
-    Row claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
+    Claimed claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
         if (dialect == Dialect.SQLITE) {
             Row row = claimed(connection, sqliteClaimDue(skipped), skipped, now, now, null);
-            return withStoredManifest(connection, row);
+            return Claimed.of(withStoredManifest(connection, row));
         }
         String skipLocked = " FOR NO KEY UPDATE SKIP LOCKED";
-        Row row = claimed(connection, "SELECT " + COLUMNS + running() + " AND deadline_at <= ?" + notIn("id", skipped)
-                + " ORDER BY deadline_at LIMIT 1" + skipLocked, skipped, now);
-        if (row == null) {
-            row = claimed(connection, "SELECT " + COLUMNS + waiting() + " AND due_at <= ?" + notIn("id", skipped)
-                    + " ORDER BY due_at LIMIT 1" + skipLocked, skipped, now);
-        }
-        if (row == null) {
-            row = claimed(connection, inbox.claim(JOINED_COLUMNS, skipped), skipped, (Long) null);
-        }
-        return withStoredManifest(connection, row);
+        String claim = "SELECT * FROM (SELECT " + COLUMNS + running() + " AND deadline_at <= ?" + notIn("id", skipped)
+                + " ORDER BY deadline_at LIMIT 1" + skipLocked + ") deadline UNION ALL SELECT * FROM (SELECT "
+                + COLUMNS + waiting() + " AND due_at <= ?" + notIn("id", skipped) + " ORDER BY due_at LIMIT 1"
+                + skipLocked + ") due UNION ALL SELECT * FROM (" + inbox.claim(JOINED_COLUMNS, skipped)
+                + ") message LIMIT 1";
+        return claimedAndTaken(connection, Inbox.claimingAndTaking(claim), skipped,
+                select -> bindParts(select, skipped, now, now, null));
     }
 
     /**
@@ -1150,9 +1149,9 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * A session that a worker's claim locked for its transaction: its row, read as {@link #lock}
-     * reads it; whether the claim also took the oldest message of its inbox ({@code took}:
-     * PostgreSQL's {@link #claimMessaged}), and that message, deleted in this transaction as
-     * {@link Inbox#takeOldest} deletes it (null if the inbox was empty).
+     * reads it; whether the claim also took the oldest message of its inbox if it waits for one
+     * ({@code took}: PostgreSQL's claims), and that message, deleted in this transaction as
+     * {@link Inbox#takeOldest} deletes it (null if none was taken).
      */
     record Claimed(Row row, boolean took, Inbox.Message message) {
         /** {@code row} claimed, its inbox untouched; null if null. */
@@ -1174,17 +1173,34 @@ public final class SessionStore implements AutoCloseable {
         if (dialect == Dialect.SQLITE) {
             return Claimed.of(rowById(connection, claim, id));
         }
-        PreparedStatement select = prepared(connection, Inbox.claimingAndTaking(claim
-                + " FOR NO KEY UPDATE SKIP LOCKED"));
-        select.setString(1, id);
+        return claimedAndTaken(connection, Inbox.claimingAndTaking(claim + " FOR NO KEY UPDATE SKIP LOCKED"),
+                java.util.List.of(), select -> select.setString(1, id));
+    }
+
+    /** Binds the parameters of a statement. */
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    /**
+     * PostgreSQL: the session that {@code sql}, made by {@link Inbox#claimingAndTaking}, claims,
+     * with the message it took; null if it claimed none. Its parameters bound by {@code binder};
+     * {@code skipped}, the ids it lists.
+     */
+    private Claimed claimedAndTaken(Connection connection, String sql, java.util.Collection<String> skipped,
+            Binder binder) throws SQLException {
         Row row;
         Inbox.Message message;
-        try (ResultSet rows = select.executeQuery()) {
-            if (!rows.next()) {
-                return null;
+        try (Once select = once(connection, sql, skipped)) {
+            binder.bind(select.statement());
+            try (ResultSet rows = select.statement().executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                row = row(rows);
+                message = Inbox.message(rows, COLUMN_COUNT + 1, row.id());
             }
-            row = row(rows);
-            message = Inbox.message(rows, COLUMN_COUNT + 1, row.id());
         }
         return new Claimed(withStoredManifest(connection, row), true, message);
     }
@@ -1196,16 +1212,22 @@ public final class SessionStore implements AutoCloseable {
     private Row claimed(Connection connection, String sql, java.util.Collection<String> skipped, Long... nows)
             throws SQLException {
         try (Once select = once(connection, sql, skipped)) {
-            int next = 1;
-            for (Long now : nows) {
-                if (now != null) {
-                    select.statement().setLong(next++, now);
-                }
-                next = bindIds(select.statement(), next, skipped);
-            }
+            bindParts(select.statement(), skipped, nows);
             try (ResultSet found = select.statement().executeQuery()) {
                 return found.next() ? row(found) : null;
             }
+        }
+    }
+
+    /** Binds, for each part of a claim, its time of {@code nows} (none if null), then the ids of {@code skipped}. */
+    private static void bindParts(PreparedStatement statement, java.util.Collection<String> skipped, Long... nows)
+            throws SQLException {
+        int next = 1;
+        for (Long now : nows) {
+            if (now != null) {
+                statement.setLong(next++, now);
+            }
+            next = bindIds(statement, next, skipped);
         }
     }
 

@@ -376,8 +376,7 @@ final class Steps implements AutoCloseable {
      *         (it stays as it was), or its body failed (stored as failed)
      */
     String runDue(Collection<String> skipped) {
-        return observedWorkerStep(connection -> SessionStore.Claimed.of(store.claimDue(connection, clock.millis(),
-                skipped))).claimed;
+        return observedWorkerStep(connection -> store.claimDue(connection, clock.millis(), skipped)).claimed;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.weft.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.weft.sessions.flows.Turnstile;
 import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -187,6 +189,81 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
             return count.getLong(1);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- claims
+
+    @Test
+    void aClaimInDueOrderLocksTheOneSessionItClaimsAndTakesOnlyThatOnesMessage() throws SQLException {
+        MutableClock clock = new MutableClock(SessionWaitsContract.T0);
+        Sessions node = builder().clock(clock).build();
+        String late = node.start("late", new Turnstile(), "a", Duration.ofMinutes(1)).id();
+        String sleeping = node.start(new dev.weft.sessions.flows.Alarm(), Duration.ofMinutes(1)).id();
+        String mailbox = node.start(new dev.weft.sessions.flows.Mailbox(), null).id();
+        node.send(mailbox, "kept");
+        clock.advance(Duration.ofMinutes(2));
+        assertClaims(clock.millis(), List.of(), late, mailbox, List.of(sleeping, mailbox));
+        assertClaims(clock.millis(), List.of(late), sleeping, mailbox, List.of(late, mailbox));
+        assertClaims(clock.millis(), List.of(late, sleeping), mailbox, mailbox, List.of(late, sleeping));
+        try (Connection connection = connect()) {
+            assertEquals(1, messages(connection, mailbox), "each claim rolled back, the message with it");
+        }
+    }
+
+    /**
+     * A claim in due order at {@code now}, passing over {@code skipped}, in a transaction of its
+     * own that it rolls back: it claims {@code expected}, takes the message of {@code mailbox}
+     * (whose inbox holds one) only if that is the session it claims, and leaves {@code free}
+     * unlocked.
+     */
+    private void assertClaims(long now, List<String> skipped, String expected, String mailbox, List<String> free)
+            throws SQLException {
+        Connection claiming = store.begin();
+        try {
+            SessionStore.Claimed claimed = store.claimDue(claiming, now, skipped);
+            assertEquals(expected, claimed.row().id());
+            boolean takes = expected.equals(mailbox);
+            assertEquals(takes, claimed.message() != null, "the message taken with the claim");
+            assertEquals(takes ? 0 : 1, messages(claiming, mailbox), "the inbox, in the claim's transaction");
+            for (String other : free) {
+                assertFalse(lockedElsewhere(other), "session " + other + " locked by the claim of " + expected);
+            }
+        } finally {
+            store.rollbackQuietly(claiming);
+            store.release(claiming, true);
+        }
+    }
+
+    /** How many messages session {@code id}'s inbox holds, as {@code connection} sees it. */
+    private static long messages(Connection connection, String id) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement("SELECT COUNT(*) FROM weft_messages"
+                + " WHERE session_id = ?")) {
+            count.setString(1, id);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** Whether another transaction holds session {@code id}'s row: a lock of it from another connection fails at once. */
+    private boolean lockedElsewhere(String id) throws SQLException {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement lock = connection.prepareStatement("SELECT id FROM weft_sessions WHERE id = ?"
+                    + " FOR UPDATE NOWAIT")) {
+                lock.setString(1, id);
+                lock.executeQuery().close();
+                return false;
+            } catch (SQLException e) {
+                if ("55P03".equals(e.getSQLState())) {
+                    return true;
+                }
+                throw e;
+            } finally {
+                connection.rollback();
+            }
         }
     }
 
