@@ -51,7 +51,9 @@ final class SessionRunner {
      * as many round trips as a caller's resume, and a claim in due order, also one statement that
      * takes the message, first tries deadlines and due times (each kind's query runs only if those
      * before it found none). An id kept
-     * for a session that another worker has stepped since costs a claim that finds it not due.
+     * for a session that another worker has stepped since costs a claim that finds it not due
+     * (two round trips, the claim and its rollback); a worker that claims a session in due order
+     * drops one id kept for it, as the message it was kept for is likely the one it took.
      * A wake-up is this node storing a session that waits (due()): the workers look at the store
      * again, so a wait stored here is seen at once; one stored by another node is seen within the
      * poll interval, which also bounds how long a clock that jumps goes unnoticed. When due
@@ -400,9 +402,22 @@ final class SessionRunner {
         return Claim.NONE;
     }
 
-    /** Claims the session due longest, but those in {@code passedOver}, and runs its step. */
+    /**
+     * Claims the session due longest, but those in {@code passedOver}, and runs its step; drops
+     * one id kept for that session, if any: the message it was kept for is likely the one this
+     * step took (each message sent keeps one), and a claim by that id would find none to take.
+     */
     private Claim claimInDueOrder(List<String> passedOver) {
-        return attempt(() -> steps.runDue(passedOver) != null ? Claim.STEPPED : Claim.NONE);
+        return attempt(() -> {
+            String claimed = steps.runDue(passedOver);
+            if (claimed == null) {
+                return Claim.NONE;
+            }
+            if (hints.remove(claimed)) {
+                hintCount.decrementAndGet();
+            }
+            return Claim.STEPPED;
+        });
     }
 
     /** Runs {@code claim}, a claim and its step, and tells what it came to, a step's failure included. */
