@@ -354,8 +354,11 @@ public final class SessionConsole {
         } catch (SessionException e) {
             return confirmPage(id, action, viewer, e.getMessage());
         }
-        return redirect(action == Action.REMOVE ? path + "/?done=removed&id=" + Html.query(id)
-                : path + "/session?id=" + Html.query(id) + "&done=" + action.done);
+        if (action == Action.REMOVE || sessions.status(id).isEmpty()) {
+            String done = action == Action.REMOVE ? "removed" : "ended"; // a retry that finished: the store keeps none
+            return redirect(path + "/?done=" + done + "&id=" + Html.query(id));
+        }
+        return redirect(path + "/session?id=" + Html.query(id) + "&done=" + action.done);
     }
 
     private static Response redirect(String location) {
@@ -410,6 +413,7 @@ public final class SessionConsole {
         headers.put("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
                 + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("X-Frame-Options", "DENY"); // frame-ancestors, for browsers that predate it
         headers.put("Referrer-Policy", "no-referrer");
         headers.put("Cache-Control", "no-store");
         return new Response(status, headers, html.getBytes(StandardCharsets.UTF_8));

@@ -327,6 +327,8 @@ abstract class SessionWaitsContract {
         try (Connection connection = suite().connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP INDEX weft_sessions_due");
             statement.execute("DROP INDEX weft_sessions_waiting");
+            statement.execute("DROP INDEX weft_sessions_due_claims");
+            statement.execute("DROP INDEX weft_sessions_deadline_claims");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN due_at");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN wait_kind");
         }
