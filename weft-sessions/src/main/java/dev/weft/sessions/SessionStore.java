@@ -996,13 +996,14 @@ public final class SessionStore implements AutoCloseable {
     // ---------------------------------------------------------------- waits
 
     /**
-     * The rows a worker may resume once due: suspended, with a wait; read by an index of due
-     * times (on SQLite by name: with no statistics, its planner takes the index of statuses, and
-     * reads every suspended session to find the first due; on PostgreSQL, the index of exactly
-     * these rows, {@link StoreIndexes}).
+     * The rows a worker may resume once due: suspended, with a wait; read by the index of exactly
+     * these rows in due order ({@link StoreIndexes}), on SQLite by name: with no statistics, its
+     * planner takes the index of statuses, and reads every suspended session to find the first
+     * due (a PostgreSQL table not yet analyzed did the same, which the index's predicate, the
+     * query's own, now prevents).
      */
     private String waiting() {
-        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_due" : "")
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_due_claims" : "")
                 + " WHERE " + WAITING_ROWS;
     }
 
@@ -1017,7 +1018,7 @@ public final class SessionStore implements AutoCloseable {
      * read by the index of deadlines (as {@link #waiting()}).
      */
     private String running() {
-        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_deadline" : "")
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_deadline_claims" : "")
                 + " WHERE " + RUNNING_ROWS;
     }
 
