@@ -368,11 +368,12 @@ final class WorkersAndTimers {
             return "";
         }
         return "a worker-run step is a `send` (a transaction of its own, which stores the message and notifies the"
-                + " workers), then the worker's look for due sessions (reads of the earliest due time, deadline and"
-                + " deliverable message), its claim in the step's transaction, the session's row read and locked, the"
-                + " message taken from the inbox and deleted, the step itself and, since the session waits again, a"
-                + " notification to the other nodes' workers in its transaction; a resumed step is the row read and"
-                + " locked, the step and its commit. The medians of their parts: " + String.join("; ", rows) + ".";
+                + " workers), then the worker's claim in the step's transaction (on PostgreSQL one statement that"
+                + " locks the session's row, reads it and takes the message from the inbox; on SQLite a read of the"
+                + " earliest due time first, without the write lock, then the claim, then the message's take), the"
+                + " step itself and, since the session waits again, a notification to the other nodes' workers, sent"
+                + " with the row's `UPDATE` and the `COMMIT`; a resumed step is the row read and locked, the step and"
+                + " its commit. The medians of their parts: " + String.join("; ", rows) + ".";
     }
 
     /**

@@ -29,10 +29,19 @@ final class Inbox {
     record Message(long seq, String sessionId, byte[] payload, long sentAt, byte[] seal, String trace) {
     }
 
-    private final boolean postgres;
+    /** Prepares a statement on one of the store's own connections, once per connection; its user never closes it. */
+    @FunctionalInterface
+    interface Statements {
+        PreparedStatement prepared(Connection connection, String sql) throws SQLException;
+    }
 
-    Inbox(boolean postgres) {
+    private final boolean postgres;
+    /** The store's statements, for those that run on its own connections only (a step's). */
+    private final Statements statements;
+
+    Inbox(boolean postgres, Statements statements) {
         this.postgres = postgres;
+        this.statements = statements;
     }
 
     /** Creates the table if missing (its index is {@link StoreIndexes}'). */
@@ -90,44 +99,70 @@ final class Inbox {
      * transaction back, which leaves it in the inbox.
      */
     Message takeOldest(Connection connection, String id) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE seq = (SELECT seq"
-                + " FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING seq, payload, sent_at, seal,"
-                + " trace_parent")) {
-            delete.setString(1, id);
-            try (ResultSet rows = delete.executeQuery()) {
-                return rows.next() ? new Message(rows.getLong(1), id, rows.getBytes(2), rows.getLong(3),
-                        rows.getBytes(4), rows.getString(5)) : null;
-            }
+        PreparedStatement delete = statements.prepared(connection, "DELETE FROM weft_messages WHERE seq = (SELECT"
+                + " seq FROM weft_messages WHERE session_id = ? ORDER BY seq LIMIT 1) RETURNING " + MESSAGE_COLUMNS);
+        delete.setString(1, id);
+        try (ResultSet rows = delete.executeQuery()) {
+            return rows.next() ? message(rows, 1, id) : null;
         }
     }
 
-    /** Deletes every message of session {@code id}, after its row was deleted in this transaction, or it ended. */
+    /** A message's columns as {@link #message} reads them. */
+    private static final String MESSAGE_COLUMNS = "seq, payload, sent_at, seal, trace_parent";
+
+    /**
+     * The message of session {@code id} in the current row of {@code rows}, its
+     * {@link #MESSAGE_COLUMNS} from column {@code first} on; null if they are NULL (none).
+     */
+    static Message message(ResultSet rows, int first, String id) throws SQLException {
+        long seq = rows.getLong(first);
+        return rows.wasNull() ? null : new Message(seq, id, rows.getBytes(first + 1), rows.getLong(first + 2),
+                rows.getBytes(first + 3), rows.getString(first + 4));
+    }
+
+    /**
+     * PostgreSQL: a statement that claims a session by {@code claim} (a query of one session's
+     * columns, its id the first of them, that locks the row it reads) and, if it claimed one that
+     * waits for a message, takes the oldest message of its inbox, deleting it in this transaction
+     * as {@link #takeOldest} does, in one round trip: the claimed row's columns, then the taken
+     * message's (read by {@link #message}; NULL if none was taken). The delete reads the session's
+     * id from the claim, so it runs on the claimed session only, and once its row is locked; a
+     * message that a transaction which held the row took and committed since the statement began
+     * is not taken again (the delete finds it gone), and the claim then takes none.
+     */
+    static String claimingAndTaking(String claim) {
+        return "WITH claimed AS (" + claim + "), taken AS (DELETE FROM weft_messages WHERE seq = (SELECT seq FROM"
+                + " weft_messages WHERE session_id = (SELECT id FROM claimed WHERE wait_kind = '"
+                + SessionWait.Kind.MESSAGE.name() + "') ORDER BY seq LIMIT 1) RETURNING " + MESSAGE_COLUMNS
+                + ") SELECT claimed.*, taken.* FROM claimed LEFT JOIN taken ON TRUE";
+    }
+
+    /**
+     * Deletes every message of session {@code id}, after its row was deleted in this transaction
+     * (a step's, on a connection of the store's own), or it ended.
+     */
     void clear(Connection connection, String id) throws SQLException {
-        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_messages WHERE session_id = ?")) {
-            delete.setString(1, id);
-            delete.executeUpdate();
-        }
+        PreparedStatement delete = statements.prepared(connection, "DELETE FROM weft_messages WHERE session_id = ?");
+        delete.setString(1, id);
+        delete.executeUpdate();
     }
 
-    /** Sessions that wait for a message and have one, but those in {@code skipped}: FROM and WHERE. */
-    private static String delivering(Collection<String> skipped) {
-        return " FROM weft_messages m JOIN weft_sessions s ON s.id = m.session_id WHERE s.status = 'SUSPENDED'"
+    /**
+     * Sessions that wait for a message and have one, but those in {@code skipped} (its
+     * parameters: their ids): FROM and WHERE, the session as {@code s}, the message as {@code m}.
+     * The messages are the outer loop ({@code CROSS JOIN}, which SQLite keeps in the order
+     * written; PostgreSQL's planner orders it as any join): read in the order sent, each
+     * message's session by its key, so that the first deliverable one ends a read that wants one,
+     * however many sessions wait for a message with an empty inbox.
+     */
+    static String delivering(Collection<String> skipped) {
+        return " FROM weft_messages m CROSS JOIN weft_sessions s WHERE s.id = m.session_id AND s.status = 'SUSPENDED'"
                 + " AND s.wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'" + SessionStore.notIn("s.id", skipped);
     }
 
     /** Sessions that wait for a message and have one (FROM and WHERE, the session as {@code s}): those due for one. */
     String deliverable() {
         return delivering(java.util.List.of());
-    }
-
-    /** Whether a session but those in {@code skipped} waits for a message and has one, read without a lock. */
-    boolean anyDeliverable(Connection connection, Collection<String> skipped) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement("SELECT 1" + delivering(skipped) + " LIMIT 1")) {
-            SessionStore.bindIds(select, 1, skipped);
-            try (ResultSet rows = select.executeQuery()) {
-                return rows.next();
-            }
-        }
     }
 
     /**

@@ -126,7 +126,15 @@ final class Messages {
      *         step does not run
      */
     Object take(Connection connection, Row row) throws SQLException {
-        Inbox.Message message = inbox.takeOldest(connection, row.id());
+        return taken(row, inbox.takeOldest(connection, row.id()));
+    }
+
+    /**
+     * For the step of {@code row}'s session: {@code message}, the oldest of its inbox, deleted in
+     * this transaction as its claim took it ({@link SessionStore#claimMessaged}); null if there
+     * was none. As {@link #take}, and refused as it would be.
+     */
+    Object taken(Row row, Inbox.Message message) {
         if (message == null) {
             return null;
         }

@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A node's workers ({@link Sessions.Builder#workers}): threads that resume the sessions whose
@@ -33,6 +35,9 @@ final class SessionRunner {
      *      so on while claims find sessions; once one finds none, 1 again;
      *   3. else a wait until that time, a wake-up, or the poll interval, whichever comes first;
      *      after a wake-up, or a wait until a due time, a claim first, then 1 if it finds none.
+     * The wait of 3 is measured from the clock as read after the read of 1 (which takes a round
+     * trip or more: measured from before it, the wait would end that much after the due time),
+     * to the nanosecond the clock gives, on a Condition (Object.wait rounds up to a millisecond).
      * A claim that finds nothing costs a transaction where the read of 1 costs none, so on
      * PostgreSQL a worker claims first only when a session is likely due: right after a step (a
      * backlog drains at a claim a step), when woken, and when a due time it waited for has come;
@@ -41,15 +46,21 @@ final class SessionRunner {
      * own transaction that sends a message, say) would then wait for, or be refused.
      * Before 2, a session sent a message, by this node (sent()) or another (the notification's
      * payload, its id), is claimed by its id (Steps.runSent: one statement, which reads its row
-     * too, if no other transaction holds it), at most HINTED_IN_A_ROW in a row between claims in
-     * due order: a message's step is then as many round trips as a caller's resume plus the
-     * message's take, where a claim in due order first tries deadlines and due times. An id kept
-     * for a session that another worker has stepped since costs a claim that finds it not due.
+     * too, if no other transaction holds it, and on PostgreSQL takes its oldest message), at most
+     * HINTED_IN_A_ROW in a row between claims in due order: on PostgreSQL a message's step is then
+     * as many round trips as a caller's resume, and a claim in due order, also one statement that
+     * takes the message, first tries deadlines and due times (each kind's query runs only if those
+     * before it found none). An id kept
+     * for a session that another worker has stepped since costs a claim that finds it not due
+     * (two round trips, the claim and its rollback); a worker that claims a session in due order
+     * drops one id kept for it, as the message it was kept for is likely the one it took.
      * A wake-up is this node storing a session that waits (due()): the workers look at the store
      * again, so a wait stored here is seen at once; one stored by another node is seen within the
      * poll interval, which also bounds how long a clock that jumps goes unnoticed. When due
      * sessions exist but none can be claimed (other transactions hold them), a worker waits
-     * BUSY_PAUSE_MILLIS, not the poll interval: they are likely to be free soon. On PostgreSQL, a
+     * BUSY_PAUSE_MILLIS, not the poll interval: they are likely to be free soon; or until the
+     * next due time after now, if that is sooner (busy()), so that a step that holds one for long
+     * does not make the next one late. On PostgreSQL, a
      * listener thread wakes the workers when any node commits a step that stored a wait
      * (LISTEN/NOTIFY), so the poll is only the fallback for a lost notification or listener. A session whose
      * step cannot run here (refused by this node's build or key, state not storable) is skipped
@@ -85,8 +96,14 @@ final class SessionRunner {
     private final List<Thread> threads = new ArrayList<>();
     /** Sessions whose step failed here, passed over until the next poll; shared by the workers. */
     private final Set<String> skipped = ConcurrentHashMap.newKeySet();
-    /** Guards {@link #wakeups} and {@link #stopping}; the workers wait on it. */
-    private final Object lock = new Object();
+    /** Guards {@link #wakeups} and {@link #stopping}; the workers wait on {@link #changed}. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * Signalled when {@link #wakeups} or {@link #stopping} change. A condition, not the lock's
+     * monitor: {@code Object.wait} rounds a timeout up to the next whole millisecond, and a worker
+     * waiting for a due time would wake up to a millisecond late.
+     */
+    private final Condition changed = lock.newCondition();
     /** Counts wake-ups, so that a worker that was told of a wait while it looked does not wait. */
     private long wakeups;
     private boolean stopping;
@@ -144,7 +161,7 @@ final class SessionRunner {
             } catch (SQLException | RuntimeException e) {
                 LOG.log(Level.WARNING, "the workers of " + store + " hear of other nodes' waits by polling only,"
                         + " until the listener connects again: " + e);
-                pause(wakeups(), pollMillis);
+                pause(wakeups(), TimeUnit.MILLISECONDS.toNanos(pollMillis));
             } finally {
                 if (listening != null) {
                     store.stopListening(listening);
@@ -194,9 +211,12 @@ final class SessionRunner {
 
     /** Makes the workers look at the store again. Any thread. */
     private void wake() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             wakeups++;
-            lock.notifyAll();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -205,9 +225,12 @@ final class SessionRunner {
      * calling thread is interrupted, interrupts them and returns once they have ended.
      */
     void close() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             stopping = true;
-            lock.notifyAll();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
         }
         boolean interrupted = false;
         for (Thread thread : threads) {
@@ -226,20 +249,31 @@ final class SessionRunner {
     }
 
     private long wakeups() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return wakeups;
+        } finally {
+            lock.unlock();
         }
     }
 
     private boolean stopping() {
-        synchronized (lock) {
+        lock.lock();
+        try {
             return stopping;
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** What a worker does next: claim at once ({@code millis} 0), or wait that long, for a due time if {@code untilDue}. */
-    private record Next(long millis, boolean untilDue) {
+    /** What a worker does next: claim at once ({@code nanos} 0), or wait that long, for a due time if {@code untilDue}. */
+    private record Next(long nanos, boolean untilDue) {
         static final Next AT_ONCE = new Next(0, true);
+
+        /** A wait of {@code millis}, for a due time if {@code untilDue}. */
+        static Next millis(long millis, boolean untilDue) {
+            return new Next(TimeUnit.MILLISECONDS.toNanos(millis), untilDue);
+        }
     }
 
     /** One worker's loop, until {@link #close()}. */
@@ -260,12 +294,12 @@ final class SessionRunner {
                 }
             } catch (SessionStoreUnavailableException | SessionOutcomeUnknownException e) {
                 LOG.log(Level.WARNING, "a worker of " + store + " could not look for due sessions: " + e.getMessage());
-                next = new Next(pollMillis, false);
+                next = Next.millis(pollMillis, false);
             } catch (RuntimeException | Error e) {
                 LOG.log(Level.ERROR, "a worker of " + store + " failed", e);
-                next = new Next(pollMillis, false);
+                next = Next.millis(pollMillis, false);
             }
-            likelyDue = next.millis() == 0 || pause(seen, next.millis()) || next.untilDue();
+            likelyDue = next.nanos() == 0 || pause(seen, next.nanos()) || next.untilDue();
         }
     }
 
@@ -289,20 +323,55 @@ final class SessionRunner {
         if (claimFirst && claimInDueOrder(passedOver) != Claim.NONE || !hints.isEmpty()) {
             return Next.AT_ONCE; // a step ran, or sessions were sent messages meanwhile
         }
-        long now = clock.millis();
         Long due;
         try {
             due = store.nextDue(passedOver);
         } catch (java.sql.SQLException e) {
             throw StoreFailures.ofStore(store, "cannot read when the next session is due", e);
         }
-        if (due == null || due > now) {
-            return due == null ? new Next(pollMillis, false) : new Next(Math.min(pollMillis, due - now), due - now <= pollMillis);
+        Next until = due == null ? Next.millis(pollMillis, false) : until(due); // the clock read after the read
+        if (until != Next.AT_ONCE) {
+            return until;
         }
         if (claimFirst) {
-            return new Next(BUSY_PAUSE_MILLIS, true); // due, and the claim just made found it held
+            return busy(passedOver); // due, and the claim just made found it held
         }
-        return claimInDueOrder(passedOver) == Claim.NONE ? new Next(BUSY_PAUSE_MILLIS, true) : Next.AT_ONCE;
+        return claimInDueOrder(passedOver) == Claim.NONE ? busy(passedOver) : Next.AT_ONCE;
+    }
+
+    /**
+     * What to do when sessions are due but none could be claimed (other transactions hold
+     * them): wait {@value #BUSY_PAUSE_MILLIS} ms for them to be free, or until the next session
+     * comes due, if that is sooner (a worker that holds one may still be running its step then).
+     */
+    private Next busy(List<String> passedOver) {
+        Next busy = Next.millis(BUSY_PAUSE_MILLIS, true);
+        Long later;
+        try {
+            later = store.nextDueAfter(passedOver, clock.millis());
+        } catch (java.sql.SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot read when the next session is due", e);
+        }
+        Next until = later == null ? busy : until(later);
+        return until.nanos() < busy.nanos() ? until : busy;
+    }
+
+    /**
+     * What to do for a session due at {@code dueAt}, by the clock now: claim at once if it has
+     * come, else wait until it to the nanosecond (the clock's instant, as fine as it reads), or
+     * the poll interval if that ends first.
+     */
+    private Next until(long dueAt) {
+        java.time.Instant now = clock.instant();
+        long nowMillis = now.toEpochMilli();
+        if (dueAt <= nowMillis) {
+            return Next.AT_ONCE; // Long.MIN_VALUE, a message, included
+        }
+        long millis = dueAt - nowMillis;
+        if (millis < 0 || millis > pollMillis) {
+            return Next.millis(pollMillis, false); // (below 0: beyond what a long holds)
+        }
+        return new Next(TimeUnit.MILLISECONDS.toNanos(millis) - now.getNano() % 1_000_000, true);
     }
 
     /** What a claim came to. */
@@ -333,9 +402,22 @@ final class SessionRunner {
         return Claim.NONE;
     }
 
-    /** Claims the session due longest, but those in {@code passedOver}, and runs its step. */
+    /**
+     * Claims the session due longest, but those in {@code passedOver}, and runs its step; drops
+     * one id kept for that session, if any: the message it was kept for is likely the one this
+     * step took (each message sent keeps one), and a claim by that id would find none to take.
+     */
     private Claim claimInDueOrder(List<String> passedOver) {
-        return attempt(() -> steps.runDue(passedOver) != null ? Claim.STEPPED : Claim.NONE);
+        return attempt(() -> {
+            String claimed = steps.runDue(passedOver);
+            if (claimed == null) {
+                return Claim.NONE;
+            }
+            if (hints.remove(claimed)) {
+                hintCount.decrementAndGet();
+            }
+            return Claim.STEPPED;
+        });
     }
 
     /** Runs {@code claim}, a claim and its step, and tells what it came to, a step's failure included. */
@@ -361,22 +443,24 @@ final class SessionRunner {
         }
     }
 
-    /** Waits {@code millis}, or less if woken since {@code seen} or stopped: whether it was woken. */
-    private boolean pause(long seen, long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        synchronized (lock) {
+    /** Waits {@code nanos}, or less if woken since {@code seen} or stopped: whether it was woken. */
+    private boolean pause(long seen, long nanos) {
+        long left = nanos;
+        lock.lock();
+        try {
             while (!stopping && wakeups == seen) {
-                long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
                 try {
-                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                    left = changed.awaitNanos(left);
                 } catch (InterruptedException e) {
                     return false; // close() interrupts to abandon: the loop sees stopping
                 }
             }
             return wakeups != seen;
+        } finally {
+            lock.unlock();
         }
     }
 }

@@ -143,6 +143,8 @@ public final class SessionStore implements AutoCloseable {
 
     private static final String COLUMNS = "id, status, version, build, manifest, point, point_values, state, output,"
             + " failure, created_at, updated_at, seal, wait_kind, due_at, attempts, retry_input, parent_id, deadline_at";
+    /** How many {@link #COLUMNS} there are, as {@link #row} reads them. */
+    private static final int COLUMN_COUNT = 19;
     /** {@link #COLUMNS} of the table of sessions joined as {@code s}. */
     private static final String JOINED_COLUMNS = "s." + COLUMNS.replace(", ", ", s.");
     /** A session as listed, its manifest wherever it is stored; FROM {@link #LISTED}. */
@@ -174,10 +176,13 @@ public final class SessionStore implements AutoCloseable {
     /** Per connection, the builds its open transaction added to {@code weft_builds}: known once it commits. */
     private final Map<Connection, Map<String, String>> addedBuilds =
             Collections.synchronizedMap(new IdentityHashMap<>());
+    /** PostgreSQL: the connections whose open transaction has a notification to send ({@link #notifyDue}). */
+    private final java.util.Set<Connection> notifying =
+            Collections.newSetFromMap(Collections.synchronizedMap(new IdentityHashMap<>()));
 
     private SessionStore(Dialect dialect, ConnectionPool.Opener opener, String description) {
         this.dialect = dialect;
-        this.inbox = new Inbox(dialect == Dialect.POSTGRES);
+        this.inbox = new Inbox(dialect == Dialect.POSTGRES, this::prepared);
         this.history = new HistoryTable(dialect == Dialect.POSTGRES);
         this.pool = new ConnectionPool(opener, 16, statements::remove);
         this.description = description;
@@ -373,6 +378,9 @@ public final class SessionStore implements AutoCloseable {
         if (connection.isClosed()) {
             throw new SQLException("the connection was closed before the COMMIT was sent", "08003");
         }
+        if (notifying.remove(connection)) {
+            prepared(connection, NOTIFY).execute(); // no statement of this transaction sent it
+        }
         try {
             if (dialect == Dialect.SQLITE) {
                 prepared(connection, "COMMIT").execute();
@@ -428,6 +436,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** After the transaction on {@code connection} committed: the connection back in autocommit, its new builds known. */
     private void committed(Connection connection) throws SQLException {
+        notifying.remove(connection);
         if (dialect == Dialect.POSTGRES) {
             connection.setAutoCommit(true); // no round trip: the driver knows that no transaction is open
         }
@@ -440,6 +449,7 @@ public final class SessionStore implements AutoCloseable {
     /** Rolls back; returns whether the connection is fit to be kept. */
     boolean rollbackQuietly(Connection connection) {
         addedBuilds.remove(connection);
+        notifying.remove(connection);
         try {
             if (dialect == Dialect.SQLITE) {
                 try (Statement statement = connection.createStatement()) {
@@ -457,6 +467,7 @@ public final class SessionStore implements AutoCloseable {
 
     void release(Connection connection, boolean healthy) {
         addedBuilds.remove(connection);
+        notifying.remove(connection);
         pool.give(connection, healthy);
     }
 
@@ -516,6 +527,26 @@ public final class SessionStore implements AutoCloseable {
             prepared.put(sql, statement);
         }
         return statement;
+    }
+
+    /**
+     * A statement of a worker's look or claim, run once: the one {@link #prepared} on its
+     * connection before, or, if it lists the ids of sessions passed over (their number varies,
+     * and so does its SQL), prepared for this run and closed after it.
+     */
+    private record Once(PreparedStatement statement, boolean kept) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            if (!kept) {
+                statement.close();
+            }
+        }
+    }
+
+    /** {@code sql} as a {@link Once}: kept on {@code connection} if {@code skipped} is empty, which it lists. */
+    private Once once(Connection connection, String sql, java.util.Collection<String> skipped) throws SQLException {
+        return skipped.isEmpty() ? new Once(prepared(connection, sql), true)
+                : new Once(connection.prepareStatement(sql), false);
     }
 
     /**
@@ -634,7 +665,7 @@ public final class SessionStore implements AutoCloseable {
     /** Inserts a new session's {@code row}, and {@code step}'s entry in the history unless null. */
     void insert(Connection connection, Row row, HistoryTable.Entry step) throws SQLException {
         addBuild(connection, row);
-        PreparedStatement insert = prepared(connection, withHistory(INSERT, step));
+        PreparedStatement insert = prepared(connection, withHistory(INSERT, step) + notifyingWith(connection));
         bind(insert, row);
         written(connection, insert, INSERT_PARAMETERS + 1, step, "");
     }
@@ -812,7 +843,7 @@ public final class SessionStore implements AutoCloseable {
         }
         PreparedStatement update = prepared(connection, withHistory(UPDATE + (newStatus ? NEW_STATUS : "")
                 + (newBuild ? NEW_BUILD : "") + WHERE_ID + (previous == null ? "" : previous.condition()), step)
-                + after);
+                + notifyingWith(connection) + after);
         update.setLong(1, row.version());
         update.setString(2, row.point());
         update.setBytes(3, row.pointValues());
@@ -964,42 +995,79 @@ public final class SessionStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- waits
 
-    /** The rows a worker may resume once due: suspended, with a wait. */
-    private static final String WAITING = " FROM weft_sessions WHERE wait_kind IS NOT NULL AND due_at IS NOT NULL"
-            + " AND status = 'SUSPENDED'";
+    /**
+     * The rows a worker may resume once due: suspended, with a wait; read by the index of exactly
+     * these rows in due order ({@link StoreIndexes}), on SQLite by name: with no statistics, its
+     * planner takes the index of statuses, and reads every suspended session to find the first
+     * due (a PostgreSQL table not yet analyzed did the same, which the index's predicate, the
+     * query's own, now prevents).
+     */
+    private String waiting() {
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_due_claims" : "")
+                + " WHERE " + WAITING_ROWS;
+    }
 
-    /** The rows a worker cancels once their deadline has passed: not yet ended, with a deadline. */
-    private static final String RUNNING = " FROM weft_sessions WHERE deadline_at IS NOT NULL"
-            + " AND status IN ('SUSPENDED', 'FAILED')";
+    /** The condition of {@link #waiting()}: also the predicate of the index of them ({@link StoreIndexes}). */
+    static final String WAITING_ROWS = "wait_kind IS NOT NULL AND due_at IS NOT NULL AND status = 'SUSPENDED'";
+
+    /** The condition of {@link #running()}: also the predicate of the index of them ({@link StoreIndexes}). */
+    static final String RUNNING_ROWS = "deadline_at IS NOT NULL AND status IN ('SUSPENDED', 'FAILED')";
+
+    /**
+     * The rows a worker cancels once their deadline has passed: not yet ended, with a deadline;
+     * read by the index of deadlines (as {@link #waiting()}).
+     */
+    private String running() {
+        return " FROM weft_sessions" + (dialect == Dialect.SQLITE ? " INDEXED BY weft_sessions_deadline_claims" : "")
+                + " WHERE " + RUNNING_ROWS;
+    }
 
     /**
      * The earliest due time of a waiting session, or deadline of a session not yet ended, but
      * those in {@code skipped}, read without a lock (the rows may change before a worker claims
      * one); null if none waits. A session that waits for a message and has one is due at once
-     * ({@link Long#MIN_VALUE}).
+     * ({@link Long#MIN_VALUE}). One statement, each of its three parts read by its index.
      */
     Long nextDue(java.util.Collection<String> skipped) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
-        try (PreparedStatement select = connection.prepareStatement("SELECT MIN(due_at)" + WAITING
-                + notIn("id", skipped))) {
-            bindIds(select, 1, skipped);
+        try (Once select = once(connection, "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due" + waiting()
+                + notIn("id", skipped) + " UNION ALL SELECT MIN(deadline_at)" + running() + notIn("id", skipped)
+                + " UNION ALL SELECT CAST(? AS BIGINT) WHERE EXISTS (SELECT 1" + inbox.delivering(skipped) + ")) due",
+                skipped)) {
+            int next = bindIds(select.statement(), bindIds(select.statement(), 1, skipped), skipped);
+            select.statement().setLong(next, Long.MIN_VALUE);
+            bindIds(select.statement(), next + 1, skipped);
             Long due;
-            try (ResultSet rows = select.executeQuery()) {
+            try (ResultSet rows = select.statement().executeQuery()) {
                 due = rows.next() ? longOrNull(rows, 1) : null;
             }
-            try (PreparedStatement deadlines = connection.prepareStatement("SELECT MIN(deadline_at)" + RUNNING
-                    + notIn("id", skipped))) {
-                bindIds(deadlines, 1, skipped);
-                try (ResultSet rows = deadlines.executeQuery()) {
-                    Long deadline = rows.next() ? longOrNull(rows, 1) : null;
-                    if (deadline != null && (due == null || deadline < due)) {
-                        due = deadline;
-                    }
-                }
-            }
-            if (inbox.anyDeliverable(connection, skipped)) {
-                due = Long.MIN_VALUE;
+            healthy = true;
+            return due;
+        } finally {
+            pool.give(connection, healthy);
+        }
+    }
+
+    /**
+     * The earliest due time after {@code after} of a waiting session, or deadline after it of a
+     * session not yet ended, but those in {@code skipped}, read without a lock; null if there is
+     * none. For a worker that found the sessions due by {@code after} held by other transactions:
+     * the next one it may claim.
+     */
+    Long nextDueAfter(java.util.Collection<String> skipped, long after) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Once select = once(connection, "SELECT MIN(due) FROM (SELECT MIN(due_at) AS due" + waiting()
+                + " AND due_at > ?" + notIn("id", skipped) + " UNION ALL SELECT MIN(deadline_at)" + running()
+                + " AND deadline_at > ?" + notIn("id", skipped) + ") due", skipped)) {
+            select.statement().setLong(1, after);
+            int next = bindIds(select.statement(), 2, skipped);
+            select.statement().setLong(next, after);
+            bindIds(select.statement(), next + 1, skipped);
+            Long due;
+            try (ResultSet rows = select.statement().executeQuery()) {
+                due = rows.next() ? longOrNull(rows, 1) : null;
             }
             healthy = true;
             return due;
@@ -1016,8 +1084,8 @@ public final class SessionStore implements AutoCloseable {
     long countDue(long now) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
-        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM (SELECT id" + WAITING
-                + " AND due_at <= ? UNION SELECT id" + RUNNING + " AND deadline_at <= ? UNION SELECT s.id"
+        try (PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM (SELECT id" + waiting()
+                + " AND due_at <= ? UNION SELECT id" + running() + " AND deadline_at <= ? UNION SELECT s.id"
                 + inbox.deliverable() + ") due")) {
             select.setLong(1, now);
             select.setLong(2, now);
@@ -1036,52 +1104,125 @@ public final class SessionStore implements AutoCloseable {
     /**
      * Claims, for this transaction, the session whose deadline has passed longest at {@code now}
      * (a worker cancels it), else the session whose wait has been due longest, else the one that
-     * waits for a message and has had one longest, but those in {@code skipped}: its row, read
-     * as {@link #lock} reads it, or null if none is due. PostgreSQL: its row is locked
-     * ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another transaction holds is passed over, so
-     * that workers of many nodes claim different sessions); SQLite: the transaction holds the
-     * database's write lock already.
+     * waits for a message and has had one longest, but those in {@code skipped}, or null if none
+     * is due; one statement, prepared once per connection (unless it lists skipped ids).
+     * PostgreSQL: its row is locked ({@code FOR NO KEY UPDATE SKIP LOCKED}: a row another
+     * transaction holds is passed over, so that workers of many nodes claim different sessions),
+     * each kind's query run only if the kinds before it found none, and if it waits for a message
+     * its oldest one is taken in the same statement ({@link Inbox#claimingAndTaking}); SQLite:
+     * the transaction holds the database's write lock already, and the message is left for the
+     * step to take.
      */
-    Row claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
-        String skipLocked = dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : "";
-        Row row = claimed(connection, "SELECT " + COLUMNS + RUNNING + " AND deadline_at <= ?" + notIn("id", skipped)
-                + " ORDER BY deadline_at LIMIT 1" + skipLocked, now, skipped);
-        if (row == null) {
-            row = claimed(connection, "SELECT " + COLUMNS + WAITING + " AND due_at <= ?" + notIn("id", skipped)
-                    + " ORDER BY due_at LIMIT 1" + skipLocked, now, skipped);
+    Claimed claimDue(Connection connection, long now, java.util.Collection<String> skipped) throws SQLException {
+        if (dialect == Dialect.SQLITE) {
+            Row row = claimed(connection, sqliteClaimDue(skipped), skipped, now, now, null);
+            return Claimed.of(withStoredManifest(connection, row));
         }
-        if (row == null) {
-            row = claimed(connection, inbox.claim(JOINED_COLUMNS, skipped), null, skipped);
+        String skipLocked = " FOR NO KEY UPDATE SKIP LOCKED";
+        String claim = "SELECT * FROM (SELECT " + COLUMNS + running() + " AND deadline_at <= ?" + notIn("id", skipped)
+                + " ORDER BY deadline_at LIMIT 1" + skipLocked + ") deadline UNION ALL SELECT * FROM (SELECT "
+                + COLUMNS + waiting() + " AND due_at <= ?" + notIn("id", skipped) + " ORDER BY due_at LIMIT 1"
+                + skipLocked + ") due UNION ALL SELECT * FROM (" + inbox.claim(JOINED_COLUMNS, skipped)
+                + ") message LIMIT 1";
+        return claimedAndTaken(connection, Inbox.claimingAndTaking(claim), skipped,
+                select -> bindParts(select, skipped, now, now, null));
+    }
+
+    /**
+     * SQLite's {@link #claimDue}, one statement (the transaction holds the write lock, so no row
+     * is held by another): the session whose deadline has passed longest, else the one due
+     * longest, else the one with the oldest message, but those in {@code skipped}. Its three parts
+     * take, in this order, now and the skipped ids, now and the skipped ids, the skipped ids.
+     */
+    private String sqliteClaimDue(java.util.Collection<String> skipped) {
+        return "SELECT " + COLUMNS + " FROM (SELECT * FROM (SELECT " + COLUMNS + ", 0 AS claim_order" + running()
+            + " AND deadline_at <= ?" + notIn("id", skipped) + " ORDER BY deadline_at LIMIT 1) UNION ALL SELECT *"
+            + " FROM (SELECT " + COLUMNS + ", 1" + waiting() + " AND due_at <= ?" + notIn("id", skipped)
+            + " ORDER BY due_at LIMIT 1) UNION ALL SELECT * FROM (" + inbox.claim(JOINED_COLUMNS + ", 2", skipped)
+            + ")) ORDER BY claim_order LIMIT 1";
+    }
+
+    /**
+     * A session that a worker's claim locked for its transaction: its row, read as {@link #lock}
+     * reads it; whether the claim also took the oldest message of its inbox if it waits for one
+     * ({@code took}: PostgreSQL's claims), and that message, deleted in this transaction as
+     * {@link Inbox#takeOldest} deletes it (null if none was taken).
+     */
+    record Claimed(Row row, boolean took, Inbox.Message message) {
+        /** {@code row} claimed, its inbox untouched; null if null. */
+        static Claimed of(Row row) {
+            return row == null ? null : new Claimed(row, false, null);
         }
-        return withStoredManifest(connection, row);
     }
 
     /**
      * Claims session {@code id} for this transaction if it waits for a message and no other
-     * transaction holds it (PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}; SQLite: the
-     * transaction holds the write lock already): its row, read as {@link #lock} reads it, or null.
+     * transaction holds it, or null. PostgreSQL: {@code FOR NO KEY UPDATE SKIP LOCKED}, and the
+     * oldest message of its inbox taken in the same statement ({@link Inbox#claimingAndTaking}),
+     * one round trip for both; SQLite: the transaction holds the write lock already, and the
+     * message is left for the step to take.
      */
-    Row claimMessaged(Connection connection, String id) throws SQLException {
-        return rowById(connection, "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ? AND status = 'SUSPENDED'"
-                + " AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'"
-                + (dialect == Dialect.POSTGRES ? " FOR NO KEY UPDATE SKIP LOCKED" : ""), id);
+    Claimed claimMessaged(Connection connection, String id) throws SQLException {
+        String claim = "SELECT " + COLUMNS + " FROM weft_sessions WHERE id = ? AND status = 'SUSPENDED'"
+                + " AND wait_kind = '" + SessionWait.Kind.MESSAGE.name() + "'";
+        if (dialect == Dialect.SQLITE) {
+            return Claimed.of(rowById(connection, claim, id));
+        }
+        return claimedAndTaken(connection, Inbox.claimingAndTaking(claim + " FOR NO KEY UPDATE SKIP LOCKED"),
+                java.util.List.of(), select -> select.setString(1, id));
+    }
+
+    /** Binds the parameters of a statement. */
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
     }
 
     /**
-     * The row that {@code sql} claims, if any: its parameters are {@code now}, unless null, then
-     * the ids of {@code skipped}.
+     * PostgreSQL: the session that {@code sql}, made by {@link Inbox#claimingAndTaking}, claims,
+     * with the message it took; null if it claimed none. Its parameters bound by {@code binder};
+     * {@code skipped}, the ids it lists.
      */
-    private static Row claimed(Connection connection, String sql, Long now, java.util.Collection<String> skipped)
-            throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(sql)) {
-            int next = 1;
-            if (now != null) {
-                select.setLong(next++, now);
+    private Claimed claimedAndTaken(Connection connection, String sql, java.util.Collection<String> skipped,
+            Binder binder) throws SQLException {
+        Row row;
+        Inbox.Message message;
+        try (Once select = once(connection, sql, skipped)) {
+            binder.bind(select.statement());
+            try (ResultSet rows = select.statement().executeQuery()) {
+                if (!rows.next()) {
+                    return null;
+                }
+                row = row(rows);
+                message = Inbox.message(rows, COLUMN_COUNT + 1, row.id());
             }
-            bindIds(select, next, skipped);
-            try (ResultSet found = select.executeQuery()) {
+        }
+        return new Claimed(withStoredManifest(connection, row), true, message);
+    }
+
+    /**
+     * The row that {@code sql} claims, if any: its parameters are, for each of its parts, that
+     * part's time of {@code nows} (none if null) and then the ids of {@code skipped}.
+     */
+    private Row claimed(Connection connection, String sql, java.util.Collection<String> skipped, Long... nows)
+            throws SQLException {
+        try (Once select = once(connection, sql, skipped)) {
+            bindParts(select.statement(), skipped, nows);
+            try (ResultSet found = select.statement().executeQuery()) {
                 return found.next() ? row(found) : null;
             }
+        }
+    }
+
+    /** Binds, for each part of a claim, its time of {@code nows} (none if null), then the ids of {@code skipped}. */
+    private static void bindParts(PreparedStatement statement, java.util.Collection<String> skipped, Long... nows)
+            throws SQLException {
+        int next = 1;
+        for (Long now : nows) {
+            if (now != null) {
+                statement.setLong(next++, now);
+            }
+            next = bindIds(statement, next, skipped);
         }
     }
 
@@ -1160,13 +1301,26 @@ public final class SessionStore implements AutoCloseable {
 
     /**
      * PostgreSQL: a notification, in this transaction, to the nodes that {@link #listen}: the
-     * server sends it when the transaction commits, and drops it if it rolls back. SQLite:
-     * nothing (its nodes share one file, and poll).
+     * server sends it when the transaction commits, and drops it if it rolls back. It costs no
+     * round trip of its own: a {@code NOTIFY} goes in the message of the transaction's next
+     * statement that writes a session's row ({@link #update} and kin, {@link #insert}), or else
+     * just before its {@link #commit}. SQLite: nothing (its nodes share one file, and poll).
      */
-    void notifyDue(Connection connection) throws SQLException {
+    void notifyDue(Connection connection) {
         if (dialect == Dialect.POSTGRES) {
-            prepared(connection, "SELECT pg_notify('" + DUE_CHANNEL + "', '')").execute();
+            notifying.add(connection);
         }
+    }
+
+    /** The notification of {@link #notifyDue}: a statement with no result, so that it goes with a write's. */
+    private static final String NOTIFY = "NOTIFY " + DUE_CHANNEL;
+
+    /**
+     * What a statement that writes a session's row appends to send the notification that this
+     * transaction has to send, if any (then sent: no longer to send); else nothing.
+     */
+    private String notifyingWith(Connection connection) {
+        return notifying.remove(connection) ? "; " + NOTIFY : "";
     }
 
     /**
@@ -1231,12 +1385,13 @@ public final class SessionStore implements AutoCloseable {
                 "?")) + ")";
     }
 
-    /** Binds {@code ids} to the parameters of {@link #notIn} from {@code first} on. */
-    static void bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids) throws SQLException {
+    /** Binds {@code ids} to the parameters of {@link #notIn} from {@code first} on; returns the index after them. */
+    static int bindIds(PreparedStatement statement, int first, java.util.Collection<String> ids) throws SQLException {
         int index = first;
         for (String id : ids) {
             statement.setString(index++, id);
         }
+        return index;
     }
 
 

@@ -181,19 +181,21 @@ final class Steps implements AutoCloseable {
     /** A step of a session read from the store under its row lock. */
     private <I, O> SessionStep<O> storedStep(String id, long expectedVersion, I input) {
         return inStepTransaction(id, (connection, commit) -> lockedStep(connection, commit, lock(connection, id),
-                expectedVersion, input, false));
+                expectedVersion, input, null));
     }
 
     /**
      * The step of {@code row}'s session, locked in {@code connection}'s transaction, which it
      * commits: with a caller's {@code input}, which a session that waits for a time, a message or
-     * a retry refuses; or run by a worker ({@code byWorker}) for the session's wait: the retry of
-     * its failed step once due, with that step's input; or with its oldest message if it waits
-     * for one and has one; else as timed out if the wait is due (else null, nothing run).
+     * a retry refuses ({@code worker} null); or run by a worker for the session's wait, the
+     * session claimed by {@code worker}: the retry of its failed step once due, with that step's
+     * input; or with its oldest message if it waits for one and has one (taken by the claim, if
+     * it took it); else as timed out if the wait is due (else null, nothing run).
      */
     @SuppressWarnings("unchecked")
     private <I, O> SessionStep<O> lockedStep(Connection connection, Commit commit, Row row, long expectedVersion,
-            I input, boolean byWorker) throws SQLException {
+            I input, SessionStore.Claimed worker) throws SQLException {
+        boolean byWorker = worker != null;
         String id = row.id();
         long now = clock.millis();
         if (Deadlines.passed(row, now)) {
@@ -225,7 +227,8 @@ final class Steps implements AutoCloseable {
             return runAndStore(connection, commit, row, row.version(), coroutine,
                     timedOut ? null : (I) rows.retryInput(row), timedOut, row.attempts() == null ? 0 : row.attempts());
         }
-        Object message = wait.kind() == SessionWait.Kind.MESSAGE ? messages.take(connection, row) : null;
+        Object message = wait.kind() != SessionWait.Kind.MESSAGE ? null
+                : worker.took() ? messages.taken(row, worker.message()) : messages.take(connection, row);
         if (message == null && !wait.due(now)) {
             return null;
         }
@@ -387,8 +390,8 @@ final class Steps implements AutoCloseable {
 
     /** Claims a session's row in a transaction of a worker's step ({@link SessionStore#claimDue} and kin). */
     private interface Claimer {
-        /** The row claimed and read, or null if none. */
-        Row in(Connection connection) throws SQLException;
+        /** The session claimed, its row read, or null if none. */
+        SessionStore.Claimed in(Connection connection) throws SQLException;
     }
 
     /** What a worker's step came to: the id of the session claimed, or null; whether its step was committed. */
@@ -415,17 +418,17 @@ final class Steps implements AutoCloseable {
         boolean healthy = true;
         String id = null;
         try {
-            Row claimed = claim.in(connection);
+            SessionStore.Claimed claimed = claim.in(connection);
             if (claimed == null) {
                 return new WorkerStep(null, false);
             }
             if (observations != null) {
-                observations.locked(claimed);
+                observations.locked(claimed.row());
             }
-            id = claimed.id();
+            id = claimed.row().id();
             enter(id, 0);
             try {
-                lockedStep(connection, commit, claimed, -1, null, true);
+                lockedStep(connection, commit, claimed.row(), -1, null, claimed);
             } finally {
                 running.leave(id);
             }

@@ -55,11 +55,25 @@ final class StoreIndexes {
                 new Index("weft_sessions_due", "weft_sessions", "(due_at) WHERE due_at IS NOT NULL"),
                 new Index("weft_sessions_deadline", "weft_sessions",
                         "(deadline_at) WHERE deadline_at IS NOT NULL")));
+        all.addAll(claims());
         all.addAll(SessionQueries.INDEXES);
         all.add(new Index("weft_messages_session", "weft_messages", "(session_id, seq)"));
         all.add(new Index("weft_history_session", "weft_history", "(session_id, seq)"));
         all.add(new Index("weft_history_started", "weft_history", "(started_at)"));
         return List.copyOf(all);
+    }
+
+    /**
+     * An index of exactly the rows of each kind a worker claims in order (waits due, deadlines:
+     * {@link SessionStore#WAITING_ROWS}, {@link SessionStore#RUNNING_ROWS}), ordered as it claims
+     * them. Without them, on a table whose statistics are missing or stale (new, or grown since it
+     * was last analyzed), PostgreSQL's planner estimated that few sessions are suspended and read
+     * them all by the index of statuses at every look and claim; a partial index whose predicate
+     * is the query's own is read in order with nothing left to filter, whatever the statistics say.
+     */
+    private static List<Index> claims() {
+        return List.of(new Index("weft_sessions_due_claims", "weft_sessions", "(due_at) WHERE " + SessionStore.WAITING_ROWS),
+                new Index("weft_sessions_deadline_claims", "weft_sessions", "(deadline_at) WHERE " + SessionStore.RUNNING_ROWS));
     }
 
     private StoreIndexes() {

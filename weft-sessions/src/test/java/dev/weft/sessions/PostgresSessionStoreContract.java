@@ -1,6 +1,7 @@
 package dev.weft.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.weft.sessions.flows.Turnstile;
 import dev.weft.sessions.testing.PostgresServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -157,7 +159,24 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
             SessionWaitsContract.awaitTrue(() -> listening.status(id).orElseThrow().status() == SessionStatus.FINISHED,
                     () -> "the other node's worker to run session " + id);
             assertEquals("woke at step 2, timed out true, input null", listening.lastOutput(id).orElseThrow());
-            assertEquals(0, openTransactions());
+            awaitNoOpenTransaction(); // the worker claims again after its step: a moment more
+        }
+    }
+
+    @Test
+    void aResumeThatStoresAWaitWakesAnotherNodesWorkersThroughNotifyWhetherItsBodyWroteOrNot() {
+        try (SessionStore otherStore = reopen();
+                Sessions listening = Sessions.builder(otherStore).engine(engine()).pollEvery(Duration.ofMinutes(10))
+                        .workers(1).keepFinished(true).build()) {
+            SessionWaitsContract.awaitTrue(() -> listeners(this) == 1, () -> "the other node to listen");
+            for (boolean writes : List.of(false, true)) {
+                String id = sessions.start(new dev.weft.sessions.flows.Snooze(writes), null).id();
+                assertEquals("asleep", sessions.resume(id, Duration.ZERO).output(), "its UPDATE notifies");
+                SessionWaitsContract.awaitTrue(() -> listening.status(id).orElseThrow().status()
+                        == SessionStatus.FINISHED, () -> "the other node's worker to run session " + id);
+                assertEquals("woke at step 3, timed out true", listening.lastOutput(id).orElseThrow());
+            }
+            awaitNoOpenTransaction(); // the worker claims again after its step: a moment more
         }
     }
 
@@ -171,6 +190,92 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    // ---------------------------------------------------------------- claims
+
+    @Test
+    void aClaimInDueOrderLocksTheOneSessionItClaimsAndTakesOnlyThatOnesMessage() throws SQLException {
+        MutableClock clock = new MutableClock(SessionWaitsContract.T0);
+        Sessions node = builder().clock(clock).build();
+        String late = node.start("late", new Turnstile(), "a", Duration.ofMinutes(1)).id();
+        String sleeping = node.start(new dev.weft.sessions.flows.Alarm(), Duration.ofMinutes(1)).id();
+        String mailbox = node.start(new dev.weft.sessions.flows.Mailbox(), null).id();
+        node.send(mailbox, "kept");
+        clock.advance(Duration.ofMinutes(2));
+        assertClaims(clock.millis(), List.of(), late, mailbox, List.of(sleeping, mailbox));
+        assertClaims(clock.millis(), List.of(late), sleeping, mailbox, List.of(late, mailbox));
+        assertClaims(clock.millis(), List.of(late, sleeping), mailbox, mailbox, List.of(late, sleeping));
+        try (Connection connection = connect()) {
+            assertEquals(1, messages(connection, mailbox), "each claim rolled back, the message with it");
+        }
+    }
+
+    /**
+     * A claim in due order at {@code now}, passing over {@code skipped}, in a transaction of its
+     * own that it rolls back: it claims {@code expected}, takes the message of {@code mailbox}
+     * (whose inbox holds one) only if that is the session it claims, and leaves {@code free}
+     * unlocked.
+     */
+    private void assertClaims(long now, List<String> skipped, String expected, String mailbox, List<String> free)
+            throws SQLException {
+        Connection claiming = store.begin();
+        try {
+            SessionStore.Claimed claimed = store.claimDue(claiming, now, skipped);
+            assertEquals(expected, claimed.row().id());
+            boolean takes = expected.equals(mailbox);
+            assertEquals(takes, claimed.message() != null, "the message taken with the claim");
+            assertEquals(takes ? 0 : 1, messages(claiming, mailbox), "the inbox, in the claim's transaction");
+            for (String other : free) {
+                assertFalse(lockedElsewhere(other), "session " + other + " locked by the claim of " + expected);
+            }
+        } finally {
+            store.rollbackQuietly(claiming);
+            store.release(claiming, true);
+        }
+    }
+
+    /** How many messages session {@code id}'s inbox holds, as {@code connection} sees it. */
+    private static long messages(Connection connection, String id) throws SQLException {
+        try (PreparedStatement count = connection.prepareStatement("SELECT COUNT(*) FROM weft_messages"
+                + " WHERE session_id = ?")) {
+            count.setString(1, id);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
+    }
+
+    /** Whether another transaction holds session {@code id}'s row: a lock of it from another connection fails at once. */
+    private boolean lockedElsewhere(String id) throws SQLException {
+        try (Connection connection = connect()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement lock = connection.prepareStatement("SELECT id FROM weft_sessions WHERE id = ?"
+                    + " FOR UPDATE NOWAIT")) {
+                lock.setString(1, id);
+                lock.executeQuery().close();
+                return false;
+            } catch (SQLException e) {
+                if ("55P03".equals(e.getSQLState())) {
+                    return true;
+                }
+                throw e;
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
+    /** Waits until no connection to this test's database is inside a transaction, this one's aside. */
+    private void awaitNoOpenTransaction() {
+        SessionWaitsContract.awaitTrue(() -> {
+            try {
+                return openTransactions() == 0;
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, () -> "no transaction left open");
     }
 
     /** How many connections to this test's database are inside a transaction, this one's aside. */

@@ -314,6 +314,10 @@ abstract class SessionMessagesContract {
         node.send(id, "genuine");
         execute("UPDATE weft_messages SET payload = ? WHERE session_id = ?", StateCodec.value("forged"), id);
         Map<String, Object> before = suite().storedRow(id);
+        SessionRefusedException byId = assertThrows(SessionRefusedException.class, () -> node.runSent(id),
+                "claimed by its id (on PostgreSQL, the message taken by the claim)");
+        assertTrue(byId.reason().contains("it differs from what was sealed"), byId.reason());
+        assertEquals(List.of("forged"), inbox(id));
         SessionRefusedException refused = assertThrows(SessionRefusedException.class, () -> node.runDue(List.of()));
         assertTrue(refused.reason().contains("it differs from what was sealed"), refused.reason());
         assertTrue(refused.reason().startsWith("message "), refused.reason());

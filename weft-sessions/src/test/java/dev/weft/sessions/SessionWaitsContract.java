@@ -2,13 +2,16 @@ package dev.weft.sessions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.sessions.flows.Alarm;
 import dev.weft.sessions.flows.Deadline;
 import dev.weft.sessions.flows.Gate;
+import dev.weft.sessions.flows.Mailbox;
 import dev.weft.sessions.flows.Recurring;
+import dev.weft.sessions.flows.Turnstile;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -202,6 +205,30 @@ abstract class SessionWaitsContract {
         }
     }
 
+    // ---------------------------------------------------------------- the order of claims
+
+    @Test
+    void aWorkerClaimsAPassedDeadlineFirstThenTheWaitDueLongestThenTheOldestMessageButThosePassedOver() {
+        MutableClock clock = new MutableClock(T0);
+        Sessions node = node().clock(clock).build();
+        String later = node.start(new Alarm(), Duration.ofMinutes(2)).id();
+        String sooner = node.start(new Alarm(), Duration.ofMinutes(1)).id();
+        String sentSecond = node.start(new Mailbox(), null).id();
+        String sentFirst = node.start(new Mailbox(), null).id();
+        String late = node.start("late", new Turnstile(), "a", Duration.ofMinutes(3)).id();
+        node.send(sentFirst, "one");
+        node.send(sentSecond, "two");
+        clock.advance(Duration.ofMinutes(5));
+        assertEquals(sooner, node.runDue(List.of(late, "no-such-session")), "the deadline passed over");
+        assertEquals(sentFirst, node.runDue(List.of(late, later)), "both passed over");
+        assertEquals(List.of(late, later, sentSecond), java.util.stream.Stream.generate(() -> node.runDue(List.of()))
+                .limit(3).toList());
+        assertNull(node.runDue(List.of()), "none is due: each mailbox waits again, with no deadline");
+        assertEquals(SessionStatus.CANCELLED, node.status(late).orElseThrow().status());
+        assertEquals(List.of("2:message one"), suite().ledger(sentFirst));
+        assertEquals(List.of("2:message two"), suite().ledger(sentSecond));
+    }
+
     // ---------------------------------------------------------------- clocks
 
     @Test
@@ -300,6 +327,8 @@ abstract class SessionWaitsContract {
         try (Connection connection = suite().connect(); Statement statement = connection.createStatement()) {
             statement.execute("DROP INDEX weft_sessions_due");
             statement.execute("DROP INDEX weft_sessions_waiting");
+            statement.execute("DROP INDEX weft_sessions_due_claims");
+            statement.execute("DROP INDEX weft_sessions_deadline_claims");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN due_at");
             statement.execute("ALTER TABLE weft_sessions DROP COLUMN wait_kind");
         }
