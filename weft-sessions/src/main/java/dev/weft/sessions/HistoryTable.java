@@ -18,8 +18,8 @@ import java.util.List;
  * holds is shown, never acted on. The SQL only; the statements run in the caller's transaction.
  * Stateless; any thread.
  *
- * <p>Indexes: {@code (session_id, seq)}, which reads one session's history and deletes it with the
- * session; {@code (started_at)}, by which old rows are pruned ({@link StepHistory}).
+ * <p>One index, {@code (session_id, seq)}, which reads one session's history and deletes it with
+ * the session; old rows are pruned in the order written, by the key ({@link #prune}).
  */
 final class HistoryTable {
 
@@ -118,12 +118,20 @@ final class HistoryTable {
         }
     }
 
-    /** Deletes at most {@code batch} entries of steps begun before {@code before}, oldest first: how many. */
+    /**
+     * Deletes the entries of steps begun before {@code before} among the {@code batch} written
+     * first (by {@code seq}, the table's key: no index of times to keep up at every step): how
+     * many. Entries are written about in the order their steps began, so that these are the
+     * oldest; one begun earlier but written after newer ones (a node whose clock is behind) waits
+     * until those ahead of it are pruned, and one begun later (a clock ahead) is kept while the
+     * entries behind it are pruned, up to {@code batch} of them held.
+     */
     int prune(Connection connection, long before, int batch) throws SQLException {
         try (PreparedStatement delete = connection.prepareStatement("DELETE FROM weft_history WHERE seq IN (SELECT seq"
-                + " FROM weft_history WHERE started_at < ? ORDER BY started_at LIMIT ?)")) {
-            delete.setLong(1, before);
-            delete.setInt(2, batch);
+                + " FROM (SELECT seq, started_at FROM weft_history ORDER BY seq LIMIT ?) first_written"
+                + " WHERE started_at < ?)")) {
+            delete.setInt(1, batch);
+            delete.setLong(2, before);
             return delete.executeUpdate();
         }
     }

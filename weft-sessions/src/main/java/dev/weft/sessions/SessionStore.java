@@ -270,7 +270,7 @@ public final class SessionStore implements AutoCloseable {
                 + " status VARCHAR(16) NOT NULL, version BIGINT NOT NULL, build VARCHAR(64), manifest TEXT,"
                 + " point VARCHAR(200), point_values " + dialect.bytes + ", state " + dialect.bytes + ", output "
                 + dialect.bytes + ", failure TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)";
-        List<StoreIndexes.Index> missing;
+        StoreIndexes.Pending pending;
         Connection connection = begin();
         boolean healthy = false;
         try (Statement statement = connection.createStatement()) {
@@ -294,7 +294,7 @@ public final class SessionStore implements AutoCloseable {
             inbox.create(statement, dialect.bytes);
             addColumn(statement, "weft_messages", "trace_parent", "VARCHAR(" + SessionObserver.MAX_TRACE + ")");
             history.create(statement);
-            missing = StoreIndexes.create(statement, existing);
+            pending = StoreIndexes.create(statement, existing);
             commit(connection);
             healthy = true;
         } finally {
@@ -303,17 +303,17 @@ public final class SessionStore implements AutoCloseable {
             }
             pool.give(connection, healthy);
         }
-        if (!missing.isEmpty()) {
-            buildIndexes(missing);
+        if (!pending.isEmpty()) {
+            buildIndexes(pending);
         }
     }
 
-    /** PostgreSQL: builds {@code missing} concurrently, on a connection in autocommit mode ({@link StoreIndexes}). */
-    private void buildIndexes(List<StoreIndexes.Index> missing) throws SQLException {
+    /** PostgreSQL: builds and drops {@code pending}'s indexes concurrently, on a connection in autocommit mode ({@link StoreIndexes}). */
+    private void buildIndexes(StoreIndexes.Pending pending) throws SQLException {
         Connection connection = pool.take();
         boolean healthy = false;
         try {
-            StoreIndexes.buildConcurrently(connection, missing);
+            StoreIndexes.buildConcurrently(connection, pending);
             healthy = true;
         } finally {
             pool.give(connection, healthy);

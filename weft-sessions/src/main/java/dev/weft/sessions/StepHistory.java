@@ -22,8 +22,8 @@ final class StepHistory {
      * that write entries, a batch at a time, each batch a short transaction of its own run by the
      * thread of a step that has just committed (afterCommit), at most once per PRUNE_EVERY of the
      * nodes' clock per node (retention / 10 if that is shorter): a few steps in a hundred
-     * thousand pay for a DELETE of a few rows, read by the started_at index, and no thread or
-     * timer is added. A batch that was full leaves more: the node's next commit prunes again at
+     * thousand pay for a DELETE of a few rows, those written first, read by the table's key
+     * (HistoryTable.prune), and no thread or timer is added. A batch that was full leaves more: the node's next commit prunes again at
      * once, so a backlog (a store opened after a long pause, a retention made shorter) drains at
      * PRUNE_BATCH entries per step, never holding SQLite's write lock longer than one batch. Each
      * node prunes every node's entries (the table is shared); two nodes pruning at once delete

@@ -6,8 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,7 +25,9 @@ import java.util.Set;
  * large table takes); one node at a time builds ({@code pg_try_advisory_lock}: a node that finds
  * another building goes on without the index, and the next node opened builds what is still
  * missing); an index a build left invalid (its node was killed, or the build failed) is dropped
- * and built again. The SQL only; stateless; any thread.
+ * and built again. An index of an older version that nothing reads any more ({@link #RETIRED})
+ * is dropped the same way: in the opening transaction, or concurrently after it. The SQL only;
+ * stateless; any thread.
  */
 final class StoreIndexes {
 
@@ -46,6 +50,13 @@ final class StoreIndexes {
     /** The advisory lock the node that builds indexes concurrently holds (the tables' creation holds 7217). */
     private static final int BUILDING = 7218;
 
+    /**
+     * Indexes that older versions created and nothing reads any more, which cost every write of
+     * their table: {@code weft_history_started}, which pruned the history by time before it was
+     * pruned in the order written ({@link HistoryTable#prune}).
+     */
+    static final List<String> RETIRED = List.of("weft_history_started");
+
     /** Every index, the listings' included ({@link SessionQueries#INDEXES}). */
     static final List<Index> ALL = all();
 
@@ -59,7 +70,6 @@ final class StoreIndexes {
         all.addAll(SessionQueries.INDEXES);
         all.add(new Index("weft_messages_session", "weft_messages", "(session_id, seq)"));
         all.add(new Index("weft_history_session", "weft_history", "(session_id, seq)"));
-        all.add(new Index("weft_history_started", "weft_history", "(started_at)"));
         return List.copyOf(all);
     }
 
@@ -93,42 +103,61 @@ final class StoreIndexes {
     }
 
     /**
-     * Creates, in the opening transaction, the indexes of the tables that are not in
-     * {@code buildLater} (all of them on SQLite); returns those left to build: the indexes of
-     * the tables in {@code buildLater} that are missing or invalid (PostgreSQL).
+     * What the opening transaction leaves to do on PostgreSQL, outside any transaction, to tables
+     * that existed: indexes to build (missing or invalid) and retired indexes to drop.
      */
-    static List<Index> create(Statement statement, Set<String> buildLater) throws SQLException {
+    record Pending(List<Index> missing, List<String> retired) {
+
+        static final Pending NONE = new Pending(List.of(), List.of());
+
+        boolean isEmpty() {
+            return missing.isEmpty() && retired.isEmpty();
+        }
+    }
+
+    /**
+     * Creates, in the opening transaction, the indexes of the tables that are not in
+     * {@code buildLater} (all of them on SQLite), and drops {@link #RETIRED} indexes there; returns
+     * what is left for {@link #buildConcurrently}: the indexes of the tables in {@code buildLater}
+     * that are missing or invalid, and the retired ones they have (PostgreSQL).
+     */
+    static Pending create(Statement statement, Set<String> buildLater) throws SQLException {
         for (Index index : ALL) {
             if (!buildLater.contains(index.table())) {
                 statement.execute(index.create(false));
             }
         }
         if (buildLater.isEmpty()) {
-            return List.of();
+            for (String retired : RETIRED) {
+                statement.execute("DROP INDEX IF EXISTS " + retired);
+            }
+            return Pending.NONE;
         }
-        Set<String> valid = validIndexes(statement);
-        return ALL.stream().filter(index -> buildLater.contains(index.table()) && !valid.contains(index.name()))
-                .toList();
+        Map<String, Boolean> present = indexes(statement);
+        return new Pending(ALL.stream().filter(index -> buildLater.contains(index.table())
+                        && !present.getOrDefault(index.name(), false)).toList(),
+                RETIRED.stream().filter(present::containsKey).toList());
     }
 
-    /** PostgreSQL: the names of the valid indexes the session's search path sees. */
-    private static Set<String> validIndexes(Statement statement) throws SQLException {
-        Set<String> valid = new HashSet<>();
-        try (ResultSet indexes = statement.executeQuery("SELECT c.relname FROM pg_index i JOIN pg_class c"
-                + " ON c.oid = i.indexrelid WHERE i.indisvalid AND pg_table_is_visible(c.oid)")) {
+    /** PostgreSQL: the indexes the session's search path sees, each with whether it is valid. */
+    private static Map<String, Boolean> indexes(Statement statement) throws SQLException {
+        Map<String, Boolean> present = new HashMap<>();
+        try (ResultSet indexes = statement.executeQuery("SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c"
+                + " ON c.oid = i.indexrelid WHERE pg_table_is_visible(c.oid)")) {
             while (indexes.next()) {
-                valid.add(indexes.getString(1));
+                present.put(indexes.getString(1), indexes.getBoolean(2));
             }
         }
-        return valid;
+        return present;
     }
 
     /**
-     * PostgreSQL: builds {@code missing} on {@code connection}, in autocommit mode, concurrently,
-     * unless another node is building indexes; an invalid one is dropped first. Returns whether
-     * this node built them (false: another node holds the builders' lock).
+     * PostgreSQL: drops {@code pending}'s retired indexes and builds its missing ones on
+     * {@code connection}, in autocommit mode, concurrently, unless another node is doing so; an
+     * invalid index is dropped first. Returns whether this node did (false: another node holds
+     * the builders' lock).
      */
-    static boolean buildConcurrently(Connection connection, List<Index> missing) throws SQLException {
+    static boolean buildConcurrently(Connection connection, Pending pending) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             try (ResultSet locked = statement.executeQuery("SELECT pg_try_advisory_lock(" + BUILDING + ")")) {
                 if (!locked.next() || !locked.getBoolean(1)) {
@@ -136,7 +165,10 @@ final class StoreIndexes {
                 }
             }
             try {
-                for (Index index : missing) {
+                for (String retired : pending.retired()) {
+                    statement.execute("DROP INDEX CONCURRENTLY IF EXISTS " + retired);
+                }
+                for (Index index : pending.missing()) {
                     if (isInvalid(connection, index)) {
                         statement.execute("DROP INDEX CONCURRENTLY IF EXISTS " + index.name());
                     }

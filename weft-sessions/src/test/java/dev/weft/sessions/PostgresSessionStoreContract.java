@@ -327,10 +327,21 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
 
     @Test
     void anIndexThatABuildLeftInvalidIsBuiltAgain() throws SQLException {
-        execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'weft_history_started'::regclass");
-        assertTrue(!validIndex("weft_history_started"));
+        execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'weft_history_session'::regclass");
+        assertTrue(!validIndex("weft_history_session"));
         reopen().close();
+        assertTrue(validIndex("weft_history_session"));
+    }
+
+    @Test
+    void anIndexThatNothingReadsAnyMoreIsDroppedWhenOpenedOnATableThatExisted() throws Exception {
+        execute("CREATE INDEX weft_history_started ON weft_history (started_at)");
         assertTrue(validIndex("weft_history_started"));
+        reopen().close();
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet found = statement.executeQuery("SELECT to_regclass('weft_history_started') IS NULL")) {
+            assertTrue(found.next() && found.getBoolean(1), "the index of an older version's pruning is gone");
+        }
     }
 
     @Test

@@ -366,6 +366,22 @@ abstract class SessionHistoryContract {
     }
 
     @Test
+    void entriesArePrunedInTheOrderWrittenAndOneFromAClockAheadHoldsNoOlderOneBack() {
+        MutableClock ahead = new MutableClock(T0.plus(Duration.ofHours(2)));
+        Sessions fast = suite().builder().clock(ahead).nodeName("node-ahead").keepHistory(Duration.ofHours(1)).build();
+        Sessions node = suite().builder().clock(clock).nodeName("node-a").keepHistory(Duration.ofHours(1)).build();
+        String early = fast.start(new Turnstile(), "a").id();
+        String old = node.start(new Turnstile(), "a").id();
+        node.<String, String>resume(old, "b");
+        String young = node.start(new Turnstile(), "a").id();
+        clock.advance(Duration.ofMinutes(61));
+        node.<String, String>resume(young, "b");
+        assertEquals(List.of(), node.history(old), "begun 61 minutes ago, written after an entry begun later");
+        assertEquals(List.of("1 SUSPENDED"), briefs(node.history(early)), "begun an hour from now by node-a's clock");
+        assertEquals(List.of("2 SUSPENDED"), briefs(node.history(young)), "its first step begun 61 minutes ago");
+    }
+
+    @Test
     void removeDeletesTheSessionsHistoryAndThatOfOneThatFinished() {
         Sessions node = node().build();
         String removed = node.start(new Turnstile(), "a").id();

@@ -69,6 +69,20 @@ abstract class SqliteSessionStoreContract extends SessionStoreContract {
         }
     }
 
+    @Test
+    void anIndexThatNothingReadsAnyMoreIsDroppedWhenOpened() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE INDEX weft_history_started ON weft_history (started_at)");
+        }
+        reopen().close();
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+                ResultSet found = statement.executeQuery("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index'"
+                        + " AND name = 'weft_history_started'")) {
+            assertTrue(found.next());
+            assertEquals(0, found.getInt(1), "the index of an older version's pruning");
+        }
+    }
+
     /** Not an outage, which retrying may mend: a path that is wrong, refused before anything is opened. */
     @Test
     void aDatabaseFileInADirectoryThatDoesNotExistIsRefusedSayingWhatToDo() {
