@@ -14,7 +14,7 @@ import org.junit.platform.launcher.TestPlan;
 
 /**
  * Records, for {@link SuiteRunner}, every test and container that JUnit finds (in the test plan
- * and registered dynamically), how each ended, and the coroutine engine that
+ * and registered dynamically), how each ended, and the coroutine that
  * {@link InWovenCoroutine} reports each test ran on.
  *
  * <p>Thread-safe: JUnit may call a listener from the threads that run tests.
@@ -26,7 +26,7 @@ final class OutcomeListener implements TestExecutionListener {
 
     private final Map<String, TestIdentifier> found = new LinkedHashMap<>();
     private final Map<String, Result> ended = new HashMap<>();
-    private final Map<String, String> engines = new HashMap<>();
+    private final Map<String, String> coroutines = new HashMap<>();
 
     @Override
     public synchronized void testPlanExecutionStarted(TestPlan plan) {
@@ -50,14 +50,14 @@ final class OutcomeListener implements TestExecutionListener {
     public synchronized void executionFinished(TestIdentifier identifier, TestExecutionResult result) {
         String message = result.getThrowable().map(Throwable::toString).map(OutcomeListener::firstLine).orElse("");
         ended.put(identifier.getUniqueId(), new Result(Status.valueOf(result.getStatus().name()), identifier.isTest(),
-                engines.get(identifier.getUniqueId()), message));
+                coroutines.get(identifier.getUniqueId()), message));
     }
 
     @Override
     public synchronized void reportingEntryPublished(TestIdentifier identifier, ReportEntry entry) {
-        String engine = entry.getKeyValuePairs().get(InWovenCoroutine.ENGINE_KEY);
-        if (engine != null) {
-            engines.put(identifier.getUniqueId(), engine);
+        String coroutine = entry.getKeyValuePairs().get(InWovenCoroutine.COROUTINE_KEY);
+        if (coroutine != null) {
+            coroutines.put(identifier.getUniqueId(), coroutine);
         }
     }
 

@@ -11,8 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * A child JVM that runs a library's test suite with {@link SuiteRunner}: the same {@code java} as
- * this JVM's, the library's own JVM options for its tests, the class path and system properties
- * given, in a working directory of its own, which holds its log and its outcome afterwards.
+ * this JVM's (or the one the system property {@code weft.library.java} names), the library's own
+ * JVM options for its tests, the class path and system properties given, in a working directory
+ * of its own, which holds its log and its outcome afterwards.
  *
  * <p>Each call starts one child and waits for it on the calling thread.
  */
@@ -50,7 +51,7 @@ final class SuiteJvm {
         Path log = directory.resolve("suite.log");
         Files.deleteIfExists(outcome);
         List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("no java command")));
+        command.add(java());
         command.addAll(JVM_OPTIONS);
         command.addAll(systemProperties);
         command.addAll(List.of("-cp", classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
@@ -66,6 +67,16 @@ final class SuiteJvm {
             throw new AssertionError("the suite's JVM exited with status " + process.exitValue() + "; its log is " + log);
         }
         return SuiteOutcome.read(outcome);
+    }
+
+    /** The system property {@code weft.library.java} if it is set and not blank, else the java of this JVM. */
+    private static String java() {
+        String java = System.getProperty("weft.library.java", "");
+        if (!java.isBlank()) {
+            return java;
+        }
+        return ProcessHandle.current().info().command().orElseThrow(() -> new IllegalStateException("this JVM's java command is"
+                + " not known: set the system property weft.library.java to the java to run the suite with"));
     }
 
     private static Process start(List<String> command, Path directory, Path log) throws IOException {

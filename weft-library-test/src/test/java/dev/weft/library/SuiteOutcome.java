@@ -15,9 +15,10 @@ import java.util.Map;
  * writes it ({@link SuiteRunner}) and the test that started the child reads it back.
  *
  * <p>The file is text, UTF-8: a first line {@code woven TAB true|false}, then a line per test or
- * container, {@code STATUS TAB test|container TAB ENGINE TAB UNIQUE_ID TAB MESSAGE}, where ENGINE
- * is the engine of the coroutine the test ran in, or {@code -}, and MESSAGE the first line of
- * what a failed or aborted test threw, or why a skipped one was skipped.
+ * container, {@code STATUS TAB test|container TAB COROUTINE TAB UNIQUE_ID TAB MESSAGE}, where
+ * COROUTINE says what coroutine the test ran in, as {@code InWovenCoroutine} reports it
+ * ({@code WOVEN:twin}, {@code WOVEN:invocation}), or is {@code -} for none, and MESSAGE is the
+ * first line of what a failed or aborted test threw, or why a skipped one was skipped.
  *
  * @param woven   whether the library's classes were woven
  * @param results each test and container found, in the order found
@@ -32,7 +33,7 @@ record SuiteOutcome(boolean woven, Map<String, Result> results) {
      *
      * @param status    how it ended
      * @param test      whether it is a test (else a container: an engine, a class, a template)
-     * @param coroutine the engine of the coroutine it ran in, or null if it ran in none
+     * @param coroutine the coroutine it ran in, as {@code InWovenCoroutine} reports it, or null if none
      * @param message   the first line of what it threw, or why it was skipped; empty if neither
      */
     record Result(Status status, boolean test, String coroutine, String message) {
@@ -57,7 +58,7 @@ record SuiteOutcome(boolean woven, Map<String, Result> results) {
         for (String line : lines.subList(1, lines.size())) {
             String[] fields = line.split("\t", 5);
             if (fields.length != 5) {
-                throw new IOException(file + ": not STATUS TAB KIND TAB ENGINE TAB ID TAB MESSAGE: " + line);
+                throw new IOException(file + ": not STATUS TAB KIND TAB COROUTINE TAB ID TAB MESSAGE: " + line);
             }
             results.put(fields[3], new Result(Status.valueOf(fields[0]), fields[1].equals("test"),
                     fields[2].equals("-") ? null : fields[2], fields[4]));

@@ -4,10 +4,14 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.platform.engine.DiscoveryFilter;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.discovery.ClassNameFilter;
+import org.junit.platform.engine.discovery.PackageNameFilter;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -21,12 +25,13 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * java ... dev.weft.library.SuiteRunner OUTCOME_FILE PROBE_CLASS SELECTOR...
  * </pre>
  *
- * A SELECTOR is {@code package:NAME} (the package and its subpackages) or {@code class:NAME};
- * in both, JUnit's standard class name pattern chooses the test classes. PROBE_CLASS is a class
- * of the library whose being woven tells whether the library on the class path is. JUnit's
- * configuration comes from system properties, as the launcher reads them. Exits with status 0
- * whatever the tests did (the outcome says it), even if a test left a thread running; 2 on a
- * usage error.
+ * A SELECTOR is {@code package:NAME} (the package and its subpackages) or {@code class:NAME},
+ * which select, or {@code not-package:NAME} or {@code not-class:NAME} (with its nested classes),
+ * which leave out of what the others select; JUnit's standard class name pattern chooses the
+ * test classes among what is selected. PROBE_CLASS is a class of the library whose being
+ * woven tells whether the library on the class path is. JUnit's configuration comes from
+ * system properties, as the launcher reads them. Exits with status 0 whatever the tests did
+ * (the outcome says it), even if a test left a thread running; 2 on a usage error.
  *
  * <p>Runs on its main thread; the tests run as JUnit runs them.
  */
@@ -46,7 +51,7 @@ public final class SuiteRunner {
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: SuiteRunner OUTCOME_FILE PROBE_CLASS (package:NAME | class:NAME)...");
+            System.err.println("usage: SuiteRunner OUTCOME_FILE PROBE_CLASS ([not-]package:NAME | [not-]class:NAME)...");
             System.exit(2);
         }
         boolean woven = isWoven(Class.forName(args[1]));
@@ -64,18 +69,21 @@ public final class SuiteRunner {
     }
 
     private static LauncherDiscoveryRequest request(List<String> selectors) {
-        return LauncherDiscoveryRequestBuilder.request()
-                .selectors(selectors.stream().map(SuiteRunner::selector).toList())
-                .filters(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN))
-                .build();
-    }
-
-    private static DiscoverySelector selector(String text) {
-        if (text.startsWith("package:")) {
-            return selectPackage(text.substring("package:".length()));
-        } else if (text.startsWith("class:")) {
-            return selectClass(text.substring("class:".length()));
+        List<DiscoverySelector> included = new ArrayList<>();
+        List<DiscoveryFilter<?>> filters = new ArrayList<>();
+        filters.add(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN));
+        for (String selector : selectors) {
+            String kind = selector.substring(0, Math.max(0, selector.indexOf(':')));
+            String name = selector.substring(kind.length() + 1);
+            switch (kind) {
+                case "package" -> included.add(selectPackage(name));
+                case "class" -> included.add(selectClass(name));
+                case "not-package" -> filters.add(PackageNameFilter.excludePackageNames(name));
+                case "not-class" -> filters.add(ClassNameFilter.excludeClassNamePatterns(Pattern.quote(name) + "(\\$.*)?"));
+                default -> throw new IllegalArgumentException(
+                        "a selector is package:NAME, class:NAME, not-package:NAME or not-class:NAME, not " + selector);
+            }
         }
-        throw new IllegalArgumentException("a selector is package:NAME or class:NAME, not " + text);
+        return LauncherDiscoveryRequestBuilder.request().selectors(included).filters(filters.toArray(DiscoveryFilter[]::new)).build();
     }
 }
