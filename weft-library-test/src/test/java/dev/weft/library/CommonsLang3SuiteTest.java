@@ -28,14 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestReporter;
 
 /**
- * commons-lang3 woven whole with the weaver's command line, and its own test suite run on it,
- * each run in a child JVM of its own ({@link SuiteJvm}): unwoven, woven, and woven with each
- * test inside a coroutine of the woven engine ({@code InWovenCoroutine}). The woven runs must
- * find the same tests as the unwoven one, and end each the same way.
+ * commons-lang3 and its tests jar woven whole with the weaver's command line, and its own test
+ * suite run three times, each in a child JVM of its own ({@link SuiteJvm}): unwoven; woven; and
+ * woven with each test inside a coroutine of the woven engine, entered through its twin
+ * ({@code InWovenCoroutine}), so that the library runs as twins. The woven runs must find the
+ * same tests as the unwoven one, and end each the same way; a difference fails the test, listed
+ * with the test's unique id and what it threw.
  *
- * <p>By default the suite is {@link #SLICE}, a large slice that takes about a minute a run;
- * {@code -Dweft.library.suite=full} runs commons-lang3's whole suite instead (README, "Weaving
- * real libraries"). The unwoven run goes first, once, for both comparisons.
+ * <p>By default the suite is {@link #SLICE}, some 20 seconds a run;
+ * {@code -Dweft.library.suite=full} runs commons-lang3's whole suite instead (README, "Libraries
+ * woven whole"). Weaving and the unwoven run happen once, before the tests.
  *
  * <p>Runs on the test's thread, one child JVM at a time.
  */
@@ -56,15 +58,12 @@ class CommonsLang3SuiteTest {
     static final List<String> FULL = List.of("package:org.apache.commons.lang3");
     /** A class of commons-lang3 that weaving changes, whose being woven tells whether the library is. */
     private static final String PROBE = StringUtils.class.getName();
-    /** Where the woven jar and the runs' directories go. */
+    /** Where the woven jars and the runs' directories go. */
     private static final Path WORK = Path.of("target", "commons-lang3");
     /** How long a run may take before it is ended and fails: a guard against a hung child. */
     private static final long GUARD_MINUTES = 60;
     /** The first line of the weave command's report, which lists nothing more if it left nothing as compiled. */
     private static final String REPORT_HEADER = "# weft-weaver: what was left as compiled: class, method (* for the whole class), why";
-
-    private static Jars woven;
-    private static SuiteOutcome unwoven;
 
     /** commons-lang3's jar and its tests jar. */
     private record Jars(Path library, Path tests) {
@@ -74,8 +73,10 @@ class CommonsLang3SuiteTest {
     private record Weaving(String output, List<String> report) {
     }
 
+    private static Jars woven;
     private static Weaving libraryWeaving;
     private static Weaving testsWeaving;
+    private static SuiteOutcome unwoven;
 
     @BeforeAll
     static void weaveTheLibraryAndItsTestsAndRunTheSuiteUnwoven() throws Exception {

@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The differences between two runs of the same suite: each test or container found by one run
  * and not the other, or found by both with another status. Each difference is a line that names
  * the test's unique id, its status in each run and, where it has one, what it threw or why it
  * was skipped.
+ *
+ * <p>Functions of their arguments only; thread-safe.
  */
 final class SuiteComparison {
 
@@ -48,7 +51,7 @@ final class SuiteComparison {
     }
 
     /** The unique ids of the tests in {@code outcome} whose results satisfy {@code which}. */
-    static List<String> tests(SuiteOutcome outcome, java.util.function.Predicate<Result> which) {
+    static List<String> tests(SuiteOutcome outcome, Predicate<Result> which) {
         List<String> ids = new ArrayList<>();
         for (Map.Entry<String, Result> e : outcome.results().entrySet()) {
             if (e.getValue().test() && which.test(e.getValue())) {

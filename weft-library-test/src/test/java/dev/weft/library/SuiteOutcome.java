@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,16 @@ import java.util.Map;
  * ({@code WOVEN:twin}, {@code WOVEN:invocation}), or is {@code -} for none, and MESSAGE is the
  * first line of what a failed or aborted test threw, or why a skipped one was skipped.
  *
+ * <p>Immutable; thread-safe.
+ *
  * @param woven   whether the library's classes were woven
- * @param results each test and container found, in the order found
+ * @param results each test and container found, by unique id, in the order found
  */
 record SuiteOutcome(boolean woven, Map<String, Result> results) {
+
+    SuiteOutcome {
+        results = Collections.unmodifiableMap(new LinkedHashMap<>(results));
+    }
 
     /** How a test or container ended; {@code NOT_RUN} if it was found but neither ran nor was skipped. */
     enum Status { SUCCESSFUL, FAILED, ABORTED, SKIPPED, NOT_RUN }

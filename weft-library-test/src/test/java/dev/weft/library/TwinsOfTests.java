@@ -18,6 +18,8 @@ import org.objectweb.asm.tree.ClassNode;
  * through their twins. A method has a twin if its class declares a method of its name followed
  * by {@code $weft} (overloads are not told apart). Dynamic tests have no method of their own,
  * and are never counted.
+ *
+ * <p>Functions of their arguments and the jar's files only; thread-safe.
  */
 final class TwinsOfTests {
 
