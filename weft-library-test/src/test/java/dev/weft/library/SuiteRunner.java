@@ -31,7 +31,8 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * test classes among what is selected. PROBE_CLASS is a class of the library whose being
  * woven tells whether the library on the class path is. JUnit's configuration comes from
  * system properties, as the launcher reads them. Exits with status 0 whatever the tests did
- * (the outcome says it), even if a test left a thread running; 2 on a usage error.
+ * (the outcome says it), even if a test left a thread running; 1 if the run itself failed (an
+ * error that JUnit lets through, such as an {@code OutOfMemoryError}); 2 on a usage error.
  *
  * <p>Runs on its main thread; the tests run as JUnit runs them.
  */
@@ -47,20 +48,28 @@ public final class SuiteRunner {
      * Runs the tests and writes their outcome.
      *
      * @param args the outcome file, the probe class, then one or more selectors
-     * @throws Exception if the probe class cannot be loaded or the outcome cannot be written
      */
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         if (args.length < 3) {
             System.err.println("usage: SuiteRunner OUTCOME_FILE PROBE_CLASS ([not-]package:NAME | [not-]class:NAME)...");
             System.exit(2);
         }
-        boolean woven = isWoven(Class.forName(args[1]));
-        OutcomeListener listener = new OutcomeListener();
-        LauncherFactory.create().execute(request(Arrays.asList(args).subList(2, args.length)), listener);
-        SuiteOutcome outcome = new SuiteOutcome(woven, listener.results());
-        outcome.write(Path.of(args[0]));
-        System.out.println(outcome.counts());
+        try {
+            run(Path.of(args[0]), args[1], Arrays.asList(args).subList(2, args.length));
+        } catch (Throwable failure) { // the launcher lets errors such as OutOfMemoryError through
+            failure.printStackTrace();
+            System.exit(1);
+        }
         System.exit(0); // threads some tests leave behind must not keep the JVM alive
+    }
+
+    private static void run(Path outcomeFile, String probe, List<String> selectors) throws Exception {
+        boolean woven = isWoven(Class.forName(probe));
+        OutcomeListener listener = new OutcomeListener();
+        LauncherFactory.create().execute(request(selectors), listener);
+        SuiteOutcome outcome = new SuiteOutcome(woven, listener.results());
+        outcome.write(outcomeFile);
+        System.out.println(outcome.counts());
     }
 
     /** Whether {@code type} was woven: it declares the method the weaver marks woven classes with. */

@@ -9,6 +9,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.DynamicTestInvocationContext;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
@@ -37,10 +40,16 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * interceptor the tests register themselves (commons-lang3's register none). This class is
  * woven by the build: a woven-engine coroutine's body must be woven code.
  *
- * <p>Stateless; each coroutine belongs to the thread that runs the test, as JUnit's
- * invocations do.
+ * <p>Thread-safe: it keeps, for the run, each woven test method's lambda factory, made once per
+ * method as a woven class's lambda is made once per call site (a factory per invocation would
+ * define a class per invocation, which the JVM keeps, with what Weft notes of it, as long as the
+ * test class's loader: some 57,000 over commons-lang3's suite, more than its 512 MB heap holds).
+ * Each coroutine belongs to the thread that runs the test, as JUnit's invocations do.
  */
 public final class InWovenCoroutine implements InvocationInterceptor {
+
+    /** Each woven test method's lambda factory, which takes the test instance and the arguments; absent if not woven. */
+    private final Map<Method, Optional<MethodHandle>> factories = new ConcurrentHashMap<>();
 
     /** The report entry's key: its value is the engine the test ran on and how it was entered. */
     public static final String COROUTINE_KEY = "weft.coroutine";
@@ -80,7 +89,7 @@ public final class InWovenCoroutine implements InvocationInterceptor {
     }
 
     /** Runs the test method in a coroutine, entered through its twin if it has one, else by JUnit's call. */
-    private static void runMethodInCoroutine(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
+    private void runMethodInCoroutine(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
             ExtensionContext context) throws Throwable {
         Runnable twinCall = twinCall(call);
         if (twinCall == null) {
@@ -125,20 +134,34 @@ public final class InWovenCoroutine implements InvocationInterceptor {
      * or if the woven engine would not call the twin for that lambda (it would run the method as
      * compiled: an opaque call).
      */
-    private static Runnable twinCall(ReflectiveInvocationContext<Method> call) throws Throwable {
-        Method method = call.getExecutable();
+    private Runnable twinCall(ReflectiveInvocationContext<Method> call) throws Throwable {
+        Optional<MethodHandle> factory = factories.get(call.getExecutable());
+        if (factory == null) {
+            factory = Optional.ofNullable(twinFactory(call.getExecutable()));
+            factories.putIfAbsent(call.getExecutable(), factory);
+        }
+        if (factory.isEmpty()) {
+            return null;
+        }
+        Object[] values = new Object[factory.get().type().parameterCount()];
+        values[0] = call.getTarget().orElseThrow();
+        System.arraycopy(call.getArguments().toArray(), 0, values, 1, values.length - 1);
+        Runnable lambda = (Runnable) factory.get().invokeWithArguments(values);
+        return WovenLambdas.of(lambda.getClass()) == null ? null : lambda;
+    }
+
+    /**
+     * The factory of {@code Runnable} lambdas whose implementation is {@code method}, taking the
+     * receiver and the arguments, made by the metafactory woven code's lambdas use; null if the
+     * method is static or has no twin.
+     */
+    private static MethodHandle twinFactory(Method method) throws Throwable {
         if (Modifier.isStatic(method.getModifiers()) || Twins.twinOf(method) == null) {
             return null;
         }
         MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(method.getDeclaringClass(), MethodHandles.lookup());
         MethodHandle implementation = lookup.unreflect(method);
-        MethodType captures = implementation.type().changeReturnType(Runnable.class);
-        MethodHandle factory = WovenLambdas.metafactory(lookup, "run", captures, MethodType.methodType(void.class),
-                implementation, MethodType.methodType(void.class)).getTarget();
-        Object[] values = new Object[captures.parameterCount()];
-        values[0] = call.getTarget().orElseThrow();
-        System.arraycopy(call.getArguments().toArray(), 0, values, 1, values.length - 1);
-        Runnable lambda = (Runnable) factory.invokeWithArguments(values);
-        return WovenLambdas.of(lambda.getClass()) == null ? null : lambda;
+        return WovenLambdas.metafactory(lookup, "run", implementation.type().changeReturnType(Runnable.class),
+                MethodType.methodType(void.class), implementation, MethodType.methodType(void.class)).getTarget();
     }
 }
