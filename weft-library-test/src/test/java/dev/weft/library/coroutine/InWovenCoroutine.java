@@ -25,14 +25,14 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  * <p>A test method or template invocation whose method is woven is entered through its twin,
  * as woven code calls it on the woven engine: JUnit's own call is skipped, and the coroutine's
  * body calls a lambda made by the metafactory that woven code's lambdas use
- * ({@code WovenLambdas}), on the test instance and the arguments JUnit resolved, which the
- * woven engine links to the method's twin; from there the test's calls of the woven library
- * reach the library's twins. Anything else (a test factory, a dynamic test, a test method that
- * is not woven) is the coroutine's body as JUnit's own call, {@code invocation.proceed()},
- * which runs the method as compiled, and the library's methods as compiled too, woven. Each
- * intercepted test publishes the report entry {@value #COROUTINE_KEY}, with the engine it ran
- * on and how it was entered, {@code WOVEN:twin} or {@code WOVEN:invocation}, which
- * {@code SuiteRunner} records.
+ * ({@code WovenLambdas}, of Weft's woven-engine internals, as {@code Twins} is), on the test
+ * instance and the arguments JUnit resolved, which the woven engine links to the method's twin;
+ * from there the test's calls of the woven library reach the library's twins. Anything else (a
+ * test factory, a dynamic test, a test method that is not woven) is the coroutine's body as
+ * JUnit's own call, {@code invocation.proceed()}, which runs the method as compiled, and the
+ * library's methods as compiled too, woven. Each intercepted test publishes the report entry
+ * {@value #COROUTINE_KEY}, with the engine it ran on and how it was entered,
+ * {@code WOVEN:twin} or {@code WOVEN:invocation}, which {@code SuiteRunner} records.
  *
  * <p>Registered by {@code META-INF/services} when
  * {@code junit.jupiter.extensions.autodetection.enabled} is true, which only the in-coroutine
@@ -48,11 +48,11 @@ import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
  */
 public final class InWovenCoroutine implements InvocationInterceptor {
 
-    /** Each woven test method's lambda factory, which takes the test instance and the arguments; absent if not woven. */
-    private final Map<Method, Optional<MethodHandle>> factories = new ConcurrentHashMap<>();
-
     /** The report entry's key: its value is the engine the test ran on and how it was entered. */
     public static final String COROUTINE_KEY = "weft.coroutine";
+
+    /** Each woven test method's lambda factory, which takes the test instance and the arguments; absent if not woven. */
+    private final Map<Method, Optional<MethodHandle>> factories = new ConcurrentHashMap<>();
 
     @Override
     public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> invocationContext,
