@@ -12,19 +12,21 @@ import java.util.stream.Collectors;
 /**
  * A child JVM that runs a library's test suite with {@link SuiteRunner}: the same {@code java} as
  * this JVM's (or the one the system property {@code weft.library.java} names), the library's own
- * JVM options for its tests, the class path and system properties given, in a working directory
- * of its own, which holds its log and its outcome afterwards.
+ * JVM options for its tests (its heap of 512 MB, or {@code weft.library.heap}), the class path
+ * and system properties given, in a working directory of its own, which holds its log and its
+ * outcome afterwards.
  *
  * <p>Each call starts one child and waits for it on the calling thread.
  */
 final class SuiteJvm {
 
     /**
-     * commons-lang3's JVM options for its tests (its POM's {@code heapSize} and the add-opens of
-     * its {@code java9+} profile, for tests that reflect into {@code java.base}), and the one
-     * that Weft's native engine needs, for woven code (README, "Access to jdk.internal.vm").
+     * commons-lang3's JVM options for its tests (the add-opens of its POM's {@code java9+}
+     * profile, for tests that reflect into {@code java.base}; its {@code heapSize} is
+     * {@link #heap()}), and the one that Weft's native engine needs, for woven code (README,
+     * "Access to jdk.internal.vm").
      */
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx512m",
+    private static final List<String> JVM_OPTIONS = List.of(
             "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
             "--add-opens", "java.base/java.util=ALL-UNNAMED", "--add-opens", "java.base/java.time=ALL-UNNAMED",
             "--add-opens", "java.base/java.time.chrono=ALL-UNNAMED",
@@ -52,6 +54,7 @@ final class SuiteJvm {
         Files.deleteIfExists(outcome);
         List<String> command = new ArrayList<>();
         command.add(java());
+        command.add("-Xmx" + heap());
         command.addAll(JVM_OPTIONS);
         command.addAll(systemProperties);
         command.addAll(List.of("-cp", classPath.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator)),
@@ -67,6 +70,12 @@ final class SuiteJvm {
             throw new AssertionError("the suite's JVM exited with status " + process.exitValue() + "; its log is " + log);
         }
         return SuiteOutcome.read(outcome);
+    }
+
+    /** The system property {@code weft.library.heap} if it is set and not blank, else commons-lang3's 512m. */
+    private static String heap() {
+        String heap = System.getProperty("weft.library.heap", "");
+        return heap.isBlank() ? "512m" : heap;
     }
 
     /** The system property {@code weft.library.java} if it is set and not blank, else the java of this JVM. */
