@@ -64,12 +64,6 @@ public class CoroutineFrame implements Serializable {
     }
 
     /**
-     * What a slot of a frame read by {@link CoroutineInputStream#readFrames()} holds where the
-     * written coroutine referred to itself: such frames are restored into no coroutine.
-     */
-    public static final Object SELF = new CoroutineOutputStream.SelfReference();
-
-    /**
      * The frame's place as a stack trace shows it: its method's class and name, and where the
      * method's class is woven and its site table registered (as it is once a stream has read
      * the frame), the source file and the line of its suspension site.

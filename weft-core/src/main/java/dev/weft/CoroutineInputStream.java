@@ -246,15 +246,19 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * Reads a coroutine's frames without restoring them into a coroutine: to look at a stored
      * coroutine (a console, a debugger), never to run it. The record is read exactly as the
      * other reads read it (the seal, the filter and the limits, every method resolved and its
-     * code checked, its class initialized as a woven class is when a coroutine is restored) but
-     * the frames are not checked against the methods' code, and a slot that held the coroutine
-     * itself holds {@link CoroutineFrame#SELF}.
+     * code checked, its class initialized as a woven class is when a coroutine is restored),
+     * but the frames are not checked against the methods' code. A slot or an object that
+     * referred to the written coroutine refers to {@code standIn}: give a new coroutine of the
+     * kind that was written (an {@link AsymCoroutine} for one written by
+     * {@link CoroutineOutputStream#writeAsymCoroutine}), and do not run it.
      *
+     * @param standIn what references to the written coroutine resolve to
      * @return the frames, outermost first
      * @throws IOException if the bytes cannot be read, or are refused (see the class comment)
      */
-    public CoroutineFrame[] readFrames() throws IOException {
-        return FrameCodec.read(in, CoroutineFrame.SELF, filter, loader, this::resolveObject);
+    public CoroutineFrame[] readFrames(CoroutineBase standIn) throws IOException {
+        filter.allow(standIn.getClass().getName()); // seen again when the stream refers back to it
+        return FrameCodec.read(in, standIn, filter, loader, this::resolveObject);
     }
 
     private void read(CoroutineBase target) throws IOException {

@@ -52,11 +52,6 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
     /** What a coroutine's references to itself inside a serialized object are written as. */
     static final class SelfReference implements Serializable {
         private static final long serialVersionUID = 1L;
-
-        @Override
-        public String toString() {
-            return "the coroutine itself";
-        }
     }
 
     /** Where records go: the underlying stream, or the buffer of a sealed stream. */

@@ -330,12 +330,11 @@ final class FrameCodec {
 
     /**
      * Reads one record from {@code in} (its first four bytes, {@code start}, read already by
-     * the caller if not null) into frames whose self references are {@code target} (the
-     * coroutine read into, or {@link CoroutineFrame#SELF} for frames only looked at): every
+     * the caller if not null) into frames whose self references are {@code target}: every
      * method resolved and checked, every object read under {@code filter}; not yet validated
      * against the methods' code (that is {@code deserialize}'s).
      */
-    static CoroutineFrame[] read(InputStream in, Object target, ReadFilter filter, ClassLoader loader,
+    static CoroutineFrame[] read(InputStream in, CoroutineBase target, ReadFilter filter, ClassLoader loader,
             Resolver resolver) throws IOException {
         byte[] record = readRecord(in, filter);
         return new RecordReader(new Cursor(record), target, filter, loader, resolver).frames();
@@ -400,12 +399,12 @@ final class FrameCodec {
     /** One record's parse: header, methods, frames, objects, in the order of the layout. */
     private static final class RecordReader {
         private final Cursor in;
-        private final Object target;
+        private final CoroutineBase target;
         private final ReadFilter filter;
         private final ClassLoader loader;
         private final Resolver resolver;
 
-        RecordReader(Cursor in, Object target, ReadFilter filter, ClassLoader loader, Resolver resolver) {
+        RecordReader(Cursor in, CoroutineBase target, ReadFilter filter, ClassLoader loader, Resolver resolver) {
             this.in = in;
             this.target = target;
             this.filter = filter;
@@ -606,12 +605,12 @@ final class FrameCodec {
 
     /** Java deserialization of the objects in the slots, under the filter, the placeholder resolved to the target. */
     private static final class SlotObjectInput extends ObjectInputStream {
-        private final Object target;
+        private final CoroutineBase target;
         private final ClassLoader loader;
         private final Resolver resolver;
 
         @SuppressWarnings("this-escape") // enabling resolution in the constructor is how object streams are meant to be extended
-        SlotObjectInput(InputStream in, Object target, ReadFilter filter, ClassLoader loader, Resolver resolver)
+        SlotObjectInput(InputStream in, CoroutineBase target, ReadFilter filter, ClassLoader loader, Resolver resolver)
                 throws IOException {
             super(in);
             this.target = target;

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Weft on JDK 17 (issue 12, point 3): a child JVM of JDK 17, started with no JVM option but the
  * agent, runs {@link Jdk17Check} from this module's classes (compiled for 17, woven at build
- * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, a
+ * time) and weft-core's jar: woven coroutines, a sealed serialization read back and resumed, arrays copied by {@code clone()} in twins, a
  * class woven by the agent as it loads, and the native engine's refusals; and
  * {@link SessionsCheck}, a sealed session in SQLite, with weft-sessions' jar and SQLite's driver. Then the weaver's
  * command line, on JDK 17, weaves that class instead, and the same program runs with no option
@@ -127,6 +127,8 @@ class Jdk17Test {
                 "serialized: 8 written, then 18 from the copy and 9 from the original",
                 "woven after the build: 3 2 1 liftoff",
                 "from another thread: java.lang.IllegalStateException",
+                "array clones: boolean[] copied byte[] copied char[] copied short[] copied, int[] copied long[] copied"
+                        + " float[] copied double[] copied, String[] [x, y] copied, int[][] shallow, null: NullPointerException",
                 "native engine: cannot create dev.weft.AsymCoroutine" + refusal,
                 "native engine by default: cannot create dev.weft.jdk17.woven.Squares" + refusal,
                 "after the refusals: 1 4 9 16 25");

@@ -45,12 +45,17 @@ final class ConsolePages {
      * The list's filters as its form sends them: {@code status} (any number), {@code wait} (a
      * kind of wait, or {@code none}), {@code due} and {@code age} (one of {@link #SPANS}),
      * {@code build}, {@code point}, {@code failure} (a text), {@code parent}, {@code after} (a
-     * page's cursor) and {@code limit}.
+     * page's cursor) and {@code limit}; and {@code refresh}, the seconds after which the page
+     * reloads itself (0: never), for an operator who keeps it open.
      */
     record Filters(List<SessionStatus> statuses, String waitKind, String due, String age, String build, String point,
-            String failure, String parent, String after, int limit) {
+            String failure, String parent, String after, int limit, int refresh) {
 
         static final int DEFAULT_LIMIT = 50;
+        /** The refresh the list's link turns on, and the bounds of any other. */
+        static final int REFRESH = 10;
+        static final int MIN_REFRESH = 2;
+        static final int MAX_REFRESH = 3_600;
 
         static Filters of(Map<String, List<String>> parameters) {
             List<SessionStatus> statuses = new ArrayList<>();
@@ -74,7 +79,24 @@ final class ConsolePages {
             }
             return new Filters(List.copyOf(statuses), wait, due, age, SessionConsole.one(parameters, "build"),
                     SessionConsole.one(parameters, "point"), SessionConsole.one(parameters, "failure"),
-                    SessionConsole.one(parameters, "parent"), SessionConsole.one(parameters, "after"), limit);
+                    SessionConsole.one(parameters, "parent"), SessionConsole.one(parameters, "after"), limit,
+                    refresh(SessionConsole.one(parameters, "refresh")));
+        }
+
+        private static int refresh(String seconds) {
+            if (seconds == null) {
+                return 0;
+            }
+            try {
+                int refresh = Integer.parseInt(seconds);
+                if (refresh >= MIN_REFRESH && refresh <= MAX_REFRESH) {
+                    return refresh;
+                }
+            } catch (NumberFormatException e) {
+                // said below
+            }
+            throw new IllegalArgumentException("refresh must be a number of seconds from " + MIN_REFRESH + " to "
+                    + MAX_REFRESH + ", not '" + seconds + "'.");
         }
 
         private static String span(String value, String name) {
@@ -111,6 +133,11 @@ final class ConsolePages {
             return query;
         }
 
+        /** These filters, refreshed every {@code seconds} (0: never). */
+        Filters refreshing(int seconds) {
+            return new Filters(statuses, waitKind, due, age, build, point, failure, parent, after, limit, seconds);
+        }
+
         /** These filters as a query string, starting after {@code cursor} (null: the first page). */
         String queryString(String cursor) {
             List<String> pairs = new ArrayList<>();
@@ -124,6 +151,9 @@ final class ConsolePages {
             add(pairs, "parent", parent);
             if (limit != DEFAULT_LIMIT) {
                 pairs.add("limit=" + limit);
+            }
+            if (refresh != 0) {
+                pairs.add("refresh=" + refresh);
             }
             add(pairs, "after", cursor);
             return pairs.isEmpty() ? "" : "?" + String.join("&", pairs);
@@ -164,9 +194,10 @@ final class ConsolePages {
         counts(html, statusCounts);
         builds(html, builds);
         html.raw("</aside><div class=\"content\">");
-        if ("removed".equals(done) && doneId != null) {
-            html.raw("<div class=\"banner ok\" role=\"status\">Session <code>").text(doneId)
-                    .raw("</code> was removed.</div>");
+        if (("removed".equals(done) || "ended".equals(done)) && doneId != null) {
+            html.raw("<div class=\"banner ok\" role=\"status\" id=\"done\">Session <code>").text(doneId)
+                    .raw("removed".equals(done) ? "</code> was removed.</div>" : "</code> ran its failed step again"
+                            + " and finished; the store keeps no finished session.</div>");
         }
         filterForm(html, filters);
         sessionTable(html, page.items());
@@ -181,8 +212,12 @@ final class ConsolePages {
             html.raw("<a class=\"button\" id=\"next-page\" href=\"").text(path + "/" + filters.queryString(page.next()))
                     .raw("\">Next page &rarr;</a>");
         }
+        Filters toggled = filters.refreshing(filters.refresh() == 0 ? Filters.REFRESH : 0);
+        html.raw("<a class=\"button\" id=\"refresh\" href=\"").text(path + "/" + toggled.queryString(filters.after()))
+                .raw("\">").text(filters.refresh() == 0 ? "Refresh every " + Filters.REFRESH + " s"
+                        : "Stop refreshing (every " + filters.refresh() + " s)").raw("</a>");
         html.raw("</nav></div></div>");
-        return layout(viewer, "Sessions", html.toString());
+        return layout(viewer, "Sessions", html.toString(), filters.refresh());
     }
 
     private void counts(Html html, Map<String, Long> statusCounts) {
@@ -250,6 +285,9 @@ final class ConsolePages {
         textField(html, "point", "Point", filters.point());
         textField(html, "failure", "Failure contains", filters.failure());
         textField(html, "parent", "Parent", filters.parent());
+        if (filters.refresh() != 0) {
+            html.raw("<input type=\"hidden\" name=\"refresh\" value=\"").text(filters.refresh()).raw("\">");
+        }
         html.raw("<div class=\"form-buttons\"><button type=\"submit\" class=\"primary\">Filter</button>");
         if (filters.any()) {
             html.raw("<a class=\"button\" href=\"").text(path + "/").raw("\">Clear</a>");
@@ -325,7 +363,7 @@ final class ConsolePages {
             return layout(viewer, listing.id(), html.toString());
         }
         summary(html, info, listing.refusal());
-        stack(html, stack);
+        stack(html, stack, info.status() == SessionStatus.FAILED);
         if (info.failure() != null) {
             html.raw("<section class=\"card\"><h2>Failure</h2><pre class=\"failure-trace\" id=\"failure\">")
                     .text(info.failure()).raw("</pre></section>");
@@ -386,7 +424,12 @@ final class ConsolePages {
         html.raw("</dd><dt>Updated</dt><dd>");
         time(html, info.updated());
         html.raw("</dd><dt>Waits for</dt><dd id=\"waiting\">");
-        waiting(html, info.waiting());
+        if (info.status() == SessionStatus.SUSPENDED) {
+            waiting(html, info.waiting());
+        } else {
+            html.raw("<span class=\"muted\">nothing: it is ").text(info.status().name().toLowerCase(Locale.ROOT))
+                    .raw("</span>");
+        }
         html.raw("</dd>");
         term(html, "Point", info.point());
         if (info.parent() != null) {
@@ -415,11 +458,14 @@ final class ConsolePages {
         html.raw("<dt>").text(term).raw("</dt><dd>").text(value == null ? "none" : value).raw("</dd>");
     }
 
-    private static void stack(Html html, SessionStack stack) {
+    private static void stack(Html html, SessionStack stack, boolean failed) {
         html.raw("<section class=\"card\"><h2>Stack</h2>");
-        if (stack == null || stack.refusal() != null) {
-            html.raw("<p class=\"muted\" id=\"stack-refusal\">No frames are shown: ")
-                    .text(stack == null ? "the session is gone" : stack.refusal()).raw("</p></section>");
+        if (failed && stack.refusal() == null) {
+            html.raw("<p class=\"muted\">Where its failed step started: a retry runs it again from here.</p>");
+        }
+        if (stack.refusal() != null) {
+            html.raw("<p class=\"muted\" id=\"stack-refusal\">No frames are shown: ").text(stack.refusal())
+                    .raw("</p></section>");
             return;
         }
         html.raw("<ol class=\"frames\">");
@@ -556,9 +602,18 @@ final class ConsolePages {
     // ---------------------------------------------------------------- parts
 
     private String layout(Viewer viewer, String heading, String body) {
+        return layout(viewer, heading, body, 0);
+    }
+
+    /** A page, which reloads itself after {@code refresh} seconds unless 0. */
+    private String layout(Viewer viewer, String heading, String body, int refresh) {
         Html html = new Html();
         html.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\""
-                + " content=\"width=device-width, initial-scale=1\"><title>").text(heading + " · " + title)
+                + " content=\"width=device-width, initial-scale=1\">");
+        if (refresh > 0) {
+            html.raw("<meta http-equiv=\"refresh\" content=\"").text(refresh).raw("\">");
+        }
+        html.raw("<title>").text(heading + " · " + title)
                 .raw("</title><link rel=\"stylesheet\" href=\"").text(path + "/console.css").raw("\"></head><body>")
                 .raw("<header class=\"top\"><a class=\"brand\" href=\"").text(path + "/")
                 .raw("\"><span class=\"mark\" aria-hidden=\"true\"></span>").text(title).raw("</a><nav>");

@@ -49,15 +49,13 @@ final class HistoryTable {
         this.postgres = postgres;
     }
 
-    /** Creates the table and its indexes if missing: a database from before history gets them when opened. */
+    /** Creates the table if missing (its indexes are {@link StoreIndexes}'): a database from before history gets it when opened. */
     void create(Statement statement) throws SQLException {
         statement.execute("CREATE TABLE IF NOT EXISTS weft_history (seq "
                 + (postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY") + ", session_id VARCHAR(64) NOT NULL,"
                 + " version BIGINT NOT NULL, started_at BIGINT NOT NULL, node VARCHAR(" + MAX_NODE + "),"
                 + " duration_us BIGINT NOT NULL, engine VARCHAR(16), status VARCHAR(16) NOT NULL,"
                 + " wait_kind VARCHAR(16), due_at BIGINT, failure TEXT)");
-        statement.execute("CREATE INDEX IF NOT EXISTS weft_history_session ON weft_history (session_id, seq)");
-        statement.execute("CREATE INDEX IF NOT EXISTS weft_history_started ON weft_history (started_at)");
     }
 
     /**

@@ -35,13 +35,12 @@ final class Inbox {
         this.postgres = postgres;
     }
 
-    /** Creates the table and its index if missing. */
+    /** Creates the table if missing (its index is {@link StoreIndexes}'). */
     void create(Statement statement, String bytes) throws SQLException {
         statement.execute("CREATE TABLE IF NOT EXISTS weft_messages (seq "
                 + (postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT")
                 + ", session_id VARCHAR(64) NOT NULL, payload " + bytes + " NOT NULL, sent_at BIGINT NOT NULL, seal "
                 + bytes + ")");
-        statement.execute("CREATE INDEX IF NOT EXISTS weft_messages_session ON weft_messages (session_id, seq)");
     }
 
     /**

@@ -212,21 +212,22 @@ final class RowReader {
             };
             return new SessionStack(row.id(), row.version(), List.of(), why + ", so no frames are stored");
         }
+        AsymCoroutine<Object, Object> standIn = new AsymCoroutine<>(engine); // never run: it only stands for the session
         CoroutineFrame[] frames;
         try {
-            frames = codec.frames(row.state());
+            frames = codec.frames(row.state(), standIn);
         } catch (IOException | RuntimeException | LinkageError e) {
             return new SessionStack(row.id(), row.version(), List.of(), "its frames cannot be read here: "
                     + e.getMessage());
         }
         List<SessionStack.Frame> shown = new ArrayList<>(frames.length);
         for (int f = frames.length - 1; f >= 0; f--) {
-            shown.add(frameOf(frames[f]));
+            shown.add(frameOf(frames[f], standIn));
         }
         return new SessionStack(row.id(), row.version(), shown, null);
     }
 
-    private static SessionStack.Frame frameOf(CoroutineFrame frame) {
+    private static SessionStack.Frame frameOf(CoroutineFrame frame, AsymCoroutine<?, ?> session) {
         List<SessionStack.Variable> variables = new ArrayList<>();
         for (int slot = 0; slot < frame.localCount + frame.expressionCount; slot++) {
             String type = frame.slotType(slot);
@@ -234,7 +235,7 @@ final class RowReader {
                 continue; // dead, or the second half of a long or double
             }
             variables.add(new SessionStack.Variable(slot, frame.slotName(slot), type,
-                    ValueText.of(frame.slotValue(slot)), slot >= frame.localCount));
+                    ValueText.of(frame.slotValue(slot), session), slot >= frame.localCount));
         }
         return new SessionStack.Frame(frame.toStackTraceElement(), frame.bci, variables);
     }

@@ -329,7 +329,7 @@ public final class SessionConsole {
         String id = one(form, "id");
         Action action = action(one(form, "action"));
         if (!auth.allowsChanges()) {
-            return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
+            return readOnly(viewer);
         }
         if (!viewer.signedIn()) {
             return page(403, pages.message(viewer, "Sign in first", "Only a signed-in operator may "
@@ -354,8 +354,11 @@ public final class SessionConsole {
         } catch (SessionException e) {
             return confirmPage(id, action, viewer, e.getMessage());
         }
-        return redirect(action == Action.REMOVE ? path + "/?done=removed&id=" + Html.query(id)
-                : path + "/session?id=" + Html.query(id) + "&done=" + action.done);
+        if (action == Action.REMOVE || sessions.status(id).isEmpty()) {
+            String done = action == Action.REMOVE ? "removed" : "ended"; // a retry that finished: the store keeps none
+            return redirect(path + "/?done=" + done + "&id=" + Html.query(id));
+        }
+        return redirect(path + "/session?id=" + Html.query(id) + "&done=" + action.done);
     }
 
     private static Response redirect(String location) {
@@ -374,14 +377,14 @@ public final class SessionConsole {
         if (id == null) {
             throw new IllegalArgumentException("The session page needs a session's id (?id=...).");
         }
-        Optional<SessionListing.Listing> listing = sessions.listing().one(id);
-        if (listing.isEmpty()) {
+        Optional<SessionListing.Detail> detail = sessions.listing().detail(id);
+        if (detail.isEmpty()) {
             return page(404, pages.message(viewer, "No such session", "There is no session " + id
                     + " in this store" + ("removed".equals(done) ? " any more." : ".")));
         }
-        SessionStack stack = sessions.stack(id).orElse(null);
-        Object output = listing.get().info() == null ? null : sessions.lastOutput(id).orElse(null);
-        return page(200, pages.session(viewer, listing.get(), stack, output, sessions.history(id), done));
+        SessionListing.Detail shown = detail.get();
+        return page(200, pages.session(viewer, shown.listing(), shown.stack(), shown.output(), sessions.history(id),
+                done));
     }
 
     private Response confirmPage(String id, Action action, ConsolePages.Viewer viewer, String error) {
@@ -389,7 +392,7 @@ public final class SessionConsole {
             throw new IllegalArgumentException("An action needs a session's id (id=...).");
         }
         if (!auth.allowsChanges()) {
-            return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
+            return readOnly(viewer);
         }
         if (!viewer.signedIn()) {
             return page(403, pages.signIn(viewer, "Sign in to " + action.label.toLowerCase(Locale.ROOT)
@@ -397,6 +400,10 @@ public final class SessionConsole {
         }
         Optional<SessionListing.Listing> listing = sessions.listing().one(id);
         return page(error == null ? 200 : 409, pages.confirm(viewer, id, listing.orElse(null), action, error));
+    }
+
+    private Response readOnly(ConsolePages.Viewer viewer) {
+        return page(403, pages.message(viewer, "Read-only", "This console has no token: it changes no session."));
     }
 
     private static Action action(String name) {
@@ -410,6 +417,7 @@ public final class SessionConsole {
         headers.put("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
                 + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("X-Frame-Options", "DENY"); // frame-ancestors, for browsers that predate it
         headers.put("Referrer-Policy", "no-referrer");
         headers.put("Cache-Control", "no-store");
         return new Response(status, headers, html.getBytes(StandardCharsets.UTF_8));

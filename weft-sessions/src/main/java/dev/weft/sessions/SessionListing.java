@@ -52,6 +52,21 @@ final class SessionListing {
         return info(id).map(rows::refusal);
     }
 
+    /** One session as the console's page shows it, from one read of its row. */
+    record Detail(Listing listing, SessionStack stack, Object output) {
+    }
+
+    /**
+     * Session {@code id} with this node's verdict, its frames ({@link Sessions#stack}) and, if its
+     * row is trusted, its last output, all from one read of its row; empty if there is none.
+     */
+    Optional<Detail> detail(String id) {
+        return info(id).map(row -> {
+            Listing listing = rows.listing(row);
+            return new Detail(listing, rows.stack(row), listing.info() == null ? null : rows.readQuietly(row.output()));
+        });
+    }
+
     /** Session {@code id} with this node's verdict, as a listing shows it; empty if there is none. */
     Optional<Listing> one(String id) {
         return info(id).map(rows::listing);

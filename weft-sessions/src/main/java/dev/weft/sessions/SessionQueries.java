@@ -25,17 +25,18 @@ final class SessionQueries {
      * one arm per value instead reads at most a page from each, and sorts those.
      */
 
-    /** The indexes a listing needs, each created if missing when a store is opened. */
-    static final List<String> INDEXES = List.of(
-            "CREATE INDEX IF NOT EXISTS weft_sessions_created ON weft_sessions (created_at, id)",
-            "CREATE INDEX IF NOT EXISTS weft_sessions_status ON weft_sessions (status, created_at, id)",
-            "CREATE INDEX IF NOT EXISTS weft_sessions_build_created ON weft_sessions (build, created_at, id)",
-            "CREATE INDEX IF NOT EXISTS weft_sessions_point ON weft_sessions (point, created_at, id)"
-                    + " WHERE point IS NOT NULL",
-            "CREATE INDEX IF NOT EXISTS weft_sessions_parent ON weft_sessions (parent_id, created_at, id)"
-                    + " WHERE parent_id IS NOT NULL",
-            "CREATE INDEX IF NOT EXISTS weft_sessions_waiting ON weft_sessions (wait_kind, created_at, id)"
-                    + " WHERE wait_kind IS NOT NULL");
+    /** The indexes a listing needs, each created if missing when a store is opened ({@link StoreIndexes}). */
+    static final List<StoreIndexes.Index> INDEXES = List.of(
+            listing("weft_sessions_created", "(created_at, id)", ""),
+            listing("weft_sessions_status", "(status, created_at, id)", ""),
+            listing("weft_sessions_build_created", "(build, created_at, id)", ""),
+            listing("weft_sessions_point", "(point, created_at, id)", " WHERE point IS NOT NULL"),
+            listing("weft_sessions_parent", "(parent_id, created_at, id)", " WHERE parent_id IS NOT NULL"),
+            listing("weft_sessions_waiting", "(wait_kind, created_at, id)", " WHERE wait_kind IS NOT NULL"));
+
+    private static StoreIndexes.Index listing(String name, String columns, String where) {
+        return new StoreIndexes.Index(name, "weft_sessions", columns + where);
+    }
 
     /** The listing order, for every listing. */
     static final String ORDER = " ORDER BY s.created_at, s.id";

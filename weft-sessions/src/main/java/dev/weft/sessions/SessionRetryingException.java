@@ -13,8 +13,11 @@ public final class SessionRetryingException extends SessionException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The step that failed. */
     private final long step;
+    /** How many times it has run. */
     private final int attempt;
+    /** When a worker runs it again. */
     private final Instant nextAttempt;
 
     SessionRetryingException(String sessionId, long step, int attempt, int attempts, Instant nextAttempt,

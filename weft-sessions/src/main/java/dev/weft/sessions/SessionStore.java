@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,8 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * too). Listings ({@link SessionQuery}) are read by the indexes {@link SessionQueries#INDEXES}
  * names: one in listing order (creation time, id), and one for each column a listing filters on
  * by equality (status, build, point, kind of wait), that column and then the listing order; a
- * table without them gets them when opened (built once, which holds back writes to the table
- * while it runs). Beside them, the sessions' inboxes ({@link Inbox}) and their step history
+ * table without them gets them when opened: on PostgreSQL built concurrently, so that the
+ * other nodes go on writing meanwhile ({@link StoreIndexes}). Beside them, the sessions' inboxes ({@link Inbox}) and their step history
  * ({@code weft_history}, {@link HistoryTable}: created when opened too, so that a database of an
  * earlier version gets it): a statement that stores a step's row writes the step's entry, given
  * one, in the same transaction (on PostgreSQL in the same statement, so in the same round trip),
@@ -264,13 +265,16 @@ public final class SessionStore implements AutoCloseable {
                 + " status VARCHAR(16) NOT NULL, version BIGINT NOT NULL, build VARCHAR(64), manifest TEXT,"
                 + " point VARCHAR(200), point_values " + dialect.bytes + ", state " + dialect.bytes + ", output "
                 + dialect.bytes + ", failure TEXT, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL)";
+        List<StoreIndexes.Index> missing;
         Connection connection = begin();
         boolean healthy = false;
         try (Statement statement = connection.createStatement()) {
+            Set<String> existing = Set.of();
             if (dialect == Dialect.POSTGRES) {
                 // nodes starting together would race on CREATE TABLE IF NOT EXISTS (a unique
                 // violation in pg_type): one at a time
                 statement.execute("SELECT pg_advisory_xact_lock(7217)");
+                existing = StoreIndexes.existingTables(statement);
             }
             statement.execute(ddl);
             addColumn(statement, "seal", dialect.bytes);
@@ -280,25 +284,33 @@ public final class SessionStore implements AutoCloseable {
             addColumn(statement, "retry_input", dialect.bytes);
             addColumn(statement, "parent_id", "VARCHAR(64)");
             addColumn(statement, "deadline_at", "BIGINT");
-            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_build ON weft_sessions (build)");
-            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_due ON weft_sessions (due_at)"
-                    + " WHERE due_at IS NOT NULL");
-            statement.execute("CREATE INDEX IF NOT EXISTS weft_sessions_deadline ON weft_sessions (deadline_at)"
-                    + " WHERE deadline_at IS NOT NULL");
-            for (String index : SessionQueries.INDEXES) {
-                statement.execute(index);
-            }
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
             inbox.create(statement, dialect.bytes);
             addColumn(statement, "weft_messages", "trace_parent", "VARCHAR(" + SessionObserver.MAX_TRACE + ")");
             history.create(statement);
+            missing = StoreIndexes.create(statement, existing);
             commit(connection);
             healthy = true;
         } finally {
             if (!healthy) {
                 rollbackQuietly(connection);
             }
+            pool.give(connection, healthy);
+        }
+        if (!missing.isEmpty()) {
+            buildIndexes(missing);
+        }
+    }
+
+    /** PostgreSQL: builds {@code missing} concurrently, on a connection in autocommit mode ({@link StoreIndexes}). */
+    private void buildIndexes(List<StoreIndexes.Index> missing) throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try {
+            StoreIndexes.buildConcurrently(connection, missing);
+            healthy = true;
+        } finally {
             pool.give(connection, healthy);
         }
     }
@@ -318,12 +330,13 @@ public final class SessionStore implements AutoCloseable {
      * {@code trace_parent} before messages carried their trace context.
      */
     private void addColumn(Statement statement, String table, String name, String type) throws SQLException {
-        if (dialect == Dialect.POSTGRES) {
-            statement.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + name + " " + type);
-            return;
-        }
         boolean present = false;
-        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(" + table + ")")) {
+        // PostgreSQL: ALTER TABLE takes the table's exclusive lock even when the column exists,
+        // which would queue every other node's steps behind a node that is opening the store
+        try (ResultSet columns = statement.executeQuery(dialect == Dialect.POSTGRES
+                ? "SELECT column_name AS name FROM information_schema.columns WHERE table_name = '" + table
+                        + "' AND table_schema = current_schema()"
+                : "PRAGMA table_info(" + table + ")")) {
             while (columns.next()) {
                 present |= name.equalsIgnoreCase(columns.getString("name"));
             }

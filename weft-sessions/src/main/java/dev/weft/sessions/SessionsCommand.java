@@ -100,7 +100,7 @@ public final class SessionsCommand {
         String password = null;
         String command = null;
         String keyFile = null;
-        String historyOf = null;
+        String sessionId = null;
         int port = 8081;
         String bind = "127.0.0.1";
         SessionQuery everything = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
@@ -118,7 +118,7 @@ public final class SessionsCommand {
                     return 2;
                 }
                 command = arg;
-                historyOf = args[++i];
+                sessionId = args[++i];
                 continue;
             }
             if (!OPTIONS.contains(arg)) {
@@ -176,11 +176,11 @@ public final class SessionsCommand {
                 return serve(sessions, bind, port, token, out, err);
             }
             if (command.equals("stack")) {
-                return printStack(sessions, historyOf, out, err);
+                return printStack(sessions, sessionId, out, err);
             }
             if (command.equals("history")) {
                 out.println("VERSION\tSTARTED\tNODE\tMICROS\tENGINE\tSTATUS\tWAITING\tFAILURE");
-                sessions.history(historyOf).forEach(entry -> out.println(line(entry)));
+                sessions.history(sessionId).forEach(entry -> out.println(line(entry)));
             } else if (command.equals("builds")) {
                 out.println("BUILD\tSESSIONS\tTHIS NODE");
                 for (Sessions.BuildSummary build : sessions.builds()) {

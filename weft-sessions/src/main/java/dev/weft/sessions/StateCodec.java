@@ -88,11 +88,14 @@ final class StateCodec {
         }
     }
 
-    /** The frames of {@code state}, read as {@link #read} reads them but restored into no coroutine. */
-    CoroutineFrame[] frames(byte[] state) throws IOException {
+    /**
+     * The frames of {@code state}, read as {@link #read} reads them but restored into no
+     * coroutine: references to the session's coroutine resolve to {@code standIn}.
+     */
+    CoroutineFrame[] frames(byte[] state, AsymCoroutine<?, ?> standIn) throws IOException {
         try (CoroutineInputStream<Object, Object> in = new CoroutineInputStream<>(new ByteArrayInputStream(state),
                 loader)) {
-            return in.readFrames();
+            return in.readFrames(standIn);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.weft.sessions;
 
-import dev.weft.CoroutineFrame;
-
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -19,7 +17,7 @@ import java.util.Map;
  * {@code BigDecimal}, {@code UUID}, dates and times ({@code java.time} and {@code java.util.Date}),
  * enum constants by their class and name, and the JDK's collections, maps and arrays of at most
  * {@value #MAX_ELEMENTS} elements, {@value #MAX_DEPTH} levels deep; larger ones by their class
- * and size. Any other object by its class and its number of instance fields. Stateless; any thread.
+ * and size. Any other object by its class and its number of instance fields. Immutable; any thread.
  */
 final class ValueText {
 
@@ -30,20 +28,28 @@ final class ValueText {
     /** How deep collections inside collections are shown. */
     static final int MAX_DEPTH = 2;
 
-    private ValueText() {
+    /** {@code value} as text; {@code session}, the stand-in of the session's coroutine, as such. */
+    static String of(Object value, Object session) {
+        return new ValueText(session).of(value, 0);
     }
 
-    /** {@code value} as text. */
+    /** {@code value} as text, with no session's coroutine among what it refers to. */
     static String of(Object value) {
-        return of(value, 0);
+        return of(value, null);
     }
 
-    private static String of(Object value, int depth) {
+    private final Object session;
+
+    private ValueText(Object session) {
+        this.session = session;
+    }
+
+    private String of(Object value, int depth) {
         if (value == null) {
             return "null";
         }
-        if (value == CoroutineFrame.SELF) {
-            return "(the session's coroutine itself)";
+        if (value == session) {
+            return "(the session's coroutine)";
         }
         if (value instanceof String text) {
             return quoted(text, '"');
@@ -85,7 +91,7 @@ final class ValueText {
         return loader == null || loader == ClassLoader.getPlatformClassLoader();
     }
 
-    private static String array(Object array, int depth) {
+    private String array(Object array, int depth) {
         int length = Array.getLength(array);
         String component = array.getClass().getComponentType().getName();
         if (length > MAX_ELEMENTS || depth >= MAX_DEPTH) {
@@ -98,7 +104,7 @@ final class ValueText {
         return component + "[] {" + String.join(", ", shown) + "}";
     }
 
-    private static String elements(String type, int size, Iterator<?> elements, int depth, String open, String close) {
+    private String elements(String type, int size, Iterator<?> elements, int depth, String open, String close) {
         String sized = type + " (" + size + (size == 1 ? " element" : " elements") + ")";
         if (size > MAX_ELEMENTS || depth >= MAX_DEPTH) {
             return sized;

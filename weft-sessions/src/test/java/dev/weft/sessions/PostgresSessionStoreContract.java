@@ -174,6 +174,94 @@ abstract class PostgresSessionStoreContract extends SessionStoreContract {
     }
 
     /** How many connections to this test's database are inside a transaction, this one's aside. */
+    // ---------------------------------------------------------------- indexes of an older database
+
+    /** Whether index {@code name} exists and is valid. */
+    private boolean validIndex(String name) throws SQLException {
+        try (Connection connection = connect(); java.sql.PreparedStatement select = connection.prepareStatement(
+                "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ?")) {
+            select.setString(1, name);
+            try (ResultSet found = select.executeQuery()) {
+                return found.next() && found.getBoolean(1);
+            }
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /**
+     * A missing index is built concurrently: while a transaction that wrote the table is open,
+     * the build waits for it, and meanwhile the other nodes' steps run (a plain CREATE INDEX
+     * would queue every writer behind itself).
+     */
+    @Test
+    void aMissingIndexIsBuiltWhileTheOtherNodesGoOnWriting() throws Exception {
+        String writing = sessions.<String, String>start(new Turnstile(), "a").id();
+        String other = sessions.<String, String>start(new Turnstile(), "a").id();
+        execute("DROP INDEX weft_sessions_status");
+        ExecutorService opening = Executors.newFixedThreadPool(2);
+        try (Connection open = connect(); Statement statement = open.createStatement()) {
+            open.setAutoCommit(false);
+            statement.executeUpdate("UPDATE weft_sessions SET updated_at = updated_at WHERE id = '" + writing + "'");
+            Future<SessionStore> reopened = opening.submit(this::reopen);
+            awaitActivity("CREATE INDEX CONCURRENTLY IF NOT EXISTS weft_sessions_status%");
+            Future<SessionStep<String>> step = opening.submit(() -> sessions.resume(other, 1, "b"));
+            assertEquals("2:b", step.get(1, java.util.concurrent.TimeUnit.MINUTES).output(),
+                    "a step runs while the index is being built (a guard against a hang, not a timing)");
+            open.commit();
+            reopened.get().close();
+        } finally {
+            opening.shutdownNow();
+        }
+        assertTrue(validIndex("weft_sessions_status"));
+    }
+
+    @Test
+    void anIndexThatABuildLeftInvalidIsBuiltAgain() throws SQLException {
+        execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'weft_history_started'::regclass");
+        assertTrue(!validIndex("weft_history_started"));
+        reopen().close();
+        assertTrue(validIndex("weft_history_started"));
+    }
+
+    @Test
+    void aNodeThatFindsAnotherBuildingIndexesGoesOnWithoutThem() throws SQLException {
+        execute("DROP INDEX weft_sessions_created");
+        try (Connection builder = connect(); Statement statement = builder.createStatement()) {
+            statement.execute("SELECT pg_advisory_lock(7218)"); // another node building
+            try (SessionStore without = reopen()) {
+                String id = Sessions.builder(without).engine(engine()).build().start(new Turnstile(), "a").id();
+                assertEquals(1, Sessions.builder(without).build().status(id).orElseThrow().version());
+            }
+            assertTrue(!validIndex("weft_sessions_created"), "left to the node that builds");
+            statement.execute("SELECT pg_advisory_unlock(7218)");
+        }
+        reopen().close();
+        assertTrue(validIndex("weft_sessions_created"));
+    }
+
+    /** Waits until a statement like {@code pattern} runs on the database: an event, not a time. */
+    private void awaitActivity(String pattern) throws Exception {
+        try (Connection connection = connect(); java.sql.PreparedStatement select = connection.prepareStatement(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE query LIKE ? AND pid <> pg_backend_pid()")) {
+            select.setString(1, pattern);
+            for (int attempt = 0; attempt < 6_000; attempt++) {
+                try (ResultSet count = select.executeQuery()) {
+                    count.next();
+                    if (count.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError("no statement like " + pattern + " ran within a minute");
+    }
+
     private long openTransactions() throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();
                 ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="

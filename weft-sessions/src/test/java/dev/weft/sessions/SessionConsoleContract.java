@@ -180,6 +180,14 @@ abstract class SessionConsoleContract {
         assertTrue(next.find(), first.body());
         HttpResponse<String> second = get(next.group(1).replace("&amp;", "&"));
         assertEquals(List.of("ask-2", sleeping), listed(second.body()), "the filter is kept on the next page");
+
+        String refreshing = get("/ops/?status=FAILED&refresh=10").body();
+        assertTrue(refreshing.contains("<meta http-equiv=\"refresh\" content=\"10\">"), refreshing);
+        assertTrue(refreshing.contains("<input type=\"hidden\" name=\"refresh\" value=\"10\">"),
+                "a filter keeps the page refreshing");
+        assertTrue(refreshing.contains("id=\"refresh\" href=\"/ops/?status=FAILED\">Stop refreshing"), refreshing);
+        assertTrue(all.body().contains("id=\"refresh\" href=\"/ops/?refresh=10\">Refresh every 10 s"), all.body());
+        assertFalse(all.body().contains("http-equiv"), "not refreshing unless asked");
     }
 
     @Test
@@ -190,6 +198,7 @@ abstract class SessionConsoleContract {
         assertTrue(status.body().contains("status must be one of [SUSPENDED, FINISHED, FAILED, CANCELLED], not"
                 + " &#39;ASLEEP&#39;."), status.body());
         assertEquals(400, get("/ops/?age=forever").statusCode());
+        assertEquals(400, get("/ops/?refresh=1").statusCode(), "a page that reloads every second loads the store");
         assertEquals(400, get("/ops/?limit=5000").statusCode());
         assertEquals(400, get("/ops/?after=not-a-cursor").statusCode());
         SessionConsole.Response malformed = SessionConsole.builder(suite().sessions).build().handle(

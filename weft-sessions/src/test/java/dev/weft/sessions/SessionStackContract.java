@@ -89,6 +89,9 @@ abstract class SessionStackContract {
         assertEquals("dev.weft.sessions.flows.Order$Customer = dev.weft.sessions.flows.Order$Customer (2 fields)",
                 outer.get("who"));
         assertEquals("int[] = int[100]", outer.get("boxes"));
+        assertEquals("dev.weft.AsymCoroutine = (the session's coroutine)", outer.get("self"), outer.toString());
+        assertEquals("dev.weft.sessions.flows.Order = dev.weft.sessions.flows.Order (1 field)", outer.get("this"),
+                "an object whose field refers to the coroutine itself is read: " + outer);
         assertEquals("Ada \"Lovelace\"" + "3" + "4250" + "1.5" + "true" + "M" + "PAID" + "2026-12-24"
                 + "[book, ribbon]" + "Ada" + "100" + "I will (book)", node.<String, String>resume(id, "I will")
                 .output(), "the stack was only looked at: the session resumes from it");

@@ -89,21 +89,37 @@ public final class WeaveCommand {
         /**
          * A class ({@code method} null) or a method of it ({@code name+descriptor}) left as
          * compiled, and why.
+         *
+         * @param className the class's binary name
+         * @param method    the method's name and descriptor, or null for the whole class
+         * @param reason    why it was left as compiled
          */
         public record Left(String className, String method, String reason) {
 
-            /** This, as a line of the {@code --report} file: {@code class TAB method-or-* TAB reason}. */
+            /**
+             * This, as a line of the {@code --report} file: {@code class TAB method-or-* TAB reason}.
+             *
+             * @return the line
+             */
             public String line() {
                 return className + "\t" + (method == null ? "*" : method) + "\t" + reason.replace('\n', ' ').replace('\t', ' ');
             }
 
-            /** This, as a sentence for a log: {@code left com.example.Big.run(I)I as compiled: reason}. */
+            /**
+             * This, as a sentence for a log: {@code left com.example.Big.run(I)I as compiled: reason}.
+             *
+             * @return the sentence
+             */
             public String describe() {
                 return "left " + className + (method == null ? "" : "." + method) + " as compiled: " + reason;
             }
         }
 
-        /** How many classes were left whole, and how many methods of woven classes. */
+        /**
+         * How many classes were left whole, and how many methods of woven classes.
+         *
+         * @return the summary, as a sentence's end
+         */
         public String summary() {
             long classes = left.stream().filter(l -> l.method() == null).count();
             return "left " + classes + (classes == 1 ? " class" : " classes") + " and " + (left.size() - classes)

@@ -97,6 +97,23 @@ public final class StackTraces {
         return p.equals(WEFT) || p.startsWith(WEFT_INTERNAL) || p.equals(CONTINUATIONS);
     }
 
+    /**
+     * {@link #isScheduler(String)} of the package of the class named {@code className}, read
+     * without cutting the name: an exception's trace asks it of every element.
+     */
+    static boolean isSchedulerClass(String className) {
+        if (className.startsWith(WEFT_INTERNAL)) {
+            return className.indexOf('.', WEFT_INTERNAL.length()) >= 0; // in a package below it
+        }
+        return inPackage(className, WEFT) || inPackage(className, CONTINUATIONS);
+    }
+
+    /** Whether the class named {@code className} is of package {@code p} itself, not one below it. */
+    private static boolean inPackage(String className, String p) {
+        return className.length() > p.length() + 1 && className.startsWith(p) && className.charAt(p.length()) == '.'
+                && className.indexOf('.', p.length() + 1) < 0;
+    }
+
     private static boolean isBridge(StackFrame frame) {
         try {
             return frame.getDeclaringClass().getDeclaredMethod(frame.getMethodName(),

@@ -236,9 +236,7 @@ public final class ThrownTraces {
 
     /** Whether {@code e} is a frame of Weft's scheduler or engines, or of HotSpot's continuations. */
     private static boolean isEngine(StackTraceElement e) {
-        String type = e.getClassName();
-        int dot = type.lastIndexOf('.');
-        return dot >= 0 && StackTraces.isScheduler(type.substring(0, dot));
+        return StackTraces.isSchedulerClass(e.getClassName());
     }
 
     /** {@code e}, or, if it is a woven twin's frame, the same under its method's name. */

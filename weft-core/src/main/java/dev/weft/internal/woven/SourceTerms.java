@@ -34,11 +34,8 @@ public final class SourceTerms {
 
     /** The place of a frame of {@code method} suspended at site {@code bci}, from its class's site table. */
     public static String place(Method method, int bci) {
-        Class<?> type = method.getDeclaringClass();
-        WovenMethods table = WovenMethods.registered(type);
-        SiteTable.Site site = siteOf(table, method, bci);
-        return place(type.getName(), method.getName(), table == null ? null : table.sourceFile(),
-                site == null ? SiteTable.NO_LINE : site.line());
+        StackTraceElement element = element(method, bci);
+        return place(element.getClassName(), element.getMethodName(), element.getFileName(), element.getLineNumber());
     }
 
     /**
@@ -117,12 +114,8 @@ public final class SourceTerms {
      * records the name, and {@code local slot n} where it does not.
      */
     public static String local(Method method, int bci, int slot) {
-        if (slot == 0 && !Modifier.isStatic(method.getModifiers())) {
-            return "this";
-        }
-        SiteTable.Site site = siteOf(WovenMethods.registered(method.getDeclaringClass()), method, bci);
-        String name = site == null ? null : site.nameOf(slot);
-        return name == null ? "local slot " + slot : "local " + name;
+        String name = nameOf(method, bci, slot + 1, slot);
+        return name == null ? "local slot " + slot : name.equals("this") ? name : "local " + name;
     }
 
     /**

@@ -11,6 +11,10 @@ import java.lang.invoke.MutableCallSite;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The bootstrap of every call that a twin makes ({@link Twins}): the weaver turns a twin's
@@ -29,7 +33,8 @@ import java.util.Arrays;
  *       woven engine cannot unwind through it, and a suspension inside it is refused.</li>
  * </ul>
  * Static and special calls link once, and so do virtual calls of a private method (which javac
- * compiles as {@code invokevirtual} since Java 11: only the named class's own method can run).
+ * compiles as {@code invokevirtual} since Java 11: only the named class's own method can run)
+ * and calls of an array's methods ({@link #linkArray}).
  * Other virtual and interface calls link per receiver class, through an inline cache of a few
  * classes, then a per-class table.
  *
@@ -56,12 +61,22 @@ public final class TwinLinker {
 
     private static final MethodHandle SELECT;
     private static final MethodHandle IS_CLASS;
+    private static final MethodHandle IS_NULL;
+    /** {@link #copyOf} for each primitive array class, and for {@code Object[]}, which copies every array of references. */
+    private static final Map<Class<?>, MethodHandle> ARRAY_CLONES;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             SELECT = lookup.findVirtual(VirtualSite.class, "select", MethodType.methodType(MethodHandle.class, Object.class));
             IS_CLASS = lookup.findStatic(TwinLinker.class, "isClass", MethodType.methodType(boolean.class, Class.class, Object.class));
+            IS_NULL = lookup.findStatic(Objects.class, "isNull", MethodType.methodType(boolean.class, Object.class));
+            Map<Class<?>, MethodHandle> clones = new HashMap<>();
+            for (Class<?> array : List.of(boolean[].class, byte[].class, char[].class, short[].class, int[].class, long[].class,
+                    float[].class, double[].class, Object[].class)) {
+                clones.put(array, lookup.findStatic(TwinLinker.class, "copyOf", MethodType.methodType(Object.class, array)));
+            }
+            ARRAY_CLONES = Map.copyOf(clones);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -81,11 +96,35 @@ public final class TwinLinker {
             case INVOKESTATIC -> new ConstantCallSite(linkStatic(caller, name, type, owner));
             case INVOKESPECIAL -> new ConstantCallSite(linkSpecial(caller, name, type, owner));
             case INVOKEVIRTUAL, INVOKEINTERFACE -> {
+                if (owner.isArray()) {
+                    yield new ConstantCallSite(linkArray(caller, name, type, owner));
+                }
                 Method own = privateMethod(owner, name, withoutFiber(type).dropParameterTypes(0, 1));
                 yield own == null ? new VirtualSite(caller, name, type, owner) : new ConstantCallSite(linkPrivate(caller, own, type));
             }
             default -> throw new IllegalArgumentException("not an invoke opcode: " + opcode);
         };
+    }
+
+    /**
+     * A call of a method of an array: one of {@code Object}'s, which no array overrides and none
+     * has a twin of, so it links once, to the method itself. An array's {@code clone()} is a
+     * public method of the array's class for the JVM (JLS 10.7), but a lookup on JDK 17 finds
+     * {@code Object}'s protected one and narrows the handle's receiver to the caller's class,
+     * which then fails on the array with a {@code ClassCastException}; a non-null array is
+     * copied by a call of {@code clone()} here instead, as the caller's own call would copy it.
+     */
+    private static MethodHandle linkArray(MethodHandles.Lookup caller, String name, MethodType type, Class<?> owner)
+            throws ReflectiveOperationException {
+        MethodType original = withoutFiber(type).dropParameterTypes(0, 1);
+        MethodHandle call = caller.findVirtual(owner, name, original);
+        if (name.equals("clone") && original.parameterCount() == 0) {
+            MethodHandle copy = ARRAY_CLONES.get(owner.getComponentType().isPrimitive() ? owner : Object[].class);
+            MethodHandle isNull = IS_NULL.asType(MethodType.methodType(boolean.class, owner));
+            call = MethodHandles.guardWithTest(isNull, call.asType(copy.type().changeParameterType(0, owner)),
+                    copy.asType(copy.type().changeParameterType(0, owner)));
+        }
+        return opaque(call, type);
     }
 
     /**
@@ -195,6 +234,43 @@ public final class TwinLinker {
 
     private static MethodType withoutFiber(MethodType type) {
         return type.dropParameterTypes(type.parameterCount() - 1, type.parameterCount());
+    }
+
+    // Through ARRAY_CLONES: each an array's own clone(), called from here.
+    private static Object copyOf(boolean[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(byte[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(char[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(short[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(int[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(long[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(float[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(double[] array) {
+        return array.clone();
+    }
+
+    private static Object copyOf(Object[] array) {
+        return array.clone();
     }
 
     @SuppressWarnings("unused") // through IS_CLASS

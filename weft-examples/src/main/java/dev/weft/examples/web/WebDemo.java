@@ -42,7 +42,9 @@ import org.eclipse.jetty.util.Fields;
  * The web demo of durable sessions: each form is one method ({@link Interaction}, thesis 5.2's
  * interaction, {@link Registration}, with a back button and a retry, and
  * {@link RemindedInteraction}, which waits a day for each answer and has this server's worker
- * remind the visitor when none came: a button lets a day pass on this server's clock), and each request
+ * remind the visitor when none came: a button lets a day pass on this server's clock, and
+ * {@link Checkout}, whose payment fails while {@code /payments} says the service is down, left
+ * failed for an operator to retry from the console), and each request
  * resumes the visitor's session from the store (named by a cookie), runs it to its next question
  * and stores it again. No state is kept in the server's memory, so the server may be restarted
  * in the middle of a visitor's form, or a second server may serve the next request.
@@ -57,7 +59,8 @@ import org.eclipse.jetty.util.Fields;
  * sessions.
  *
  * <p>Served by Jetty, whose core handler API needs no servlet container. Pages:
- * {@code /} (the list), {@code /questions}, {@code /register}, {@code /reminded}; {@code ?new} starts a form
+ * {@code /} (the list), {@code /questions}, {@code /register}, {@code /reminded}, {@code /checkout},
+ * {@code /payments}; {@code ?new} starts a form
  * afresh. Under {@code /console}, the operator's {@link SessionConsole} of the same store, mounted in
  * this server as an application mounts it in its own: read-only unless the environment
  * variable {@code WEFT_CONSOLE_TOKEN} holds a token, which allows its actions.
@@ -76,7 +79,9 @@ public final class WebDemo implements AutoCloseable {
             new Form("questions", "Thesis 5.2: the interaction", Interaction::new, false, false),
             new Form("register", "A longer form, with a back button and a retry", Registration::new, true, false),
             new Form("reminded", "Thesis 5.2 with reminders: a day without an answer, and a worker reminds you",
-                    RemindedInteraction::new, false, true));
+                    RemindedInteraction::new, false, true),
+            new Form("checkout", "A checkout whose payment fails while the payment service is down (see /payments),"
+                    + " and an operator retries it from the console", Checkout::new, false, false));
 
     /** Where the console is mounted. */
     private static final String CONSOLE = "/console";
@@ -195,6 +200,9 @@ public final class WebDemo implements AutoCloseable {
         if (path.equals(CONSOLE) || path.startsWith(CONSOLE + "/")) {
             return serveConsole(request, response, callback);
         }
+        if (path.equals("/payments")) {
+            return payments(request, response, callback);
+        }
         if (path.equals("/")) {
             StringBuilder links = new StringBuilder("<ul>");
             for (Form form : FORMS) {
@@ -252,6 +260,22 @@ public final class WebDemo implements AutoCloseable {
             return page(response, callback, 409, form.title(), "<p id=\"error\">" + escape(e.getMessage())
                     + "</p><p><a href=\"/" + form.path() + "?new\">Start again</a></p>");
         }
+    }
+
+    /**
+     * The demo's payment service, switched down or up: a POST with {@code up=true} or
+     * {@code up=false} switches it; the page says which it is.
+     */
+    private boolean payments(Request request, Response response, Callback callback) throws Exception {
+        if ("POST".equals(request.getMethod())) {
+            String up = Request.getParameters(request).getValue("up");
+            Checkout.PAYMENTS_UP.set(Boolean.parseBoolean(up));
+        }
+        boolean up = Checkout.PAYMENTS_UP.get();
+        return page(response, callback, 200, "The payment service", "<p id=\"payments\">The payment service is "
+                + (up ? "up" : "down") + ".</p><form method=\"post\" action=\"/payments\"><input type=\"hidden\""
+                + " name=\"up\" value=\"" + !up + "\"><button id=\"switch\" type=\"submit\">"
+                + (up ? "Take it down" : "Bring it back") + "</button></form>");
     }
 
     /** The console's answer to {@code request}: Jetty's request and response in the console's terms. */

@@ -12,11 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,49 +19,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The operator's console ({@link dev.weft.sessions.SessionConsole}) in a real browser, mounted in
  * the web demo's server (a process of its own, on each engine) as an application mounts it:
  * visitors leave three forms half-way, a row is changed in the store behind the server's back,
- * and an operator, in headless Chromium, finds the sessions by their counts and filters, reads
- * a session's stack as source lines with its values, signs in with the console's token and
- * sends a message, cancels and removes, each after its confirmation. The pages are
+ * a checkout fails while the demo's payment service is down, and an operator, in headless
+ * Chromium, finds the sessions by their counts and filters, reads a session's stack as source
+ * lines with its values and a failed one's failure, signs in with the console's token, and
+ * sends a message, cancels, retries the checkout once the service is back, and removes the
+ * untrusted row, each after its confirmation. The pages are
  * photographed into {@code target/console/} (the README's pictures are these).
  */
-class SessionConsoleBrowserTest {
+class SessionConsoleBrowserTest extends BrowserTest {
 
     private static final String TOKEN = "browser-test-console-token-0123456789";
-
-    @TempDir
-    Path directory;
-
-    private Process server;
-    private Chromium chromium;
-    private WebDriver browser;
-    private int port;
-
-    @BeforeAll
-    static void installChromium() throws Exception {
-        Chromium.install();
-    }
-
-    @BeforeEach
-    void startBrowser() throws Exception {
-        port = Chromium.freePort();
-        chromium = Chromium.start();
-        browser = chromium.browser();
-        browser.resize(1440, 960);
-    }
-
-    @AfterEach
-    void stopAll() throws Exception {
-        try {
-            if (chromium != null) {
-                chromium.close();
-            }
-        } finally {
-            if (server != null) {
-                server.destroyForcibly();
-                server.waitFor(1, TimeUnit.MINUTES);
-            }
-        }
-    }
 
     @ParameterizedTest
     @EnumSource(Engine.class)
@@ -93,19 +55,20 @@ class SessionConsoleBrowserTest {
 
         // the list: counts, the row the node does not trust, a filter
         browser.open(url("/"));
-        browser.click("#console");
+        browser.clickToLoad("#console");
         assertEquals("4", browser.text("#count-suspended"), "the changed row's status is counted as stored");
         assertTrue(browser.text("table.sessions").contains("column version holds 0, not the number of a step"),
                 browser.text("table.sessions"));
         browser.screenshot(Path.of("target", "console", "console-list-" + name(engine) + ".png"));
         browser.click("select[name=wait] option[value=INPUT]");
-        browser.click(".filters button[type=submit]");
+        browser.clickToLoad(".filters button[type=submit]");
         String waiting = browser.text("table.sessions");
         assertTrue(waiting.contains(reminded) && !waiting.contains(interaction), "a day's wait for an answer: " + waiting);
         assertTrue(browser.url().contains("wait=INPUT"), browser.url());
 
         // a session's stack, as source lines with its values
         browser.open(url("/console/session?id=" + interaction));
+        assertTrue(browser.exists(".frames"), browser.text("main"));
         String stack = browser.text(".frames").replaceAll("\\s+", " ");
         assertTrue(stack.contains("dev.weft.examples.session.Interaction.run(Interaction.java:"), stack);
         assertTrue(stack.contains("dev.weft.examples.session.Interaction.readString(Interaction.java:"), stack);
@@ -115,49 +78,67 @@ class SessionConsoleBrowserTest {
         browser.screenshot(Path.of("target", "console", "console-session-" + name(engine) + ".png"));
 
         // signed in, the operator acts, each action confirmed first
-        browser.click("a[href='/console/sign-in']");
+        browser.clickToLoad("a[href='/console/sign-in']");
         browser.type("input[name=token]", TOKEN);
-        browser.click("#sign-in");
+        browser.clickToLoad("#sign-in");
         assertEquals("Signed in", browser.text(".mode"));
         browser.open(url("/console/session?id=" + registration));
-        browser.click("#action-send");
+        browser.clickToLoad("#action-send");
         assertEquals("Send a message to session " + registration + "?", browser.text("h1"));
         browser.type("textarea[name=message]", "hello from the console");
-        browser.click("#confirm");
+        browser.clickToLoad("#confirm");
         assertEquals("The message is in its inbox.", browser.text("#done"));
-        browser.click("#action-cancel");
-        browser.click("#confirm");
+        browser.clickToLoad("#action-cancel");
+        browser.clickToLoad("#confirm");
         assertEquals("It was cancelled.", browser.text("#done"));
         assertEquals("Cancelled", browser.text(".title-row .pill"));
+
+        // a checkout fails while the payment service is down; once it is back, the operator retries it
+        browser.open(url("/payments"));
+        browser.clickToLoad("#switch");
+        assertEquals("The payment service is down.", browser.text("#payments"));
+        browser.open(url("/checkout?new"));
+        browser.type("#answer", "12.50");
+        browser.clickToLoad("#next");
+        assertTrue(browser.text("#error").contains("the payment service is down: 12.50 euros were not charged"),
+                browser.text("#error"));
+        browser.open(url("/console/"));
+        browser.clickToLoad("a[href='/console/?status=FAILED']");
+        browser.clickToLoad("td.id a");
+        String checkout = browser.text("h1");
+        assertTrue(browser.text("#failure").startsWith("java.lang.IllegalStateException: the payment service is down"),
+                browser.text("#failure"));
+        browser.screenshot(Path.of("target", "console", "console-failed-" + name(engine) + ".png"));
+        browser.open(url("/payments"));
+        browser.clickToLoad("#switch");
+        assertEquals("The payment service is up.", browser.text("#payments"));
+        browser.open(url("/console/session?id=" + checkout));
+        browser.clickToLoad("#action-retry");
+        browser.clickToLoad("#confirm");
+        assertEquals("Session " + checkout + " ran its failed step again and finished; the store keeps no finished"
+                + " session.", browser.text("#done"));
 
         // the row the node does not trust shows why, never its data, and can be removed
         browser.open(url("/console/session?id=" + tampered));
         assertTrue(browser.text("#refusal").endsWith("column version holds 0, not the number of a step"),
                 browser.text("#refusal"));
         assertFalse(browser.exists(".frames"), "nothing of a refused row is shown");
-        browser.click("#action-remove");
-        browser.click("#confirm");
+        browser.clickToLoad("#action-remove");
+        browser.clickToLoad("#confirm");
         assertEquals("Session " + tampered + " was removed.", browser.text(".banner"));
         assertFalse(browser.text("table.sessions").contains(tampered));
         assertTrue(Files.size(Path.of("target", "console", "console-session-" + name(engine) + ".png")) > 10_000);
     }
 
     private void answer(String text) throws IOException, InterruptedException {
-        String before = browser.text("#served");
         browser.type("#answer", text);
-        browser.click("#next");
-        for (int attempt = 0; attempt < 600 && browser.text("#served").equals(before); attempt++) {
-            Thread.sleep(100);
-        }
+        browser.clickToLoad("#next");
     }
 
     private static String sessionOf(String served) {
         return served.substring("session ".length(), served.indexOf(','));
     }
 
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
 
     private static String name(Engine engine) {
         return engine.name().toLowerCase(java.util.Locale.ROOT);

@@ -10,11 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,41 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * by the build's own script ({@code src/test/scripts/install-chromium.sh}) where missing; the test is skipped, saying
  * why, only where they cannot be installed.
  */
-class WebDemoBrowserTest {
-
-    @TempDir
-    Path directory;
-
-    private Process server;
-    private Chromium chromium;
-    private WebDriver browser;
-    private int port;
-
-    @BeforeAll
-    static void installChromium() throws Exception {
-        Chromium.install();
-    }
-
-    @BeforeEach
-    void startBrowser() throws Exception {
-        port = Chromium.freePort();
-        chromium = Chromium.start();
-        browser = chromium.browser();
-    }
-
-    @AfterEach
-    void stopAll() throws Exception {
-        try {
-            if (chromium != null) {
-                chromium.close();
-            }
-        } finally {
-            if (server != null) {
-                server.destroyForcibly();
-                server.waitFor(1, TimeUnit.MINUTES);
-            }
-        }
-    }
+class WebDemoBrowserTest extends BrowserTest {
 
     @ParameterizedTest
     @EnumSource(Engine.class)
@@ -192,9 +154,6 @@ class WebDemoBrowserTest {
         return served.substring("session ".length(), served.indexOf(','));
     }
 
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + path;
-    }
 
     private static String name(Engine engine) {
         return engine.name().toLowerCase(Locale.ROOT);

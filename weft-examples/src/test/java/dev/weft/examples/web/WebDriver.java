@@ -71,6 +71,28 @@ final class WebDriver implements AutoCloseable {
         send("POST", "/session/" + session + "/element/" + find(css) + "/click", "{}");
     }
 
+    /**
+     * Clicks the element {@code css} selects, which loads another page (a link, a form's button),
+     * and waits until the page it was on is gone: until then its elements are still found.
+     */
+    void clickToLoad(String css) throws IOException, InterruptedException {
+        String page = find("html");
+        click(css);
+        for (int attempt = 0; attempt < 600; attempt++) {
+            try {
+                send("GET", "/session/" + session + "/element/" + page + "/name", null);
+            } catch (IOException e) {
+                if (e.getMessage().contains("stale element reference")
+                        || e.getMessage().contains("does not belong to the document")) {
+                    return; // the two ways chromedriver says the element's document is gone
+                }
+                throw e;
+            }
+            Thread.sleep(50);
+        }
+        throw new IOException("clicking " + css + " loaded no other page within 30 s");
+    }
+
     /** The visible text of the element {@code css} selects. */
     String text(String css) throws IOException, InterruptedException {
         Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/element/" + find(css) + "/text", null));
@@ -87,12 +109,14 @@ final class WebDriver implements AutoCloseable {
 
     /** Writes what the browser shows now, as a PNG, to {@code file}. */
     void screenshot(java.nio.file.Path file) throws IOException, InterruptedException {
-        Matcher value = VALUE.matcher(send("GET", "/session/" + session + "/screenshot", null));
-        if (!value.find()) {
-            throw new IOException("the browser gave no screenshot");
+        String reply = send("GET", "/session/" + session + "/screenshot", null);
+        int start = reply.indexOf("\"value\":\"") + "\"value\":\"".length(); // base64: no quote or escape inside
+        int end = reply.indexOf('"', start);
+        if (start < "\"value\":\"".length() || end < 0) {
+            throw new IOException("the browser gave no screenshot: " + reply.substring(0, Math.min(200, reply.length())));
         }
         java.nio.file.Files.createDirectories(file.toAbsolutePath().getParent());
-        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(value.group(1)));
+        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(reply.substring(start, end)));
     }
 
     /** The address of the page the browser shows. */

@@ -40,6 +40,7 @@ public final class Jdk17Check {
         System.out.println("serialized: " + serialized());
         System.out.println("woven after the build: " + wovenAfterTheBuild());
         System.out.println("from another thread: " + fromAnotherThread());
+        System.out.println("array clones: " + arrayClones());
         System.out.println("native engine: " + refusal(() -> new AsymCoroutine<Void, Integer>((self, in) -> 1, Engine.NATIVE)));
         Engine.setDefault(Engine.NATIVE);
         System.out.println("native engine by default: " + refusal(Squares::new));
@@ -114,6 +115,16 @@ public final class Jdk17Check {
         values.add(countdown.call(3));
         while (!countdown.isFinished()) {
             values.add(countdown.call(null));
+        }
+        return values.toString();
+    }
+
+    /** What {@link Clones} passes out, called to its end. */
+    private static String arrayClones() {
+        Clones clones = new Clones();
+        StringJoiner values = new StringJoiner(", ");
+        while (!clones.isFinished()) {
+            values.add(clones.call(null));
         }
         return values.toString();
     }

@@ -11,11 +11,15 @@ import java.util.List;
 /**
  * An order taken in two frames, whose locals hold a value of each kind an operator is shown:
  * text with quotes, the primitives, an enum constant, a date, a small list, an object of the
- * application's own and a large array. Suspended in {@link #confirm}, called from {@link #run}.
+ * application's own and a large array; and the coroutine itself, in a local and in a field of the
+ * body (as thesis 5.2's interaction keeps it). Suspended in {@link #confirm}, called from {@link #run}.
  */
 public final class Order implements AsymRunnable<String, String>, Serializable {
 
     private static final long serialVersionUID = 1L;
+
+    /** The coroutine this body runs in: written as a reference to the coroutine itself. */
+    private AsymCoroutine<? extends String, ? super String> coroutine;
 
     /** Where an order is. */
     public enum Stage { NEW, PAID, SHIPPED }
@@ -34,6 +38,7 @@ public final class Order implements AsymRunnable<String, String>, Serializable {
 
     @Override
     public String run(AsymCoroutine<? extends String, ? super String> self, String item) {
+        this.coroutine = self;
         String customer = "Ada \"Lovelace\"";
         int quantity = 3;
         long cents = 4_250L;
@@ -47,7 +52,7 @@ public final class Order implements AsymRunnable<String, String>, Serializable {
         int[] boxes = new int[100];
         String answer = confirm(self, item, quantity); // the caller's frame: suspended here
         return customer + quantity + cents + weight + gift + size + stage + due + lines + who.name + boxes.length
-                + answer;
+                + answer + (coroutine == self ? "" : " (another coroutine?)");
     }
 
     private static String confirm(AsymCoroutine<? extends String, ? super String> self, String item, int quantity) {
