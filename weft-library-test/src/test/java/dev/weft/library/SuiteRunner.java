@@ -17,7 +17,7 @@ import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The program a child JVM of {@link LibrarySuiteTest} runs: runs the JUnit tests of the
+ * The program a child JVM of {@link CommonsLang3SuiteTest} runs: runs the JUnit tests of the
  * packages and classes it is given, as found on its class path, and writes their
  * {@link SuiteOutcome} to a file.
  *
