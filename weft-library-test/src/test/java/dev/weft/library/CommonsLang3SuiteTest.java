@@ -3,6 +3,7 @@ package dev.weft.library;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.weft.library.SuiteOutcome.Status;
 import dev.weft.weaver.WeaveCommand;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 import java.util.stream.Stream;
@@ -29,15 +31,22 @@ import org.junit.jupiter.api.TestReporter;
 
 /**
  * commons-lang3 and its tests jar woven whole with the weaver's command line, and its own test
- * suite run three times, each in a child JVM of its own ({@link SuiteJvm}): unwoven; woven; and
- * woven with each test inside a coroutine of the woven engine, entered through its twin
- * ({@code InWovenCoroutine}), so that the library runs as twins. The woven runs must find the
- * same tests as the unwoven one, and end each the same way; a difference fails the test, listed
- * with the test's unique id and what it threw.
+ * suite run three times, each in a child JVM of its own ({@link SuiteJvm}) on the build's java:
+ * unwoven; woven; and woven with each test inside a coroutine of the woven engine, entered
+ * through its twin ({@code InWovenCoroutine}), so that the library runs as twins. The woven runs
+ * must find the same tests as the unwoven one, and end each the same way; a difference fails
+ * the test, listed with the test's unique id and what it threw.
+ *
+ * <p>The suite runs twice more on a JDK 17, the oldest JDK the woven engine runs on, found as
+ * {@link Jdk17} finds it: unwoven, and woven in woven-engine coroutines, compared with each other
+ * in the same way. The woven engine links some calls differently there (a twin's call of an
+ * array's {@code clone()} was linked through a handle that JDK 17 narrows to the caller's class,
+ * and failed only there); where there is no JDK 17, those two tests are skipped and say so.
  *
  * <p>By default the suite is {@link #SLICE}, some 20 seconds a run;
  * {@code -Dweft.library.suite=full} runs commons-lang3's whole suite instead (README, "Libraries
- * woven whole"). Weaving and the unwoven run happen once, before the tests.
+ * woven whole"). Weaving and the unwoven run on the build's java happen once, before the tests;
+ * the unwoven run on JDK 17 once too, when a JDK 17 test first needs it.
  *
  * <p>Runs on the test's thread, one child JVM at a time.
  */
@@ -62,6 +71,8 @@ class CommonsLang3SuiteTest {
     private static final Path WORK = Path.of("target", "commons-lang3");
     /** How long a run may take before it is ended and fails: a guard against a hung child. */
     private static final long GUARD_MINUTES = 60;
+    /** The system property that has the suite's JVM register {@code InWovenCoroutine}, by its {@code META-INF/services}. */
+    private static final List<String> IN_COROUTINES = List.of("-Djunit.jupiter.extensions.autodetection.enabled=true");
     /** The first line of the weave command's report, which lists nothing more if it left nothing as compiled. */
     private static final String REPORT_HEADER = "# weft-weaver: what was left as compiled: class, method (* for the whole class), why";
 
@@ -77,6 +88,8 @@ class CommonsLang3SuiteTest {
     private static Weaving libraryWeaving;
     private static Weaving testsWeaving;
     private static SuiteOutcome unwoven;
+    /** The unwoven run on JDK 17; null until a JDK 17 test first needs it. */
+    private static SuiteOutcome unwovenOnJdk17;
 
     @BeforeAll
     static void weaveTheLibraryAndItsTestsAndRunTheSuiteUnwoven() throws Exception {
@@ -85,7 +98,7 @@ class CommonsLang3SuiteTest {
         woven = new Jars(WORK.resolve("commons-lang3-woven.jar"), WORK.resolve("commons-lang3-tests-woven.jar"));
         libraryWeaving = weave(jars.library(), woven.library());
         testsWeaving = weave(jars.tests(), woven.tests());
-        unwoven = run("unwoven", jars, List.of());
+        unwoven = run("unwoven", SuiteJvm.buildJava(), jars, List.of());
     }
 
     @Test
@@ -106,16 +119,17 @@ class CommonsLang3SuiteTest {
 
     @Test
     void theUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) {
-        reporter.publishEntry("unwoven", unwoven.counts());
-        assertFalse(unwoven.woven(), "the library was woven in the unwoven run");
-        assertEquals(List.of(), SuiteComparison.tests(unwoven, r -> r.status() == Status.FAILED),
-                "the tests that failed unwoven");
-        assertTrue(unwoven.tests(Status.SUCCESSFUL) > 0, unwoven.counts());
+        assertFindsTheSuiteAndPassesIt("unwoven", unwoven, reporter);
+    }
+
+    @Test
+    void onJdk17TheUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) throws Exception {
+        assertFindsTheSuiteAndPassesIt("unwoven on JDK 17", unwovenOnJdk17(jdk17Java(reporter)), reporter);
     }
 
     @Test
     void wovenTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter) throws Exception {
-        SuiteOutcome outcome = run("woven", woven, List.of());
+        SuiteOutcome outcome = run("woven", SuiteJvm.buildJava(), woven, List.of());
         reporter.publishEntry("woven", outcome.counts());
 
         assertTrue(outcome.woven(), "the library was not woven in the woven run");
@@ -126,18 +140,63 @@ class CommonsLang3SuiteTest {
     @Test
     void wovenAndInsideWovenEngineCoroutinesTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter)
             throws Exception {
-        SuiteOutcome outcome = run("in-coroutines", woven, List.of("-Djunit.jupiter.extensions.autodetection.enabled=true"));
-        reporter.publishEntry("in woven-engine coroutines", outcome.counts());
+        SuiteOutcome outcome = run("in-coroutines", SuiteJvm.buildJava(), woven, IN_COROUTINES);
+        assertEndsAsUnwovenInCoroutines("", unwoven, outcome, reporter);
+    }
 
-        assertTrue(outcome.woven(), "the library was not woven in the run in coroutines");
+    @Test
+    void onJdk17WovenAndInsideWovenEngineCoroutinesTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter)
+            throws Exception {
+        String java = jdk17Java(reporter);
+        SuiteOutcome baseline = unwovenOnJdk17(java);
+        SuiteOutcome outcome = run("in-coroutines-jdk17", java, woven, IN_COROUTINES);
+        assertEndsAsUnwovenInCoroutines(" on JDK 17", baseline, outcome, reporter);
+    }
+
+    /** That the unwoven run {@code outcome}, named {@code run}, ran the library unwoven, found tests and failed none. */
+    private static void assertFindsTheSuiteAndPassesIt(String run, SuiteOutcome outcome, TestReporter reporter) {
+        reporter.publishEntry(run, outcome.counts());
+        assertFalse(outcome.woven(), "the library was woven in the run " + run);
+        assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.FAILED),
+                "the tests that failed " + run);
+        assertTrue(outcome.tests(Status.SUCCESSFUL) > 0, outcome.counts());
+    }
+
+    /**
+     * That the run in woven-engine coroutines {@code outcome} ran the woven library, each test
+     * that passed in a woven-engine coroutine and each test with a twin through its twin, and
+     * found the same tests as the unwoven run {@code baseline} on the same JDK, ending each the
+     * same way; {@code onJdk} names that JDK in the messages, or is empty for the build's.
+     */
+    private static void assertEndsAsUnwovenInCoroutines(String onJdk, SuiteOutcome baseline, SuiteOutcome outcome,
+            TestReporter reporter) throws IOException {
+        reporter.publishEntry("in woven-engine coroutines" + onJdk, outcome.counts());
+
+        assertTrue(outcome.woven(), "the library was not woven in the run in coroutines" + onJdk);
         assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.SUCCESSFUL
                 && (r.coroutine() == null || !r.coroutine().startsWith("WOVEN:"))),
-                "the tests that passed without running in a woven-engine coroutine");
+                "the tests that passed without running in a woven-engine coroutine" + onJdk);
         List<String> byInvocation = SuiteComparison.tests(outcome, r -> "WOVEN:invocation".equals(r.coroutine()));
         assertEquals(List.of(), TwinsOfTests.withTwins(woven.tests(), byInvocation),
-                "the tests with twins that were entered by JUnit's call rather than through their twins");
-        List<String> differences = SuiteComparison.differences("unwoven", unwoven, "in coroutines", outcome);
+                "the tests with twins that were entered by JUnit's call rather than through their twins" + onJdk);
+        List<String> differences = SuiteComparison.differences("unwoven" + onJdk, baseline, "in coroutines" + onJdk, outcome);
         assertEquals(List.of(), differences, SuiteComparison.report(differences));
+    }
+
+    /** The unwoven run on JDK 17, whose {@code java} is {@code java}, run the first time a test asks for it. */
+    private static SuiteOutcome unwovenOnJdk17(String java) throws Exception {
+        if (unwovenOnJdk17 == null) {
+            unwovenOnJdk17 = run("unwoven-jdk17", java, jars(), List.of());
+        }
+        return unwovenOnJdk17;
+    }
+
+    /** The {@code java} of the JDK 17 that {@link Jdk17} finds; skips the test, saying so, where there is none. */
+    private static String jdk17Java(TestReporter reporter) throws IOException {
+        Optional<Path> home = Jdk17.home();
+        assumeTrue(home.isPresent(), "skipped: no JDK 17 found, neither java on the PATH nor under " + Jdk17.JVM_DIRECTORY);
+        reporter.publishEntry("JDK 17", home.get().toString());
+        return Jdk17.java(home.get()).toString();
     }
 
     /**
@@ -156,15 +215,15 @@ class CommonsLang3SuiteTest {
     }
 
     /**
-     * Runs the suite in a child JVM whose class path has {@code jars} for commons-lang3's, in a
-     * directory of its own named {@code name}, laid out as commons-lang3's project is where its
-     * tests read files.
+     * Runs the suite in a child JVM of {@code java} whose class path has {@code jars} for
+     * commons-lang3's, in a directory of its own named {@code name}, laid out as commons-lang3's
+     * project is where its tests read files.
      */
-    private static SuiteOutcome run(String name, Jars jars, List<String> systemProperties) throws Exception {
+    private static SuiteOutcome run(String name, String java, Jars jars, List<String> systemProperties) throws Exception {
         Path directory = WORK.resolve(name);
         recreate(directory);
         copyTestResources(directory.resolve("src/test/resources"));
-        return SuiteJvm.run(directory, classPath(jars), systemProperties, PROBE, suite(), GUARD_MINUTES);
+        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, suite(), GUARD_MINUTES);
     }
 
     /** {@link #FULL} if the system property {@code weft.library.suite} is {@code full}, else {@link #SLICE}. */

@@ -10,11 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * A child JVM that runs a library's test suite with {@link SuiteRunner}: the same {@code java} as
- * this JVM's (or the one the system property {@code weft.library.java} names), the library's own
- * JVM options for its tests (its heap of 512 MB, or {@code weft.library.heap}), the class path
- * and system properties given, in a working directory of its own, which holds its log and its
- * outcome afterwards.
+ * A child JVM that runs a library's test suite with {@link SuiteRunner}: the {@code java} given
+ * ({@link #buildJava()}, this JVM's or the one the system property {@code weft.library.java}
+ * names; or another JDK's, such as a JDK 17), the library's own JVM options for its tests (its
+ * heap of 512 MB, or {@code weft.library.heap}) whatever the JDK, the class path and system
+ * properties given, in a working directory of its own, which holds its log and its outcome
+ * afterwards.
  *
  * <p>Each call starts one child and waits for it on the calling thread.
  */
@@ -39,6 +40,7 @@ final class SuiteJvm {
      * Runs the suite that {@code selectors} choose in a child JVM, in {@code directory} (which
      * must exist), and returns its outcome.
      *
+     * @param java             the {@code java} command the child runs on
      * @param directory        the child's working directory; its log goes to {@code suite.log} there
      * @param classPath        the child's class path, which must hold {@link SuiteRunner} and JUnit
      * @param systemProperties {@code -Dname=value} options for the child
@@ -47,13 +49,13 @@ final class SuiteJvm {
      * @param minutes          how long the child may take before it is ended and the run fails
      * @throws AssertionError if the child exits with another status than 0, or does not end in time
      */
-    static SuiteOutcome run(Path directory, List<Path> classPath, List<String> systemProperties, String probe,
+    static SuiteOutcome run(String java, Path directory, List<Path> classPath, List<String> systemProperties, String probe,
             List<String> selectors, long minutes) throws IOException, InterruptedException {
         Path outcome = directory.resolve("suite.outcome");
         Path log = directory.resolve("suite.log");
         Files.deleteIfExists(outcome);
         List<String> command = new ArrayList<>();
-        command.add(java());
+        command.add(java);
         command.add("-Xmx" + heap());
         command.addAll(JVM_OPTIONS);
         command.addAll(systemProperties);
@@ -79,7 +81,7 @@ final class SuiteJvm {
     }
 
     /** The system property {@code weft.library.java} if it is set and not blank, else the java of this JVM. */
-    private static String java() {
+    static String buildJava() {
         String java = System.getProperty("weft.library.java", "");
         if (!java.isBlank()) {
             return java;
