@@ -1,0 +1,290 @@
+package dev.weft.library;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.weft.library.SuiteOutcome.Status;
+import dev.weft.weaver.WeaveCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.jar.JarEntry;
+import java.util.jar.JarInputStream;
+import java.util.stream.Stream;
+import org.apache.commons.lang3.StringUtils;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestReporter;
+
+/**
+ * commons-lang3 and its tests jar woven whole with the weaver's command line, and its own test
+ * suite run three times, each in a child JVM of its own ({@link SuiteJvm}) on the build's java:
+ * unwoven; woven; and woven with each test inside a coroutine of the woven engine, entered
+ * through its twin ({@code InWovenCoroutine}), so that the library runs as twins. The woven runs
+ * must find the same tests as the unwoven one, and end each the same way; a difference fails
+ * the test, listed with the test's unique id and what it threw.
+ *
+ * <p>The suite runs twice more on a JDK 17, the oldest JDK the woven engine runs on, found as
+ * {@link Jdk17} finds it: unwoven, and woven in woven-engine coroutines, compared with each other
+ * in the same way. The woven engine links some calls differently there (a twin's call of an
+ * array's {@code clone()} was linked through a handle that JDK 17 narrows to the caller's class,
+ * and failed only there); where there is no JDK 17, those two tests are skipped and say so.
+ *
+ * <p>By default the suite is {@link #SLICE}, some 20 seconds a run;
+ * {@code -Dweft.library.suite=full} runs commons-lang3's whole suite instead (README, "Libraries
+ * woven whole"). Weaving and the unwoven run on the build's java happen once, before the tests;
+ * the unwoven run on JDK 17 once too, when a JDK 17 test first needs it.
+ *
+ * <p>Runs on the test's thread, one child JVM at a time.
+ */
+class CommonsLang3SuiteTest {
+
+    /**
+     * The part of commons-lang3's suite that runs by default: all but its tests of threads and
+     * timing, which would make the comparison as flaky as they are under load, and its slowest
+     * tests, which go through every locale or time zone of the JDK (minutes on JDK 25) or sleep.
+     */
+    static final List<String> SLICE = List.of("package:org.apache.commons.lang3",
+            "not-package:org.apache.commons.lang3.concurrent",
+            "not-package:org.apache.commons.lang3.time",
+            "not-class:org.apache.commons.lang3.builder.ToStringStyleConcurrencyTest",
+            "not-class:org.apache.commons.lang3.text.ExtendedMessageFormatTest",
+            "not-class:org.apache.commons.lang3.ClassUtilsOssFuzzTest");
+    /** commons-lang3's whole suite. */
+    static final List<String> FULL = List.of("package:org.apache.commons.lang3");
+    /** A class of commons-lang3 that weaving changes, whose being woven tells whether the library is. */
+    private static final String PROBE = StringUtils.class.getName();
+    /** Where the woven jars and the runs' directories go. */
+    private static final Path WORK = Path.of("target", "commons-lang3");
+    /** How long a run may take before it is ended and fails: a guard against a hung child. */
+    private static final long GUARD_MINUTES = 60;
+    /** The system property that has the suite's JVM register {@code InWovenCoroutine}, by its {@code META-INF/services}. */
+    private static final List<String> IN_COROUTINES = List.of("-Djunit.jupiter.extensions.autodetection.enabled=true");
+    /** The first line of the weave command's report, which lists nothing more if it left nothing as compiled. */
+    private static final String REPORT_HEADER = "# weft-weaver: what was left as compiled: class, method (* for the whole class), why";
+
+    /** commons-lang3's jar and its tests jar. */
+    private record Jars(Path library, Path tests) {
+    }
+
+    /** What the weave command did to a jar: its standard output, and the lines of its report. */
+    private record Weaving(String output, List<String> report) {
+    }
+
+    private static Jars woven;
+    private static Weaving libraryWeaving;
+    private static Weaving testsWeaving;
+    private static SuiteOutcome unwoven;
+    /** The unwoven run on JDK 17; null until a JDK 17 test first needs it. */
+    private static SuiteOutcome unwovenOnJdk17;
+
+    @BeforeAll
+    static void weaveTheLibraryAndItsTestsAndRunTheSuiteUnwoven() throws Exception {
+        recreate(WORK);
+        Jars jars = jars();
+        woven = new Jars(WORK.resolve("commons-lang3-woven.jar"), WORK.resolve("commons-lang3-tests-woven.jar"));
+        libraryWeaving = weave(jars.library(), woven.library());
+        testsWeaving = weave(jars.tests(), woven.tests());
+        unwoven = run("unwoven", SuiteJvm.buildJava(), jars, List.of());
+    }
+
+    @Test
+    void theWeaverWeavesCommonsLang3WholeAndLeavesNothingAsCompiled() {
+        assertEquals(List.of(REPORT_HEADER), libraryWeaving.report(), "the weaver's report of what it left as compiled");
+        assertTrue(libraryWeaving.output().startsWith("weft-weaver: wove "), libraryWeaving.output());
+    }
+
+    @Test
+    void theWeaverWeavesCommonsLang3sTestsAndLeavesAsCompiledOnlyTwoMethodsTooLargeToWeave() {
+        assertEquals(List.of(REPORT_HEADER,
+                "org.apache.commons.lang3.ArrayUtilsTest\ttestSameLengthAll()V\tit is too large to weave: woven, its code"
+                        + " would be 1,756,072 bytes, over the JVM's limit of 65,535 a method",
+                "org.apache.commons.lang3.SystemUtilsTest\ttestJavaVersionMatches()V\tit is too large to weave: woven, its"
+                        + " code would be 79,444 bytes, over the JVM's limit of 65,535 a method"),
+                testsWeaving.report(), "the weaver's report of what it left as compiled");
+    }
+
+    @Test
+    void theUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) {
+        assertFindsTheSuiteAndPassesIt("unwoven", unwoven, reporter);
+    }
+
+    @Test
+    void onJdk17TheUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) throws Exception {
+        assertFindsTheSuiteAndPassesIt("unwoven on JDK 17", unwovenOnJdk17(jdk17Java(reporter)), reporter);
+    }
+
+    @Test
+    void wovenTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter) throws Exception {
+        SuiteOutcome outcome = run("woven", SuiteJvm.buildJava(), woven, List.of());
+        reporter.publishEntry("woven", outcome.counts());
+
+        assertTrue(outcome.woven(), "the library was not woven in the woven run");
+        List<String> differences = SuiteComparison.differences("unwoven", unwoven, "woven", outcome);
+        assertEquals(List.of(), differences, SuiteComparison.report(differences));
+    }
+
+    @Test
+    void wovenAndInsideWovenEngineCoroutinesTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter)
+            throws Exception {
+        SuiteOutcome outcome = run("in-coroutines", SuiteJvm.buildJava(), woven, IN_COROUTINES);
+        assertEndsAsUnwovenInCoroutines("", unwoven, outcome, reporter);
+    }
+
+    @Test
+    void onJdk17WovenAndInsideWovenEngineCoroutinesTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter)
+            throws Exception {
+        String java = jdk17Java(reporter);
+        SuiteOutcome baseline = unwovenOnJdk17(java);
+        SuiteOutcome outcome = run("in-coroutines-jdk17", java, woven, IN_COROUTINES);
+        assertEndsAsUnwovenInCoroutines(" on JDK 17", baseline, outcome, reporter);
+    }
+
+    /** That the unwoven run {@code outcome}, named {@code run}, ran the library unwoven, found tests and failed none. */
+    private static void assertFindsTheSuiteAndPassesIt(String run, SuiteOutcome outcome, TestReporter reporter) {
+        reporter.publishEntry(run, outcome.counts());
+        assertFalse(outcome.woven(), "the library was woven in the run " + run);
+        assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.FAILED),
+                "the tests that failed " + run);
+        assertTrue(outcome.tests(Status.SUCCESSFUL) > 0, outcome.counts());
+    }
+
+    /**
+     * That the run in woven-engine coroutines {@code outcome} ran the woven library, each test
+     * that passed in a woven-engine coroutine and each test with a twin through its twin, and
+     * found the same tests as the unwoven run {@code baseline} on the same JDK, ending each the
+     * same way; {@code onJdk} names that JDK in the messages, or is empty for the build's.
+     */
+    private static void assertEndsAsUnwovenInCoroutines(String onJdk, SuiteOutcome baseline, SuiteOutcome outcome,
+            TestReporter reporter) throws IOException {
+        reporter.publishEntry("in woven-engine coroutines" + onJdk, outcome.counts());
+
+        assertTrue(outcome.woven(), "the library was not woven in the run in coroutines" + onJdk);
+        assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.SUCCESSFUL
+                && (r.coroutine() == null || !r.coroutine().startsWith("WOVEN:"))),
+                "the tests that passed without running in a woven-engine coroutine" + onJdk);
+        List<String> byInvocation = SuiteComparison.tests(outcome, r -> "WOVEN:invocation".equals(r.coroutine()));
+        assertEquals(List.of(), TwinsOfTests.withTwins(woven.tests(), byInvocation),
+                "the tests with twins that were entered by JUnit's call rather than through their twins" + onJdk);
+        List<String> differences = SuiteComparison.differences("unwoven" + onJdk, baseline, "in coroutines" + onJdk, outcome);
+        assertEquals(List.of(), differences, SuiteComparison.report(differences));
+    }
+
+    /** The unwoven run on JDK 17, whose {@code java} is {@code java}, run the first time a test asks for it. */
+    private static SuiteOutcome unwovenOnJdk17(String java) throws Exception {
+        if (unwovenOnJdk17 == null) {
+            unwovenOnJdk17 = run("unwoven-jdk17", java, jars(), List.of());
+        }
+        return unwovenOnJdk17;
+    }
+
+    /** The {@code java} of the JDK 17 that {@link Jdk17} finds; skips the test, saying so, where there is none. */
+    private static String jdk17Java(TestReporter reporter) throws IOException {
+        Optional<Path> home = Jdk17.home();
+        assumeTrue(home.isPresent(), "skipped: no JDK 17 found, neither java on the PATH nor under " + Jdk17.JVM_DIRECTORY);
+        reporter.publishEntry("JDK 17", home.get().toString());
+        return Jdk17.java(home.get()).toString();
+    }
+
+    /**
+     * Weaves {@code jar} into {@code woven} with the command line, as a user would, with a
+     * report of what it left as compiled beside it.
+     */
+    private static Weaving weave(Path jar, Path woven) throws IOException {
+        Path report = Path.of(woven + ".report");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = WeaveCommand.run(new String[] {"--report", report.toString(), jar.toString(), woven.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, status, "the weave command's exit status; it wrote: " + out + err);
+        assertEquals("", err.toString(StandardCharsets.UTF_8), "the weave command's standard error");
+        return new Weaving(out.toString(StandardCharsets.UTF_8), Files.readAllLines(report));
+    }
+
+    /**
+     * Runs the suite in a child JVM of {@code java} whose class path has {@code jars} for
+     * commons-lang3's, in a directory of its own named {@code name}, laid out as commons-lang3's
+     * project is where its tests read files.
+     */
+    private static SuiteOutcome run(String name, String java, Jars jars, List<String> systemProperties) throws Exception {
+        Path directory = WORK.resolve(name);
+        recreate(directory);
+        copyTestResources(directory.resolve("src/test/resources"));
+        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, suite(), GUARD_MINUTES);
+    }
+
+    /** {@link #FULL} if the system property {@code weft.library.suite} is {@code full}, else {@link #SLICE}. */
+    private static List<String> suite() {
+        String suite = System.getProperty("weft.library.suite", "slice");
+        if (!suite.equals("slice") && !suite.equals("full")) {
+            throw new IllegalArgumentException("weft.library.suite is slice (the default) or full, not " + suite);
+        }
+        return suite.equals("full") ? FULL : SLICE;
+    }
+
+    /**
+     * This module's test classes (the runner, and the extension) and its test dependencies as
+     * the build lists them in {@code weft.library.classpath}, with {@code jars} in the place of
+     * commons-lang3's jars.
+     */
+    private static List<Path> classPath(Jars jars) throws Exception {
+        String listing = Objects.requireNonNull(System.getProperty("weft.library.classpath"),
+                "the system property weft.library.classpath: the file that lists the test class path (set in the POM)");
+        Jars original = jars();
+        List<Path> entries = new ArrayList<>();
+        entries.add(location(SuiteRunner.class));
+        for (String entry : Files.readString(Path.of(listing)).strip().split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            entries.add(Files.isSameFile(path, original.library()) ? jars.library().toAbsolutePath()
+                    : Files.isSameFile(path, original.tests()) ? jars.tests().toAbsolutePath() : path);
+        }
+        return entries;
+    }
+
+    /** commons-lang3's jars, as this test loads them. */
+    private static Jars jars() throws URISyntaxException, ClassNotFoundException {
+        Class<?> test = Class.forName("org.apache.commons.lang3.StringUtilsTest", false, CommonsLang3SuiteTest.class.getClassLoader());
+        return new Jars(location(StringUtils.class), location(test));
+    }
+
+    private static Path location(Class<?> type) throws URISyntaxException {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    /** The files of commons-lang3's tests jar that are not classes, into {@code target}, where its tests look for them. */
+    private static void copyTestResources(Path target) throws IOException, URISyntaxException, ClassNotFoundException {
+        Files.createDirectories(target);
+        try (InputStream file = Files.newInputStream(jars().tests()); JarInputStream jar = new JarInputStream(file)) {
+            for (JarEntry entry = jar.getNextJarEntry(); entry != null; entry = jar.getNextJarEntry()) {
+                String name = entry.getName();
+                if (!entry.isDirectory() && !name.endsWith(".class") && !name.startsWith("META-INF/")) {
+                    Files.copy(jar, target.resolve(name));
+                }
+            }
+        }
+    }
+
+    private static void recreate(Path directory) throws IOException {
+        if (Files.exists(directory)) {
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+        Files.createDirectories(directory);
+    }
+}
