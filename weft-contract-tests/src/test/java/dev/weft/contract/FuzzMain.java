@@ -256,6 +256,7 @@ public final class FuzzMain {
             count(counts, bySubject, subject, "sealed bytes", byteCase(subject, from, to, true, random));
             count(counts, bySubject, subject, "unsealed bytes", byteCase(subject, from, to, false, random));
             count(counts, bySubject, subject, "frames", frameCase(subject, from, to, random));
+            count(counts, bySubject, subject, "looked-at bytes", lookCase(subject, from, random));
         }
         counts.forEach((key, n) -> System.out.println("COUNT\t" + key + "\t" + n));
         bySubject.forEach((key, n) -> System.out.println("SUBJECT\t" + key + "\t" + n));
@@ -299,6 +300,44 @@ public final class FuzzMain {
             return "sealed accepted";
         }
         return resumed(copy, subject);
+    }
+
+    /**
+     * Mutated unsealed bytes read only to be looked at ({@code readFrames}, as a console reads a
+     * stored coroutine), then every frame's place and every slot's name, type and value read: a
+     * refusal must be documented, and nothing read may fail.
+     */
+    private static String lookCase(Subject subject, Engine from, SplittableRandom random) throws IOException {
+        CoroutineBase original = subject.suspended(from);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<Integer, Object> out = new CoroutineOutputStream<>(bytes)) {
+            subject.write(out, original);
+        }
+        CoroutineBase standIn = subject.target(from, original, new CoroutineFrame[0]);
+        original.close();
+        CoroutineFrame[] frames;
+        try (CoroutineInputStream<Integer, Object> in = new CoroutineInputStream<>(
+                new ByteArrayInputStream(mutate(bytes.toByteArray(), random)))) {
+            frames = in.readFrames(standIn);
+        } catch (StreamCorruptedException | InvalidClassException | InvalidObjectException refused) {
+            return "refused " + refused.getClass().getSimpleName();
+        } catch (Throwable other) {
+            return "undocumented " + other.getClass().getName();
+        }
+        try {
+            for (CoroutineFrame frame : frames) {
+                frame.toStackTraceElement();
+                for (int slot = 0; slot < frame.localCount + frame.expressionCount; slot++) {
+                    frame.slotName(slot);
+                    frame.slotType(slot);
+                    frame.slotValue(slot);
+                }
+            }
+        } catch (Throwable t) {
+            System.out.println("FAILED\t" + subject.name() + " looked at: " + t);
+            return "failed after accept " + t.getClass().getName();
+        }
+        return "looked at";
     }
 
     private static String frameCase(Subject subject, Engine from, Engine to, SplittableRandom random) {
