@@ -212,7 +212,9 @@ final class RowReader {
             };
             return new SessionStack(row.id(), row.version(), List.of(), why + ", so no frames are stored");
         }
-        AsymCoroutine<Object, Object> standIn = new AsymCoroutine<>(engine); // never run: it only stands for the session
+        // never run, it only stands for the session: on the woven engine, which needs no access to
+        // the JDK's internals, so that a command or a console without --add-exports reads stacks
+        AsymCoroutine<Object, Object> standIn = new AsymCoroutine<>(Engine.WOVEN);
         CoroutineFrame[] frames;
         try {
             frames = codec.frames(row.state(), standIn);
