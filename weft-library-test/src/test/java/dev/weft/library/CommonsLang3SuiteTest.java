@@ -193,7 +193,9 @@ class CommonsLang3SuiteTest {
         Path directory = WORK.resolve(name);
         recreate(directory);
         copyTestResources(directory.resolve("src/test/resources"));
-        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, suite(), GUARD_MINUTES);
+        List<String> selectors = new ArrayList<>(suite());
+        selectors.add("engine:junit-jupiter"); // commons-lang3's tests are Jupiter's; guava's, on the class path too, vintage's
+        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, selectors, GUARD_MINUTES);
     }
 
     /** {@link #FULL} if the system property {@code weft.library.suite} is {@code full}, else {@link #SLICE}. */
