@@ -1,29 +1,28 @@
 package dev.weft.library;
 
+import static dev.weft.library.WovenLibraries.REPORT_HEADER;
+import static dev.weft.library.WovenLibraries.jdk17Java;
+import static dev.weft.library.WovenLibraries.location;
+import static dev.weft.library.WovenLibraries.recreate;
+import static dev.weft.library.WovenLibraries.weave;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 
 import dev.weft.library.SuiteOutcome.Status;
-import dev.weft.weaver.WeaveCommand;
-import java.io.ByteArrayOutputStream;
+import dev.weft.library.WovenLibraries.Weaving;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
-import java.util.stream.Stream;
 import org.apache.commons.lang3.StringUtils;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,15 +72,9 @@ class CommonsLang3SuiteTest {
     private static final long GUARD_MINUTES = 60;
     /** The system property that has the suite's JVM register {@code InWovenCoroutine}, by its {@code META-INF/services}. */
     private static final List<String> IN_COROUTINES = List.of("-Djunit.jupiter.extensions.autodetection.enabled=true");
-    /** The first line of the weave command's report, which lists nothing more if it left nothing as compiled. */
-    private static final String REPORT_HEADER = "# weft-weaver: what was left as compiled: class, method (* for the whole class), why";
 
     /** commons-lang3's jar and its tests jar. */
     private record Jars(Path library, Path tests) {
-    }
-
-    /** What the weave command did to a jar: its standard output, and the lines of its report. */
-    private record Weaving(String output, List<String> report) {
     }
 
     private static Jars woven;
@@ -191,29 +184,6 @@ class CommonsLang3SuiteTest {
         return unwovenOnJdk17;
     }
 
-    /** The {@code java} of the JDK 17 that {@link Jdk17} finds; skips the test, saying so, where there is none. */
-    private static String jdk17Java(TestReporter reporter) throws IOException {
-        Optional<Path> home = Jdk17.home();
-        assumeTrue(home.isPresent(), "skipped: no JDK 17 found, neither java on the PATH nor under " + Jdk17.JVM_DIRECTORY);
-        reporter.publishEntry("JDK 17", home.get().toString());
-        return Jdk17.java(home.get()).toString();
-    }
-
-    /**
-     * Weaves {@code jar} into {@code woven} with the command line, as a user would, with a
-     * report of what it left as compiled beside it.
-     */
-    private static Weaving weave(Path jar, Path woven) throws IOException {
-        Path report = Path.of(woven + ".report");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = WeaveCommand.run(new String[] {"--report", report.toString(), jar.toString(), woven.toString()},
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, status, "the weave command's exit status; it wrote: " + out + err);
-        assertEquals("", err.toString(StandardCharsets.UTF_8), "the weave command's standard error");
-        return new Weaving(out.toString(StandardCharsets.UTF_8), Files.readAllLines(report));
-    }
-
     /**
      * Runs the suite in a child JVM of {@code java} whose class path has {@code jars} for
      * commons-lang3's, in a directory of its own named {@code name}, laid out as commons-lang3's
@@ -223,7 +193,9 @@ class CommonsLang3SuiteTest {
         Path directory = WORK.resolve(name);
         recreate(directory);
         copyTestResources(directory.resolve("src/test/resources"));
-        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, suite(), GUARD_MINUTES);
+        List<String> selectors = new ArrayList<>(suite());
+        selectors.add("engine:junit-jupiter"); // commons-lang3's tests are Jupiter's; guava's, on the class path too, vintage's
+        return SuiteJvm.run(java, directory, classPath(jars), systemProperties, PROBE, selectors, GUARD_MINUTES);
     }
 
     /** {@link #FULL} if the system property {@code weft.library.suite} is {@code full}, else {@link #SLICE}. */
@@ -260,10 +232,6 @@ class CommonsLang3SuiteTest {
         return new Jars(location(StringUtils.class), location(test));
     }
 
-    private static Path location(Class<?> type) throws URISyntaxException {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-    }
-
     /** The files of commons-lang3's tests jar that are not classes, into {@code target}, where its tests look for them. */
     private static void copyTestResources(Path target) throws IOException, URISyntaxException, ClassNotFoundException {
         Files.createDirectories(target);
@@ -275,16 +243,5 @@ class CommonsLang3SuiteTest {
                 }
             }
         }
-    }
-
-    private static void recreate(Path directory) throws IOException {
-        if (Files.exists(directory)) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
-        }
-        Files.createDirectories(directory);
     }
 }

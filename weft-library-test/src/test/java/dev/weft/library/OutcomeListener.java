@@ -3,6 +3,7 @@ package dev.weft.library;
 import dev.weft.library.SuiteOutcome.Result;
 import dev.weft.library.SuiteOutcome.Status;
 import dev.weft.library.coroutine.InWovenCoroutine;
+import dev.weft.library.coroutine.JUnit3InWovenCoroutine;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,7 +16,8 @@ import org.junit.platform.launcher.TestPlan;
 /**
  * Records, for {@link SuiteRunner}, every test and container that JUnit finds (in the test plan
  * and registered dynamically), how each ended, and the coroutine that
- * {@link InWovenCoroutine} reports each test ran on.
+ * {@link InWovenCoroutine} reports each test ran on, or, for a JUnit 3 test,
+ * {@link JUnit3InWovenCoroutine} says it is running in when it ends.
  *
  * <p>Thread-safe: JUnit may call a listener from the threads that run tests.
  */
@@ -49,8 +51,12 @@ final class OutcomeListener implements TestExecutionListener {
     @Override
     public synchronized void executionFinished(TestIdentifier identifier, TestExecutionResult result) {
         String message = result.getThrowable().map(Throwable::toString).map(OutcomeListener::firstLine).orElse("");
+        String coroutine = coroutines.get(identifier.getUniqueId());
+        if (coroutine == null && identifier.isTest()) {
+            coroutine = JUnit3InWovenCoroutine.RAN.get(); // a JUnit 3 test ends on the thread that runs it
+        }
         ended.put(identifier.getUniqueId(), new Result(Status.valueOf(result.getStatus().name()), identifier.isTest(),
-                coroutines.get(identifier.getUniqueId()), message));
+                coroutine, message));
     }
 
     @Override

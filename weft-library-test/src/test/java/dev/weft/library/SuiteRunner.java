@@ -12,12 +12,13 @@ import org.junit.platform.engine.DiscoveryFilter;
 import org.junit.platform.engine.DiscoverySelector;
 import org.junit.platform.engine.discovery.ClassNameFilter;
 import org.junit.platform.engine.discovery.PackageNameFilter;
+import org.junit.platform.launcher.EngineFilter;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The program a child JVM of {@link CommonsLang3SuiteTest} runs: runs the JUnit tests of the
+ * The program a child JVM of {@link CommonsLang3SuiteTest} and {@code GuavaSuiteTest} runs: runs the JUnit tests of the
  * packages and classes it is given, as found on its class path, and writes their
  * {@link SuiteOutcome} to a file.
  *
@@ -27,8 +28,10 @@ import org.junit.platform.launcher.core.LauncherFactory;
  *
  * A SELECTOR is {@code package:NAME} (the package and its subpackages) or {@code class:NAME},
  * which select, or {@code not-package:NAME} or {@code not-class:NAME} (with its nested classes),
- * which leave out of what the others select; JUnit's standard class name pattern chooses the
- * test classes among what is selected. PROBE_CLASS is a class of the library whose being
+ * which leave out of what the others select, or {@code engine:ID}, which runs only the test
+ * engines so named (all of those on the class path if there is none); if a package is
+ * selected, JUnit's standard class name pattern chooses the test classes among what is selected
+ * (else a class selected runs whatever its name, such as a JUnit 3 suite's). PROBE_CLASS is a class of the library whose being
  * woven tells whether the library on the class path is. JUnit's configuration comes from
  * system properties, as the launcher reads them. Exits with status 0 whatever the tests did
  * (the outcome says it), even if a test left a thread running; 1 if the run itself failed (an
@@ -51,7 +54,7 @@ public final class SuiteRunner {
      */
     public static void main(String[] args) {
         if (args.length < 3) {
-            System.err.println("usage: SuiteRunner OUTCOME_FILE PROBE_CLASS ([not-]package:NAME | [not-]class:NAME)...");
+            System.err.println("usage: SuiteRunner OUTCOME_FILE PROBE_CLASS ([not-]package:NAME | [not-]class:NAME | engine:ID)...");
             System.exit(2);
         }
         try {
@@ -80,7 +83,7 @@ public final class SuiteRunner {
     private static LauncherDiscoveryRequest request(List<String> selectors) {
         List<DiscoverySelector> included = new ArrayList<>();
         List<DiscoveryFilter<?>> filters = new ArrayList<>();
-        filters.add(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN));
+        List<String> engines = new ArrayList<>();
         for (String selector : selectors) {
             String kind = selector.substring(0, Math.max(0, selector.indexOf(':')));
             String name = selector.substring(kind.length() + 1);
@@ -89,10 +92,19 @@ public final class SuiteRunner {
                 case "class" -> included.add(selectClass(name));
                 case "not-package" -> filters.add(PackageNameFilter.excludePackageNames(name));
                 case "not-class" -> filters.add(ClassNameFilter.excludeClassNamePatterns(Pattern.quote(name) + "(\\$.*)?"));
-                default -> throw new IllegalArgumentException(
-                        "a selector is package:NAME, class:NAME, not-package:NAME or not-class:NAME, not " + selector);
+                case "engine" -> engines.add(name);
+                default -> throw new IllegalArgumentException("a selector is package:NAME, class:NAME, not-package:NAME,"
+                        + " not-class:NAME or engine:ID, not " + selector);
             }
         }
-        return LauncherDiscoveryRequestBuilder.request().selectors(included).filters(filters.toArray(DiscoveryFilter[]::new)).build();
+        if (selectors.stream().anyMatch(s -> s.startsWith("package:"))) {
+            filters.add(ClassNameFilter.includeClassNamePatterns(ClassNameFilter.STANDARD_INCLUDE_PATTERN));
+        }
+        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request().selectors(included)
+                .filters(filters.toArray(DiscoveryFilter[]::new));
+        if (!engines.isEmpty()) {
+            request.filters(EngineFilter.includeEngines(engines));
+        }
+        return request.build();
     }
 }

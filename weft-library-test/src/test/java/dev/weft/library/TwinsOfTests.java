@@ -17,7 +17,8 @@ import org.objectweb.asm.tree.ClassNode;
  * classes: read from the class files, independently of the extension that enters tests
  * through their twins. A method has a twin if its class declares a method of its name followed
  * by {@code $weft} (overloads are not told apart). Dynamic tests have no method of their own,
- * and are never counted.
+ * and are never counted. A JUnit 3 test's id, from JUnit's vintage engine, names its method and
+ * class in its last segment.
  *
  * <p>Functions of their arguments and the jar's files only; thread-safe.
  */
@@ -25,6 +26,15 @@ final class TwinsOfTests {
 
     /** The class and method segments of a test's unique id: {@code [class:C]}, {@code [nested-class:N]}, {@code [method:m(...)]}. */
     private static final Pattern SEGMENT = Pattern.compile("\\[(class|nested-class|method|test-template|test-factory):([^(\\]]+)");
+
+    /** The start of the unique ids of the tests that JUnit's vintage engine runs (JUnit 3 and 4). */
+    private static final String VINTAGE = "[engine:junit-vintage]";
+    /**
+     * The last segment of a vintage test's unique id, {@code [test:NAME(CLASS)]}, whose NAME is
+     * a JUnit 3 test's method's, followed by what guava-testlib adds to it, its suite's name in
+     * brackets (escaped as {@code %5B}).
+     */
+    private static final Pattern VINTAGE_TEST = Pattern.compile("\\[test:([^(%\\[\\]]+)[^/]*\\(([^()/]+)\\)\\]$");
 
     private TwinsOfTests() {
     }
@@ -45,7 +55,12 @@ final class TwinsOfTests {
     private static boolean hasTwin(JarFile classes, String id) throws IOException {
         String className = null;
         String method = null;
-        Matcher segment = SEGMENT.matcher(id);
+        Matcher vintage = VINTAGE_TEST.matcher(id);
+        if (id.startsWith(VINTAGE) && vintage.find()) {
+            className = vintage.group(2);
+            method = vintage.group(1);
+        }
+        Matcher segment = SEGMENT.matcher(id.startsWith(VINTAGE) ? "" : id);
         while (segment.find()) {
             switch (segment.group(1)) {
                 case "class" -> className = segment.group(2);

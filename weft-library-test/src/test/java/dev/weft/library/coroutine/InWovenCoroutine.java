@@ -155,7 +155,7 @@ public final class InWovenCoroutine implements InvocationInterceptor {
      * receiver and the arguments, made by the metafactory woven code's lambdas use; null if the
      * method is static or has no twin.
      */
-    private static MethodHandle twinFactory(Method method) throws Throwable {
+    static MethodHandle twinFactory(Method method) throws Throwable {
         if (Modifier.isStatic(method.getModifiers()) || Twins.twinOf(method) == null) {
             return null;
         }
