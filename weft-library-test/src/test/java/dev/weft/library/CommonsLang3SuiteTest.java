@@ -1,16 +1,16 @@
 package dev.weft.library;
 
 import static dev.weft.library.WovenLibraries.REPORT_HEADER;
+import static dev.weft.library.WovenLibraries.assertEndsAsUnwovenInCoroutines;
+import static dev.weft.library.WovenLibraries.assertFindsTheSuiteAndPassesIt;
 import static dev.weft.library.WovenLibraries.jdk17Java;
 import static dev.weft.library.WovenLibraries.location;
 import static dev.weft.library.WovenLibraries.recreate;
 import static dev.weft.library.WovenLibraries.weave;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 
-import dev.weft.library.SuiteOutcome.Status;
 import dev.weft.library.WovenLibraries.Weaving;
 import java.io.File;
 import java.io.IOException;
@@ -112,12 +112,12 @@ class CommonsLang3SuiteTest {
 
     @Test
     void theUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) {
-        assertFindsTheSuiteAndPassesIt("unwoven", unwoven, reporter);
+        assertFindsTheSuiteAndPassesIt("the library", "unwoven", unwoven, reporter);
     }
 
     @Test
     void onJdk17TheUnwovenRunFindsTheSuiteAndPassesIt(TestReporter reporter) throws Exception {
-        assertFindsTheSuiteAndPassesIt("unwoven on JDK 17", unwovenOnJdk17(jdk17Java(reporter)), reporter);
+        assertFindsTheSuiteAndPassesIt("the library", "unwoven on JDK 17", unwovenOnJdk17(jdk17Java(reporter)), reporter);
     }
 
     @Test
@@ -134,7 +134,7 @@ class CommonsLang3SuiteTest {
     void wovenAndInsideWovenEngineCoroutinesTheSuiteFindsTheSameTestsAndEndsEachTheSameWay(TestReporter reporter)
             throws Exception {
         SuiteOutcome outcome = run("in-coroutines", SuiteJvm.buildJava(), woven, IN_COROUTINES);
-        assertEndsAsUnwovenInCoroutines("", unwoven, outcome, reporter);
+        assertEndsAsUnwovenInCoroutines("the library", woven.tests(), "", unwoven, outcome, reporter);
     }
 
     @Test
@@ -143,37 +143,7 @@ class CommonsLang3SuiteTest {
         String java = jdk17Java(reporter);
         SuiteOutcome baseline = unwovenOnJdk17(java);
         SuiteOutcome outcome = run("in-coroutines-jdk17", java, woven, IN_COROUTINES);
-        assertEndsAsUnwovenInCoroutines(" on JDK 17", baseline, outcome, reporter);
-    }
-
-    /** That the unwoven run {@code outcome}, named {@code run}, ran the library unwoven, found tests and failed none. */
-    private static void assertFindsTheSuiteAndPassesIt(String run, SuiteOutcome outcome, TestReporter reporter) {
-        reporter.publishEntry(run, outcome.counts());
-        assertFalse(outcome.woven(), "the library was woven in the run " + run);
-        assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.FAILED),
-                "the tests that failed " + run);
-        assertTrue(outcome.tests(Status.SUCCESSFUL) > 0, outcome.counts());
-    }
-
-    /**
-     * That the run in woven-engine coroutines {@code outcome} ran the woven library, each test
-     * that passed in a woven-engine coroutine and each test with a twin through its twin, and
-     * found the same tests as the unwoven run {@code baseline} on the same JDK, ending each the
-     * same way; {@code onJdk} names that JDK in the messages, or is empty for the build's.
-     */
-    private static void assertEndsAsUnwovenInCoroutines(String onJdk, SuiteOutcome baseline, SuiteOutcome outcome,
-            TestReporter reporter) throws IOException {
-        reporter.publishEntry("in woven-engine coroutines" + onJdk, outcome.counts());
-
-        assertTrue(outcome.woven(), "the library was not woven in the run in coroutines" + onJdk);
-        assertEquals(List.of(), SuiteComparison.tests(outcome, r -> r.status() == Status.SUCCESSFUL
-                && (r.coroutine() == null || !r.coroutine().startsWith("WOVEN:"))),
-                "the tests that passed without running in a woven-engine coroutine" + onJdk);
-        List<String> byInvocation = SuiteComparison.tests(outcome, r -> "WOVEN:invocation".equals(r.coroutine()));
-        assertEquals(List.of(), TwinsOfTests.withTwins(woven.tests(), byInvocation),
-                "the tests with twins that were entered by JUnit's call rather than through their twins" + onJdk);
-        List<String> differences = SuiteComparison.differences("unwoven" + onJdk, baseline, "in coroutines" + onJdk, outcome);
-        assertEquals(List.of(), differences, SuiteComparison.report(differences));
+        assertEndsAsUnwovenInCoroutines("the library", woven.tests(), " on JDK 17", baseline, outcome, reporter);
     }
 
     /** The unwoven run on JDK 17, whose {@code java} is {@code java}, run the first time a test asks for it. */

@@ -56,6 +56,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.function.BiConsumer;
 import junit.framework.Test;
 import junit.framework.TestSuite;
 
@@ -153,11 +154,8 @@ public final class GuavaCollectionSuites {
         suites.add(ListMultimapTestSuiteBuilder.using(new TestStringListMultimapGenerator() {
             @Override
             protected ListMultimap<String, String> create(Map.Entry<String, String>[] entries) {
-                ListMultimap<String, String> multimap = ArrayListMultimap.create();
-                for (Map.Entry<String, String> entry : entries) {
-                    multimap.put(entry.getKey(), entry.getValue());
-                }
-                return multimap;
+                ListMultimap<String, String> created = ArrayListMultimap.create();
+                return withEntries(created, created::put, entries);
             }
         }).named("ArrayListMultimap").withFeatures(CollectionSize.ANY, MapFeature.GENERAL_PURPOSE,
                 MapFeature.ALLOWS_NULL_KEYS, MapFeature.ALLOWS_NULL_VALUES, MapFeature.ALLOWS_ANY_NULL_QUERIES,
@@ -165,11 +163,8 @@ public final class GuavaCollectionSuites {
         suites.add(BiMapTestSuiteBuilder.using(new TestStringBiMapGenerator() {
             @Override
             protected BiMap<String, String> create(Map.Entry<String, String>[] entries) {
-                BiMap<String, String> map = HashBiMap.create();
-                for (Map.Entry<String, String> entry : entries) {
-                    map.put(entry.getKey(), entry.getValue());
-                }
-                return map;
+                BiMap<String, String> created = HashBiMap.create();
+                return withEntries(created, created::put, entries);
             }
         }).named("HashBiMap").withFeatures(CollectionSize.ANY, CollectionFeature.SERIALIZABLE,
                 CollectionFeature.SUPPORTS_ITERATOR_REMOVE, MapFeature.GENERAL_PURPOSE, MapFeature.ALLOWS_NULL_KEYS,
@@ -198,11 +193,8 @@ public final class GuavaCollectionSuites {
         suites.add(SetMultimapTestSuiteBuilder.using(new TestStringSetMultimapGenerator() {
             @Override
             protected SetMultimap<String, String> create(Map.Entry<String, String>[] entries) {
-                SetMultimap<String, String> multimap = HashMultimap.create();
-                for (Map.Entry<String, String> entry : entries) {
-                    multimap.put(entry.getKey(), entry.getValue());
-                }
-                return multimap;
+                SetMultimap<String, String> created = HashMultimap.create();
+                return withEntries(created, created::put, entries);
             }
         }).named("HashMultimap").withFeatures(CollectionSize.ANY, MapFeature.GENERAL_PURPOSE,
                 MapFeature.ALLOWS_NULL_KEYS, MapFeature.ALLOWS_NULL_VALUES, MapFeature.ALLOWS_ANY_NULL_QUERIES,
@@ -210,11 +202,8 @@ public final class GuavaCollectionSuites {
         suites.add(SetMultimapTestSuiteBuilder.using(new TestStringSetMultimapGenerator() {
             @Override
             protected SetMultimap<String, String> create(Map.Entry<String, String>[] entries) {
-                SetMultimap<String, String> multimap = LinkedHashMultimap.create();
-                for (Map.Entry<String, String> entry : entries) {
-                    multimap.put(entry.getKey(), entry.getValue());
-                }
-                return multimap;
+                SetMultimap<String, String> created = LinkedHashMultimap.create();
+                return withEntries(created, created::put, entries);
             }
         }).named("LinkedHashMultimap").withFeatures(CollectionSize.ANY, MapFeature.GENERAL_PURPOSE,
                 MapFeature.ALLOWS_NULL_KEYS, MapFeature.ALLOWS_NULL_VALUES, MapFeature.ALLOWS_ANY_NULL_QUERIES,
@@ -275,5 +264,13 @@ public final class GuavaCollectionSuites {
                 CollectionFeature.GENERAL_PURPOSE, CollectionFeature.SERIALIZABLE,
                 CollectionFeature.ALLOWS_NULL_QUERIES).createTestSuite());
         return Collections.unmodifiableList(suites);
+    }
+
+    /** {@code collection} after each of {@code entries} was given to {@code put}, its own, in order. */
+    private static <T> T withEntries(T collection, BiConsumer<String, String> put, Map.Entry<String, String>[] entries) {
+        for (Map.Entry<String, String> entry : entries) {
+            put.accept(entry.getKey(), entry.getValue());
+        }
+        return collection;
     }
 }
