@@ -123,6 +123,17 @@ class WeaveCommandTest {
         assertTrue(err().startsWith("weft-weaver: no directory or jar at "), err());
     }
 
+    @Test
+    void aDirectoryWithAnOutputJarIsAUsageErrorAndWeavesNothing() throws IOException {
+        Path sample = copySample();
+        Path jar = classes.resolve("woven.jar");
+        assertEquals(2, run(classes.toString(), jar.toString()));
+        assertTrue(err().startsWith("weft-weaver: a directory is woven in place: OUTPUT_JAR " + jar
+                + " goes only with a jar TARGET\n"), err());
+        assertTrue(!isWoven(sample), "the directory is as it was");
+        assertTrue(!Files.exists(jar), "no jar written");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"dev.weft.weaver", "dev.weft.weaver.", "dev.weft", "dev.weft.weaver.WeaveCommandTest"})
     void onlyTakesAPackageWithOrWithoutATrailingDotOrAClass(String entry) throws IOException {

@@ -2,6 +2,7 @@ package dev.weft.jruby;
 
 import org.jruby.Ruby;
 import org.jruby.RubyInstanceConfig;
+import org.jruby.RubyInstanceConfig.CompileMode;
 import org.jruby.RubyThread;
 
 import java.io.ByteArrayOutputStream;
@@ -38,16 +39,20 @@ final class RubyScripts {
         }
     }
 
-    /**
-     * Runs the script resource {@code name} and returns its standard output (and error). The
-     * script is named by its class-loader URI, so that its {@code require_relative} finds the
-     * resources beside it.
-     */
+    /** Runs the script resource {@code name} (see {@link #execute}) and returns its standard output (and error). */
     static String run(String name, Fibers fibers) {
         return withRuntime(fibers, runtime -> {
-            runtime.executeScript(resource(name), "uri:classloader:/dev/weft/jruby/" + name);
+            execute(runtime, name);
             return null;
         });
+    }
+
+    /**
+     * Runs the script resource {@code name} on {@code runtime}, named by its class-loader URI so
+     * that its {@code require_relative} finds the resources beside it.
+     */
+    static void execute(Ruby runtime, String name) {
+        runtime.executeScript(resource(name), "uri:classloader:/dev/weft/jruby/" + name);
     }
 
     /**
@@ -55,9 +60,15 @@ final class RubyScripts {
      * Returns the output, with what {@code work} returned (if not null) after it.
      */
     static String withRuntime(Fibers fibers, Function<Ruby, Object> work) {
+        return withRuntime(fibers, new RubyInstanceConfig().getCompileMode(), work);
+    }
+
+    /** As {@link #withRuntime(Fibers, Function)}, on a runtime that compiles Ruby code as {@code mode} says. */
+    static String withRuntime(Fibers fibers, CompileMode mode, Function<Ruby, Object> work) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
         RubyInstanceConfig config = new RubyInstanceConfig();
+        config.setCompileMode(mode);
         config.setOutput(print);
         config.setError(print);
         // The background compiler's thread is adopted into the runtime's map of Ruby threads,

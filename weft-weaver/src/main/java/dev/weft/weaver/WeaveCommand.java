@@ -50,9 +50,9 @@ public final class WeaveCommand {
             Usage: java -jar weft-weaver-VERSION-agent.jar [OPTION]... TARGET [OUTPUT_JAR]
 
             Weaves class files so that coroutines running them can be serialized and can run
-            on the woven engine. TARGET is a directory of classes, woven in place, or a jar,
-            woven into OUTPUT_JAR (into TARGET itself without one). Woven classes are left as
-            they are.
+            on the woven engine. TARGET is a directory of classes, woven in place (no
+            OUTPUT_JAR), or a jar, woven into OUTPUT_JAR (into TARGET itself without one).
+            Woven classes are left as they are.
 
             Options:
               --only NAME   weave only the package NAME and its subpackages, or the class NAME
@@ -223,6 +223,10 @@ public final class WeaveCommand {
         Path target = Path.of(paths.get(0));
         try {
             if (Files.isDirectory(target)) {
+                if (paths.size() == 2) {
+                    return usageError(err, "a directory is woven in place: OUTPUT_JAR " + paths.get(1)
+                            + " goes only with a jar TARGET");
+                }
                 command.weaveDirectory(target);
             } else if (Files.isRegularFile(target)) {
                 command.weaveJar(target, Path.of(paths.size() == 2 ? paths.get(1) : paths.get(0)));
