@@ -66,14 +66,43 @@ public final class WovenSwitches {
     }
 
     private static void yield(Fiber fiber) {
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            continued.suspendingByTwin(true);
+            try {
+                Coroutine.yield();
+            } finally {
+                continued.suspendingByTwin(false);
+            }
+            return;
+        }
         switchFrom(fiber, null, "yield");
     }
 
     private static void yieldTo(Coroutine target, Fiber fiber) {
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            continued.suspendingByTwin(true);
+            try {
+                Coroutine.yieldTo(target);
+            } finally {
+                continued.suspendingByTwin(false);
+            }
+            return;
+        }
         if (target == null) {
             throw new NullPointerException("target");
         }
         switchFrom(fiber, target, "yieldTo");
+    }
+
+    /**
+     * The fiber as a stack that a native stack runs on a continuation, where a suspension point
+     * suspends the continuation (the plain operation, marked as called by a twin); null on the
+     * woven engine.
+     */
+    private static WovenStack onContinuation(Fiber fiber) {
+        return fiber instanceof WovenStack stack && stack.onContinuation() ? stack : null;
     }
 
     /** Passes control from the fiber's coroutine to {@code target}, or the next in the ring if null. */
@@ -104,6 +133,15 @@ public final class WovenSwitches {
         if (FIBERS.coroutine(fiber) != self) {
             return ((AsymCoroutine) self).ret(output); // not the running coroutine: refused there, as it would be from unwoven code
         }
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            continued.suspendingByTwin(true);
+            try {
+                return ((AsymCoroutine) self).ret(output);
+            } finally {
+                continued.suspendingByTwin(false);
+            }
+        }
         COROUTINES.checkExitRequested(self);
         COROUTINES.putOutput(self, output);
         FIBERS.startUnwinding(fiber);
@@ -120,7 +158,8 @@ public final class WovenSwitches {
      */
     private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
         CoroutineBase caller = (CoroutineBase) FIBERS.coroutine(fiber);
-        Object output = COROUTINES.wovenCall(caller, callee, input, fiber instanceof WovenStack, UNWOUND);
+        Object output = COROUTINES.wovenCall(caller, callee, input, fiber instanceof WovenStack && onContinuation(fiber) == null,
+                UNWOUND);
         if (output != UNWOUND) {
             return output;
         }
