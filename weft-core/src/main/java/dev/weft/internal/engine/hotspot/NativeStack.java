@@ -214,7 +214,8 @@ final class NativeStack implements ExecutionStack {
                 twins.unwind();
                 return false;
             }
-            twinsRefusal = twins.refusal();
+            String refusal = StackCheck.refusal(); // the frame in the way, as for a body run as compiled
+            twinsRefusal = refusal != null ? refusal : twins.refusal();
             Continuation.yield(SCOPE); // the refusal goes back to captureTwins(); suspended again right here
         }
         return true;
