@@ -24,11 +24,4 @@ public interface TwinsOnContinuation extends ExecutionStack {
      * {@link #resume()}; only when {@link #suspendedByTwin()}.
      */
     void unwind();
-
-    /**
-     * Why a suspension that no twin called cannot be captured, naming the frame that is not a
-     * twin (as the woven engine refuses to suspend there), or a description of the whole stack's
-     * problem if none is found.
-     */
-    String refusal();
 }

@@ -104,7 +104,7 @@ final class NativeStack implements ExecutionStack {
      * suspends the continuation; a capture unwinds the twins' frames into it, and a capture or
      * restore leaves them there, for its trampoline to resume on a new continuation.
      */
-    private final TwinsOnContinuation twins;
+    private TwinsOnContinuation twins;
 
     NativeStack(CoroutineBase coroutine) {
         this.coroutine = coroutine;
@@ -214,8 +214,7 @@ final class NativeStack implements ExecutionStack {
                 twins.unwind();
                 return false;
             }
-            String refusal = StackCheck.refusal(); // the frame in the way, as for a body run as compiled
-            twinsRefusal = refusal != null ? refusal : twins.refusal();
+            twinsRefusal = StackCheck.twinRefusal();
             Continuation.yield(SCOPE); // the refusal goes back to captureTwins(); suspended again right here
         }
         return true;
@@ -296,10 +295,14 @@ final class NativeStack implements ExecutionStack {
     @Override
     public void restore(CoroutineFrame[] frames) {
         if (twins != null) {
-            twins.restore(frames);
-            continuation = new Body();
-            broken = false;
-            return;
+            try {
+                twins.restore(frames);
+                continuation = new Body();
+                broken = false;
+                return;
+            } catch (IllegalArgumentException withoutTwins) {
+                twins = null; // frames of class files the weaver gives no twins: rebuilt by their woven methods, as compiled
+            }
         }
         if (transfer != null) {
             endTransfer(); // the restore that was pending is dropped

@@ -20,13 +20,9 @@ final class WovenRefusal {
     }
 
     static IllegalStateException of(CoroutineBase c) {
-        return new IllegalStateException("cannot suspend " + c + " on the woven engine: " + why()
+        List<StackWalker.StackFrame> frames = WALKER.walk(s -> s.filter(f -> !isWeft(f.getDeclaringClass())).toList());
+        return new IllegalStateException("cannot suspend " + c + " on the woven engine: " + why(frames)
                 + "; nothing was suspended, and the coroutine goes on from the exception");
-    }
-
-    /** Why the frames of the coroutine's code on the current thread's stack cannot unwind. */
-    static String why() {
-        return why(WALKER.walk(s -> s.filter(f -> !isWeft(f.getDeclaringClass())).toList()));
     }
 
     /**

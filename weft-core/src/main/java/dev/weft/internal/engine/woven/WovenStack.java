@@ -195,7 +195,7 @@ final class WovenStack extends Fiber implements TwinsOnContinuation {
      * boundary line ({@link ThrownTraces}).
      */
     private Throwable crossed(CoroutineBase coroutine, Throwable t, String anchor) {
-        if (!isUnwinding()) {
+        if (!isUnwinding() && !FIBERS.takeCaughtTrace(this, t)) {
             ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FIBERS.savedStackTrace(this));
         }
         return t;
@@ -265,11 +265,6 @@ final class WovenStack extends Fiber implements TwinsOnContinuation {
     @Override
     public void unwind() {
         FIBERS.startUnwinding(this);
-    }
-
-    @Override
-    public String refusal() {
-        return WovenRefusal.why();
     }
 
     /** Never: a rewind ends in {@link WovenSwitches}, not in the scheduler's suspension operations. */
