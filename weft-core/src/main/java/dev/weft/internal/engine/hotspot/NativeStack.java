@@ -35,12 +35,23 @@ import jdk.internal.vm.ContinuationScope;
  * be resumed on any thread. A stack resumed from inside another runs nested in it, and
  * {@link #suspend()} always suspends the innermost one.
  *
- * <p>Capture and restore go through the woven code itself: capturing resumes the continuation
- * with a capturing {@link FrameTransfer}, so that the suspension point returns at once and each
- * woven frame saves itself on the way out; the continuation then ends, and a new one, holding
- * the captured frames as a restoring transfer, replaces it. Restoring calls the outermost
- * frame's method, whose woven prologue rebuilds it, and so on down to the suspension point,
- * which ends the restore ({@link #finishRestore()}). Woven code finds the transfer through
+ * <p>A woven body runs as twins ({@link TwinsOnContinuation}), the woven engine's stack of it
+ * running inside the continuation: its suspension points suspend the continuation, as any
+ * code's do. Capturing resumes the continuation to be captured: if the suspension point was
+ * called by a twin, every frame down to the body is a twin, and they unwind into the woven
+ * engine's fiber, saving themselves; the continuation ends, the frames are read from the fiber,
+ * and a new continuation resumes them through the woven engine's trampoline, which rebuilds
+ * only the frames that run, as a restore's does. Otherwise the capture is refused, naming the
+ * frame in the way, and the continuation is suspended again where it was.
+ *
+ * <p>A body that is not woven runs as compiled; so do bodies restored from frames whose
+ * methods have no twins (class files before Java 7): their capture and restore go through the
+ * woven originals, with a {@link FrameTransfer}: capturing resumes the continuation with a
+ * capturing transfer, so that the suspension point returns at once and each woven frame saves
+ * itself on the way out; the continuation then ends, and a new one, holding the captured frames
+ * as a restoring transfer, replaces it. Restoring calls the outermost frame's method, whose
+ * woven prologue rebuilds it, and so on down to the suspension point, which ends the restore
+ * ({@link #finishRestore()}). Woven code finds the transfer through
  * {@link NativeEngine#currentTransfer()}.
  *
  * <p>Loading this class requires {@code jdk.internal.vm} to be exported to Weft; only
