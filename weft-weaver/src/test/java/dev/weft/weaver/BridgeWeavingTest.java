@@ -185,8 +185,8 @@ class BridgeWeavingTest implements Opcodes {
         assertEquals(1, entry.sites().size(), "its call of run(Integer) is a site");
         MethodNode twin = method(woven, "run$weft(Ljava/lang/Object;L" + WeavingContract.FIBER_CLASS + ";)Ljava/lang/Object;");
         assertTrue(fiberCalls(twin).contains(WeavingContract.END_FRAME_METHOD), "its twin saves its frame");
-        assertFalse(opcodes(method(woven, RUN_BRIDGE)).equals(opcodes(method(read(oddBridge().classFile()), RUN_BRIDGE))),
-                "the bridge itself is woven");
+        assertEquals(opcodes(method(read(oddBridge().classFile()), RUN_BRIDGE)), opcodes(method(woven, RUN_BRIDGE)),
+                "the bridge itself is left as compiled, as every method of a class with twins");
     }
 
     @ParameterizedTest

@@ -48,8 +48,13 @@ public final class WeavingContract {
      * private method {@link #WOVEN_SITES_METHOD} marks a woven class. An interface before
      * version 52, which can declare no private method, is not woven. A twin carries its
      * original's local variable tables. Frames are those of format 6 still.
+     * 10: a class with twins (version 51 and later) keeps its methods' code as compiled: the
+     * native engine runs a woven body as twins too, so only twins save and rebuild frames, and
+     * code outside coroutines runs the original bytecode. A class before version 51 has no twins
+     * and its methods are woven as before, the native engine capturing and restoring them.
+     * Frames are those of format 6 still.
      */
-    public static final int FORMAT_VERSION = 9;
+    public static final int FORMAT_VERSION = 10;
 
     /**
      * The format whose terms saved frames are in: what their bcis and slots mean, which

@@ -97,7 +97,7 @@ public final class StackCheck {
             if (unwovenCaller != null) {
                 break;
             }
-            String refused = type.isHidden() ? null : checkWoven(frame);
+            String refused = type.isHidden() ? null : checkWoven(frame, false);
             if (refused != null) {
                 return refused;
             }
@@ -147,7 +147,7 @@ public final class StackCheck {
                 return methods ? refuse(unwovenCaller,
                         "is not woven (it calls the frame above it by reflection or a method handle)") : UNDECIDED;
             }
-            String refused = methods ? checkWoven(frame) : checkClass(frame);
+            String refused = methods ? checkWoven(frame, true) : checkClass(frame);
             if (refused != null) {
                 return refused;
             }
@@ -173,7 +173,13 @@ public final class StackCheck {
         return frame;
     }
 
-    private static String checkWoven(StackWalker.StackFrame frame) {
+    /**
+     * Why {@code frame} cannot be captured, or null; a frame of a method that runs as compiled
+     * where it is suspended (a woven class's method, whose twin alone saves frames) is refused
+     * only if {@code asCompiledRefused}: above a twin, the frame that the twin called is the one
+     * to name.
+     */
+    private static String checkWoven(StackWalker.StackFrame frame, boolean asCompiledRefused) {
         Class<?> type = frame.getDeclaringClass();
         WovenMethods table = WovenMethods.of(type);
         if (table == null) {
@@ -183,10 +189,10 @@ public final class StackCheck {
         if (site != null && site.monitors() == 0) {
             return null;
         }
-        return checkWovenByName(frame, table);
+        return checkWovenByName(frame, table, asCompiledRefused);
     }
 
-    private static String checkWovenByName(StackWalker.StackFrame frame, WovenMethods table) {
+    private static String checkWovenByName(StackWalker.StackFrame frame, WovenMethods table, boolean asCompiledRefused) {
         Class<?> type = frame.getDeclaringClass();
         int wovenBci = frame.getByteCodeIndex();
         String key = WovenMethods.keyAt(type, frame.getMethodName(), wovenBci);
@@ -204,9 +210,12 @@ public final class StackCheck {
             return null; // a bridge passed through: no frame of it is captured, its callee's stands in its place
         }
         SiteTable.Site site = table.siteAt(type, key, wovenBci);
-        boolean holdsMonitor = site != null ? site.monitors() > 0
-                : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
-        if (holdsMonitor) {
+        if (site == null) {
+            return !asCompiledRefused ? null : refuse(frame, "runs as compiled where it is suspended: only its twin saves its frame, and the"
+                    + " coroutine reached it other than through twins (its body is not woven, or a call on the way"
+                    + " is not a twin's)");
+        }
+        if (site.monitors() > 0) {
             return refuse(frame, site, "holds a monitor (synchronized) where it is suspended");
         }
         return null;

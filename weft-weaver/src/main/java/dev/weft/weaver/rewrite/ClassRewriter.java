@@ -24,8 +24,10 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The rewrite pass for one class: weaves each method that has suspension sites, adds its twin
- * for the woven engine ({@link TwinMethods}), leaves each bridge it passes through as compiled
+ * The rewrite pass for one class: adds each method's twin ({@link TwinMethods}), which is what
+ * runs in a coroutine of either engine, and leaves the method itself as compiled; in a class
+ * before version 51, which can have no twins, weaves each method that has suspension sites
+ * instead ({@link MethodRewriter}); leaves each bridge it passes through as compiled
  * ({@link PassThroughBridge}) with a twin that only passes the call on, bootstraps its lambdas by Weft's metafactory
  * ({@link LambdaFactories}), makes the class's static initializer register its
  * site table with the runtime, and adds the method that returns where its sites landed, which
@@ -93,7 +95,7 @@ public final class ClassRewriter implements Opcodes {
                 TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin);
                 twins.add(twin.method());
             }
-            if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
+            if (!TwinMethods.canHaveTwins(type) && analysis.unsupported() == null && !analysis.sites().isEmpty()) {
                 MethodNode m = analysis.method();
                 woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis, ownClass, frames));
                 rewritten.add(m);

@@ -305,14 +305,16 @@ final class NativeStack implements ExecutionStack {
 
     @Override
     public void restore(CoroutineFrame[] frames) {
-        if (twins != null) {
+        if (twins != null || frames.length > 0) {
+            TwinsOnContinuation restored = twins != null ? twins : WovenEngine.toRestoreOnContinuation(coroutine);
             try {
-                twins.restore(frames);
+                restored.restore(frames);
+                twins = restored;
                 continuation = new Body();
                 broken = false;
                 return;
             } catch (IllegalArgumentException withoutTwins) {
-                twins = null; // frames of class files the weaver gives no twins: rebuilt by their woven methods, as compiled
+                twins = null; // frames of class files the weaver gives no twins: rebuilt by their woven methods
             }
         }
         if (transfer != null) {

@@ -33,4 +33,14 @@ public final class WovenEngine {
         WovenEntries.Entry entry = WovenEntries.ifWoven(coroutine);
         return entry == null ? null : new WovenStack(coroutine, entry, true);
     }
+
+    /**
+     * A new stack for frames to be restored into {@code coroutine} on a native stack's
+     * continuation, whose body may not be woven: its outermost frame is then entered by its own
+     * method's twin, as the woven engine restores frames of another body.
+     */
+    public static TwinsOnContinuation toRestoreOnContinuation(CoroutineBase coroutine) {
+        WovenEntries.Entry entry = WovenEntries.ifWoven(coroutine);
+        return new WovenStack(coroutine, entry == null ? WovenEntries.nothing() : entry, true);
+    }
 }

@@ -143,6 +143,11 @@ final class WovenEntries {
         return of(coroutine, true);
     }
 
+    /** The entry of a coroutine with nothing to run. */
+    static Entry nothing() {
+        return Nothing.INSTANCE;
+    }
+
     /** How the woven engine would enter {@code coroutine}'s body, or null if it is not woven. */
     static Entry ifWoven(CoroutineBase coroutine) {
         return of(coroutine, false);
