@@ -147,7 +147,7 @@ public final class Weaver {
      * names no method), and the method with the most sites has the largest twin. One that
      * cannot be found means the class cannot be woven.
      */
-    private static void leaveLargestAsCompiled(byte[] classFile, LimitExceededException e, Map<String, String> leftAsCompiled)
+    static void leaveLargestAsCompiled(byte[] classFile, LimitExceededException e, Map<String, String> leftAsCompiled)
             throws WeavingException {
         ClassNode type = new ClassNode();
         new ClassReader(classFile).accept(type, 0);

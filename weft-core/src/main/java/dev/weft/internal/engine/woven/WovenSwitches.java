@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The woven engine's versions of the library's suspension points, which {@code TwinLinker}
@@ -68,12 +69,10 @@ public final class WovenSwitches {
     private static void yield(Fiber fiber) {
         WovenStack continued = onContinuation(fiber);
         if (continued != null) {
-            continued.suspendingByTwin(true);
-            try {
+            byTwin(continued, () -> {
                 Coroutine.yield();
-            } finally {
-                continued.suspendingByTwin(false);
-            }
+                return null;
+            });
             return;
         }
         switchFrom(fiber, null, "yield");
@@ -82,12 +81,10 @@ public final class WovenSwitches {
     private static void yieldTo(Coroutine target, Fiber fiber) {
         WovenStack continued = onContinuation(fiber);
         if (continued != null) {
-            continued.suspendingByTwin(true);
-            try {
+            byTwin(continued, () -> {
                 Coroutine.yieldTo(target);
-            } finally {
-                continued.suspendingByTwin(false);
-            }
+                return null;
+            });
             return;
         }
         if (target == null) {
@@ -103,6 +100,16 @@ public final class WovenSwitches {
      */
     private static WovenStack onContinuation(Fiber fiber) {
         return fiber instanceof WovenStack stack && stack.onContinuation() ? stack : null;
+    }
+
+    /** Runs the plain suspension point {@code operation} on {@code stack}'s continuation, marked as called by a twin. */
+    private static Object byTwin(WovenStack stack, Supplier<Object> operation) {
+        stack.suspendingByTwin(true);
+        try {
+            return operation.get();
+        } finally {
+            stack.suspendingByTwin(false);
+        }
     }
 
     /** Passes control from the fiber's coroutine to {@code target}, or the next in the ring if null. */
@@ -135,12 +142,7 @@ public final class WovenSwitches {
         }
         WovenStack continued = onContinuation(fiber);
         if (continued != null) {
-            continued.suspendingByTwin(true);
-            try {
-                return ((AsymCoroutine) self).ret(output);
-            } finally {
-                continued.suspendingByTwin(false);
-            }
+            return byTwin(continued, () -> ((AsymCoroutine) self).ret(output));
         }
         COROUTINES.checkExitRequested(self);
         COROUTINES.putOutput(self, output);
