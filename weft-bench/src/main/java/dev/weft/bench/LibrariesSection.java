@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  * inliner's size limits raised; a fresh JVM's start plus one operation
  * ({@link LibraryStartProbe}), timed from the process's start to its exit; and the class bytes.
  * The goals: steady state within 1.05x of unwoven, start plus first run within 1.3x, class
- * bytes within 2x. The bytecode sizes against the inliner's limits ({@link MethodSizes}) are
- * the profile the section shows for what remains.
+ * bytes within 2x. The profile it shows for what remains: the methods' bytecode sizes against
+ * the inliner's limits ({@link MethodSizes}), and the call sites the JIT refused to inline for
+ * size in one more fork each, unwoven and woven ({@link InliningLog}).
  */
 final class LibrariesSection extends Section {
 
@@ -30,6 +31,7 @@ final class LibrariesSection extends Section {
     private static final String UNWOVEN_RAISED = "unwoven, inlining limits raised";
     private static final String WOVEN_RAISED = "woven, inlining limits raised";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+    private static final String INLINING_LOG = "inlining log";
 
     /** The inliner's size limits, raised about tenfold for the profile's rows. */
     static final List<String> RAISED_LIMITS = List.of("-XX:MaxInlineSize=300", "-XX:FreqInlineSize=3000",
@@ -59,24 +61,32 @@ final class LibrariesSection extends Section {
                     "com/fasterxml/jackson/core/json/ReaderBasedJsonParser.nextToken",
                     "com/fasterxml/jackson/core/json/WriterBasedJsonGenerator.writeString"));
 
+    /** The packages of each library, dotted, for the callees its inlining log names most. */
+    static final Map<String, String> PACKAGES = Map.of(LibraryWork.COMMONS_LANG3, "org.apache.commons.lang3.",
+            LibraryWork.GUAVA, "com.google.common.", LibraryWork.JACKSON, "com.fasterxml.jackson.");
+
     /** What weaving a library gave: sizes, its methods' bytecode, what the weaver said and left as compiled. */
     record Woven(long classBytes, long wovenClassBytes, long jarBytes, long wovenJarBytes, MethodSizes methods,
             MethodSizes wovenMethods, List<String> weaverSaid, long leftAsCompiled) {
     }
 
     private final Path wovenDir;
+    private final Path logDir;
     /** Per library and variant, the median of each fork. */
     private final Map<String, Map<String, List<Outcome>>> forks = new LinkedHashMap<>();
     /** Per library, unwoven or woven: each start's wall time, and the part in main, in ms. */
     private final Map<String, Map<String, List<Double>>> starts = new LinkedHashMap<>();
     private final Map<String, Map<String, List<Double>>> inMain = new LinkedHashMap<>();
     private final Map<String, Woven> woven = new LinkedHashMap<>();
+    /** Per library, unwoven or woven: the inlining refused for size in one fork. */
+    private final Map<String, Map<String, InliningLog>> inlining = new LinkedHashMap<>();
     /** Per library, why it was not woven. */
     private final Map<String, String> notWoven = new LinkedHashMap<>();
 
-    /** Weaves into {@code wovenDir} (under {@code weft-bench/target}). */
-    LibrariesSection(Path wovenDir) {
+    /** Weaves into {@code wovenDir} (under {@code weft-bench/target}); the JIT's inlining logs go to {@code logDir}. */
+    LibrariesSection(Path wovenDir, Path logDir) {
         this.wovenDir = wovenDir;
+        this.logDir = logDir;
     }
 
     @Override
@@ -86,13 +96,14 @@ final class LibrariesSection extends Section {
 
     @Override
     int plannedSteps(Settings s) {
-        return 3 * (4 * s.libraryRounds() + 2 * s.libraryStarts());
+        return 3 * (4 * s.libraryRounds() + 2 + 2 * s.libraryStarts());
     }
 
     @Override
     double estimatedSeconds(Settings s) {
         double weaving = 60; // the three libraries woven on two cores, when no copy can be reused
-        return weaving + 3 * (4 * s.libraryRounds() * s.averageTimeRunSeconds() / s.forks() + 2 * s.libraryStarts() * 0.8);
+        return weaving + 3 * ((4 * s.libraryRounds() + 2) * s.averageTimeRunSeconds() / s.forks()
+                + 2 * s.libraryStarts() * 0.8);
     }
 
     @Override
@@ -105,6 +116,7 @@ final class LibrariesSection extends Section {
         }
         steadyState(bench, ready, List.of(), UNWOVEN, WOVEN);
         steadyState(bench, ready, RAISED_LIMITS, UNWOVEN_RAISED, WOVEN_RAISED);
+        ready.forEach(library -> inliningLogs(bench, library));
         ready.forEach(library -> starts(bench, library));
     }
 
@@ -141,18 +153,12 @@ final class LibrariesSection extends Section {
      */
     private void steadyState(Bench bench, List<WovenLibrary> libraries, List<String> jvmArgs, String unwoven,
             String woven) {
-        String hostClassPath = System.getProperty("java.class.path");
         for (int round = 1; round <= bench.settings().libraryRounds(); round++) {
             for (WovenLibrary library : libraries) {
                 for (boolean isWoven : new boolean[] {false, true}) {
-                    JmhRunner.Spec spec = JmhRunner.Spec.of(WovenLibraryBenchmark.class, "operation",
-                            Map.of("library", library.name(), "woven", "" + isWoven), 1).withMaxForks(1)
-                            .withClassPath(library.classPath(hostClassPath, isWoven))
-                            .withJvmArgs(Stream.concat(jvmArgs.stream(), Stream.of("-Dweft.bench.fork=true"))
-                                    .toArray(String[]::new));
                     String variant = isWoven ? woven : unwoven;
                     addFork(library.name(), variant, bench.jmh(WORKLOAD, variant, library.name() + " fork " + round,
-                            spec));
+                            oneFork(library, isWoven, jvmArgs)));
                 }
             }
         }
@@ -160,6 +166,38 @@ final class LibrariesSection extends Section {
             bench.record(WORKLOAD, unwoven, library.name(), steady(library.name(), unwoven));
             bench.record(WORKLOAD, woven, library.name(), steady(library.name(), woven));
         }
+    }
+
+    /** One JMH fork of {@code library}'s workload, on the original jars or the woven copies, with {@code jvmArgs}. */
+    private static JmhRunner.Spec oneFork(WovenLibrary library, boolean woven, List<String> jvmArgs) {
+        return JmhRunner.Spec.of(WovenLibraryBenchmark.class, "operation",
+                        Map.of("library", library.name(), "woven", "" + woven), 1).withMaxForks(1)
+                .withClassPath(library.classPath(System.getProperty("java.class.path"), woven))
+                .withJvmArgs(Stream.concat(jvmArgs.stream(), Stream.of("-Dweft.bench.fork=true")).toArray(String[]::new));
+    }
+
+    /** One more fork each, unwoven then woven, at default JIT settings, that logs the JIT's inlining decisions. */
+    private void inliningLogs(Bench bench, WovenLibrary library) {
+        for (boolean isWoven : new boolean[] {false, true}) {
+            String variant = isWoven ? WOVEN : UNWOVEN;
+            Path log = logDir.resolve("inlining-" + library.name() + "-" + variant + ".log");
+            Outcome fork = bench.jmh(WORKLOAD, INLINING_LOG + " " + variant, library.name(),
+                    oneFork(library, isWoven, InliningLog.jvmOptions(log)));
+            try {
+                if (fork.ok()) {
+                    addInlining(library.name(), variant, InliningLog.read(log));
+                    bench.record(WORKLOAD, "inlining refused for size " + variant, library.name(),
+                            Outcome.measured(inlining.get(library.name()).get(variant).refusals(), "call sites", 1));
+                }
+            } catch (IOException e) {
+                bench.record(WORKLOAD, "inlining refused for size " + variant, library.name(),
+                        Outcome.failed("no inlining log: " + e.getMessage()));
+            }
+        }
+    }
+
+    void addInlining(String library, String variant, InliningLog log) {
+        inlining.computeIfAbsent(library, l -> new LinkedHashMap<>()).put(variant, log);
     }
 
     void addFork(String library, String variant, Outcome fork) {
@@ -275,6 +313,8 @@ final class LibrariesSection extends Section {
         page.table(sizeTable());
         page.paragraph(profile());
         page.table(pathTable());
+        page.paragraph(INLINING_TEXT);
+        page.table(inliningTable());
     }
 
     private Table steadyTable() {
@@ -365,6 +405,37 @@ final class LibrariesSection extends Section {
         return (before <= limit ? "yes" : "no") + " → " + (after <= limit ? "yes" : "no");
     }
 
+    private static final String INLINING_TEXT = """
+            One more fork of each library, unwoven and woven, at default JIT settings, logs the JIT's \
+            inlining decisions (`-XX:+PrintInlining` into a file, in `weft-bench/target/bench-logs/`): the \
+            call sites it refused to inline for the callee's size (*too big*, *hot method too big*, \
+            *already compiled into a big method*), over the whole fork (the harness's own compilations \
+            included, the same on both), and the library's callees refused most often woven, with their \
+            woven size.""";
+
+    private Table inliningTable() {
+        Table t = new Table("inlining refused for size", "unwoven: call sites (callees)",
+                "woven: call sites (callees)", "refused most often, woven: times (bytes)").textColumns();
+        inlining.forEach((library, logs) -> {
+            InliningLog plain = logs.get(UNWOVEN);
+            InliningLog wovenLog = logs.get(WOVEN);
+            t.row(library, refusals(plain), refusals(wovenLog), wovenLog == null ? Format.NONE
+                    : String.join(", ", wovenLog.mostRefused(PACKAGES.get(library), 3).stream()
+                            .map(r -> "`" + shortName(r.method()) + "` " + r.times() + " (" + r.bytes() + ")").toList()));
+        });
+        return t;
+    }
+
+    private static String refusals(InliningLog log) {
+        return log == null ? Format.NONE : Format.count(log.refusals()) + " (" + Format.count(log.methods()) + ")";
+    }
+
+    /** {@code com.example.Type::method} as {@code Type::method}. */
+    private static String shortName(String method) {
+        String type = method.substring(0, method.indexOf("::"));
+        return type.substring(type.lastIndexOf('.') + 1) + method.substring(method.indexOf("::"));
+    }
+
     @Override
     List<Target> targets(PeerResults peers) {
         List<Target> targets = new ArrayList<>();
@@ -389,7 +460,20 @@ final class LibrariesSection extends Section {
         return Target.of(goal, Format.nanos(wovenTime.value()) + " vs unwoven " + Format.nanos(plain.value()) + " = "
                 + Format.ratio(r), r <= STEADY_GOAL).explainedIfMissed("with the inliner's size limits raised (`"
                 + String.join(" ", RAISED_LIMITS) + "`) woven / unwoven is " + Format.ratio(raised)
-                + "; section 10 shows the methods' sizes against the limits.");
+                + inliningSummary(library) + "; section 10 shows the methods' sizes against the limits.");
+    }
+
+    /** The inlining logs' counts in words, or nothing without both logs. */
+    private String inliningSummary(String library) {
+        Map<String, InliningLog> logs = inlining.getOrDefault(library, Map.of());
+        if (logs.get(UNWOVEN) == null || logs.get(WOVEN) == null) {
+            return "";
+        }
+        List<InliningLog.Refusal> most = logs.get(WOVEN).mostRefused(PACKAGES.get(library), 1);
+        return "; the JIT refused " + Format.count(logs.get(WOVEN).refusals()) + " call sites for size woven against "
+                + Format.count(logs.get(UNWOVEN).refusals()) + " unwoven (one fork each, -XX:+PrintInlining)"
+                + (most.isEmpty() ? "" : ", most often `" + shortName(most.get(0).method()) + "` ("
+                        + most.get(0).bytes() + " bytes woven)");
     }
 
     private Target startTarget(String library) {

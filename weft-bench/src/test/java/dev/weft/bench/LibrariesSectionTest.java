@@ -26,7 +26,7 @@ class LibrariesSectionTest {
 
     /** commons-lang3 measured within every goal, guava outside every one, jackson not at all. */
     private static LibrariesSection measured(Path dir) {
-        LibrariesSection s = new LibrariesSection(dir);
+        LibrariesSection s = new LibrariesSection(dir, dir);
         Bench bench = bench(dir);
         for (double fork : new double[] {100, 104, 130}) {
             s.addFork(LibraryWork.COMMONS_LANG3, "unwoven", ns(100));
@@ -42,6 +42,9 @@ class LibrariesSectionTest {
         s.addStart(LibraryWork.GUAVA, "woven", 140, 60);
         s.recordWoven(bench, LibraryWork.COMMONS_LANG3, sizes(1000, 2000));
         s.recordWoven(bench, LibraryWork.GUAVA, sizes(1000, 4300));
+        s.addInlining(LibraryWork.GUAVA, "unwoven", InliningLogTest.log(InliningLogTest.HASH_MAP_TOO_BIG));
+        s.addInlining(LibraryWork.GUAVA, "woven", InliningLogTest.log(InliningLogTest.HASH_MAP_TOO_BIG,
+                InliningLogTest.GUAVA_HOT_TOO_BIG, InliningLogTest.GUAVA_HOT_TOO_BIG));
         return s;
     }
 
@@ -64,7 +67,9 @@ class LibrariesSectionTest {
                 Target.Status.MISSED, Target.Status.MISSED, Target.Status.NOT_MEASURED, Target.Status.NOT_MEASURED,
                 Target.Status.NOT_MEASURED), targets.stream().map(Target::status).toList());
         assertEquals("104 ns vs unwoven 100 ns = 1.04×", targets.get(0).measured());
-        assertTrue(targets.get(3).ifMissed().contains("is 1.10×"), targets.get(3).ifMissed());
+        assertTrue(targets.get(3).ifMissed().contains("is 1.10×; the JIT refused 3 call sites for size woven against 1"
+                + " unwoven (one fork each, -XX:+PrintInlining), most often `RegularImmutableMap::get` (676 bytes woven)"),
+                targets.get(3).ifMissed());
         assertEquals("140 ms vs unwoven 100 ms = 1.40×", targets.get(4).measured());
         assertTrue(targets.get(4).ifMissed().contains("60.0 ms woven vs 20.0 ms unwoven"), targets.get(4).ifMissed());
         assertTrue(targets.get(5).measured().startsWith("4,300 vs 1,000 B = 4.30×"), targets.get(5).measured());
@@ -78,5 +83,7 @@ class LibrariesSectionTest {
         assertTrue(text.contains("## 10. Woven libraries outside coroutines"), text);
         assertTrue(text.contains("| guava ") && text.contains("1.20×") && text.contains("1.40×"), text);
         assertTrue(text.contains("-XX:FreqInlineSize=3000") && text.contains("`StringUtils.split` (commons-lang3)"), text);
+        assertTrue(text.contains("| 1 (1) ") && text.contains("| 3 (2) ") && text.contains("`RegularImmutableMap::get` 2 (676)"),
+                text);
     }
 }
