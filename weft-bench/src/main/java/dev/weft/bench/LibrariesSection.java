@@ -65,9 +65,9 @@ final class LibrariesSection extends Section {
     static final Map<String, String> PACKAGES = Map.of(LibraryWork.COMMONS_LANG3, "org.apache.commons.lang3.",
             LibraryWork.GUAVA, "com.google.common.", LibraryWork.JACKSON, "com.fasterxml.jackson.");
 
-    /** What weaving a library gave: sizes, its methods' bytecode, what the weaver said and left as compiled. */
+    /** What weaving a library gave: sizes, its methods' bytecode, and how much the weaver left as compiled. */
     record Woven(long classBytes, long wovenClassBytes, long jarBytes, long wovenJarBytes, MethodSizes methods,
-            MethodSizes wovenMethods, List<String> weaverSaid, long leftAsCompiled) {
+            MethodSizes wovenMethods, long leftAsCompiled) {
     }
 
     private final Path wovenDir;
@@ -129,7 +129,7 @@ final class LibrariesSection extends Section {
                     + String.join("; ", said));
             recordWoven(bench, library.name(), new Woven(library.classBytes(false), library.classBytes(true),
                     library.jarBytes(false), library.jarBytes(true), library.methodSizes(false),
-                    library.methodSizes(true), said, library.leftAsCompiled()));
+                    library.methodSizes(true), library.leftAsCompiled()));
             return true;
         } catch (IOException | RuntimeException e) {
             notWoven.put(library.name(), String.valueOf(e.getMessage()));

@@ -17,7 +17,7 @@ class LibrariesSectionTest {
 
     private static LibrariesSection.Woven sizes(long classBytes, long wovenClassBytes) {
         return new LibrariesSection.Woven(classBytes, wovenClassBytes, classBytes / 2, wovenClassBytes / 2,
-                new MethodSizes(), new MethodSizes(), List.of(), 0);
+                new MethodSizes(), new MethodSizes(), 0);
     }
 
     private static Outcome ns(double value) {
