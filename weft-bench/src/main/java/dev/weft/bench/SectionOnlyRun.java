@@ -103,6 +103,7 @@ final class SectionOnlyRun {
         String text = Files.readString(page);
         List<Target> measured = new ArrayList<>();
         Map<String, List<Target>> targets = TargetsFile.read(results.resolve("targets.tsv"));
+        Set<String> known = Set.copyOf(targets.keySet());
         for (Section section : sections) {
             if (PageBlocks.content(text, section.id()).isEmpty()) {
                 text = PageBlocks.insertAfter(text, previousBlock(text, section.id()).orElseThrow(), section.id());
@@ -116,6 +117,7 @@ final class SectionOnlyRun {
             text = PageBlocks.replace(text, PageBlocks.ONLY_RUNS, PageBlocks.withRun(runs, section.id(),
                     section.title(), run));
         }
+        targets = inPageOrder(targets, known);
         TargetsFile.write(results.resolve("targets.tsv"), targets);
         text = PageBlocks.replace(text, PageBlocks.TARGETS, targetsText(targets, settings, peers));
         Files.writeString(page, text);
@@ -136,6 +138,25 @@ final class SectionOnlyRun {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code targets} in their order, but for the sections not {@code known} to the targets file,
+     * each after the nearest section before it in the page's order.
+     */
+    private Map<String, List<Target>> inPageOrder(Map<String, List<Target>> targets, Set<String> known) {
+        List<String> order = new ArrayList<>(targets.keySet().stream().filter(known::contains).toList());
+        List<String> ids = all.stream().map(Section::id).toList();
+        for (String id : targets.keySet().stream().filter(id -> !known.contains(id)).toList()) {
+            int at = 0;
+            for (int i = ids.indexOf(id) - 1; i >= 0 && at == 0; i--) {
+                at = order.indexOf(ids.get(i)) + 1;
+            }
+            order.add(at, id);
+        }
+        Map<String, List<Target>> ordered = new LinkedHashMap<>();
+        order.forEach(id -> ordered.put(id, targets.get(id)));
+        return ordered;
     }
 
     /** The peers' rows of the last full run, or why there are none. */

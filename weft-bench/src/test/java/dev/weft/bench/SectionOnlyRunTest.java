@@ -136,7 +136,8 @@ class SectionOnlyRunTest {
                 && after.indexOf("beta measured 20.0") < after.indexOf("gamma measured 3.0"), after);
         assertTrue(after.contains(PageBlocks.end("alpha") + "\n\n" + PageBlocks.begin("beta") + "\n"), after);
         String targetsText = PageBlocks.content(after, PageBlocks.TARGETS).orElseThrow();
-        assertTrue(targetsText.contains("beta at 20.0"), targetsText);
+        assertTrue(targetsText.indexOf("alpha at 1.0") < targetsText.indexOf("beta at 20.0")
+                && targetsText.indexOf("beta at 20.0") < targetsText.indexOf("gamma at 3.0"), targetsText);
         Fake first = new Fake("zero", 0);
         IOException refused = assertThrows(IOException.class, () -> new SectionOnlyRun(page,
                 dir.resolve("bench-results"), List.of(first), List.of(first, all.get(0))).check());
