@@ -32,23 +32,23 @@ final class JmhRunner {
 
     /** One benchmark method with its parameters; {@code opsPerInvocation} turns JMH's score into time per operation. */
     record Spec(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation,
-                boolean singleShot, List<String> extraJvmArgs, int maxForks, String classPath) {
+                boolean singleShot, List<String> extraJvmArgs, int maxForks, String classPath, int warmups) {
 
         static Spec of(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation) {
-            return new Spec(benchmark, method, params, opsPerInvocation, false, List.of(), Integer.MAX_VALUE, null);
+            return new Spec(benchmark, method, params, opsPerInvocation, false, List.of(), Integer.MAX_VALUE, null, -1);
         }
 
         Spec singleShotMode() {
-            return new Spec(benchmark, method, params, opsPerInvocation, true, extraJvmArgs, maxForks, classPath);
+            return new Spec(benchmark, method, params, opsPerInvocation, true, extraJvmArgs, maxForks, classPath, warmups);
         }
 
         Spec withJvmArgs(String... args) {
-            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, List.of(args), maxForks, classPath);
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, List.of(args), maxForks, classPath, warmups);
         }
 
         /** At most {@code forks} forks, for benchmarks whose set-up dominates a fork's time. */
         Spec withMaxForks(int forks) {
-            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, forks, classPath);
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, forks, classPath, warmups);
         }
 
         /**
@@ -58,7 +58,13 @@ final class JmhRunner {
          */
         Spec withClassPath(String forkClassPath) {
             return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, maxForks,
-                    forkClassPath);
+                    forkClassPath, warmups);
+        }
+
+        /** {@code iterations} warm-up iterations instead of the settings', for code that compiles slowly. */
+        Spec withWarmupIterations(int iterations) {
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, maxForks, classPath,
+                    iterations);
         }
 
         String label() {
@@ -127,7 +133,7 @@ final class JmhRunner {
                 .resultFormat(ResultFormatType.JSON)
                 .result(json.toString());
         spec.params().forEach(options::param);
-        return spec.singleShot() ? singleShot(options).build() : averageTime(options).build();
+        return spec.singleShot() ? singleShot(options).build() : averageTime(options, spec).build();
     }
 
     private ChainedOptionsBuilder singleShot(ChainedOptionsBuilder options) {
@@ -138,9 +144,9 @@ final class JmhRunner {
                 .measurementBatchSize(1);
     }
 
-    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options) {
+    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options, Spec spec) {
         return options.mode(Mode.AverageTime)
-                .warmupIterations(settings.warmupIterations())
+                .warmupIterations(spec.warmups() < 0 ? settings.warmupIterations() : spec.warmups())
                 .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
                 .measurementIterations(settings.measurementIterations())
                 .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));

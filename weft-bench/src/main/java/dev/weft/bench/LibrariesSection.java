@@ -102,7 +102,8 @@ final class LibrariesSection extends Section {
     @Override
     double estimatedSeconds(Settings s) {
         double weaving = 60; // the three libraries woven on two cores, when no copy can be reused
-        return weaving + 3 * ((4 * s.libraryRounds() + 2) * s.averageTimeRunSeconds() / s.forks()
+        double extraWarmups = (s.libraryWarmups() - s.warmupIterations()) * s.warmupTime().toMillis() / 1000.0;
+        return weaving + 3 * ((4 * s.libraryRounds() + 2) * (s.averageTimeRunSeconds() / s.forks() + extraWarmups)
                 + 2 * s.libraryStarts() * 0.8);
     }
 
@@ -158,7 +159,7 @@ final class LibrariesSection extends Section {
                 for (boolean isWoven : new boolean[] {false, true}) {
                     String variant = isWoven ? woven : unwoven;
                     addFork(library.name(), variant, bench.jmh(WORKLOAD, variant, library.name() + " fork " + round,
-                            oneFork(library, isWoven, jvmArgs)));
+                            oneFork(bench.settings(), library, isWoven, jvmArgs)));
                 }
             }
         }
@@ -169,9 +170,10 @@ final class LibrariesSection extends Section {
     }
 
     /** One JMH fork of {@code library}'s workload, on the original jars or the woven copies, with {@code jvmArgs}. */
-    private static JmhRunner.Spec oneFork(WovenLibrary library, boolean woven, List<String> jvmArgs) {
+    private static JmhRunner.Spec oneFork(Settings settings, WovenLibrary library, boolean woven, List<String> jvmArgs) {
         return JmhRunner.Spec.of(WovenLibraryBenchmark.class, "operation",
                         Map.of("library", library.name(), "woven", "" + woven), 1).withMaxForks(1)
+                .withWarmupIterations(settings.libraryWarmups())
                 .withClassPath(library.classPath(System.getProperty("java.class.path"), woven))
                 .withJvmArgs(Stream.concat(jvmArgs.stream(), Stream.of("-Dweft.bench.fork=true")).toArray(String[]::new));
     }
@@ -182,7 +184,7 @@ final class LibrariesSection extends Section {
             String variant = isWoven ? WOVEN : UNWOVEN;
             Path log = logDir.resolve("inlining-" + library.name() + "-" + variant + ".log");
             Outcome fork = bench.jmh(WORKLOAD, INLINING_LOG + " " + variant, library.name(),
-                    oneFork(library, isWoven, InliningLog.jvmOptions(log)));
+                    oneFork(bench.settings(), library, isWoven, InliningLog.jvmOptions(log)));
             try {
                 if (fork.ok()) {
                     addInlining(library.name(), variant, InliningLog.read(log));
@@ -290,8 +292,9 @@ final class LibrariesSection extends Section {
             enum, numbers, text) written to JSON by an `ObjectMapper` and read back. Each checks its \
             result once. **Steady state**: JMH's time per operation, in forks whose class path has the \
             original jars or the woven copies in their place (each fork's set-up checks which), at \
-            default JIT settings; each round runs every library once unwoven and once woven, one fork \
-            each, %d round%s; the figure is the median of the forks' medians. The rows *inlining limits \
+            default JIT settings, after %d warm-up iterations (woven methods are larger and take longer \
+            to compile); each round runs every library once unwoven and once woven, one fork each, %d \
+            round%s; the figure is the median of the forks' medians. The rows *inlining limits \
             raised* run the same with `%s`. **Start + first run**: a fresh JVM on a class path of the \
             workload's classes, the library's jars (original or woven) and weft-core, that makes the \
             workload, runs it once and checks it, timed by the report from the process's start to its \
@@ -303,7 +306,7 @@ final class LibrariesSection extends Section {
     void write(Page page) {
         Settings s = page.settings();
         page.heading(2, title());
-        page.paragraph(DESCRIPTION.formatted(s.libraryRounds(), s.libraryRounds() == 1 ? "" : "s",
+        page.paragraph(DESCRIPTION.formatted(s.libraryWarmups(), s.libraryRounds(), s.libraryRounds() == 1 ? "" : "s",
                 String.join(" ", RAISED_LIMITS), s.libraryStarts()));
         if (!notWoven.isEmpty()) {
             page.bullets(notWoven.entrySet().stream().map(e -> e.getKey() + " not woven: " + e.getValue()).toList());

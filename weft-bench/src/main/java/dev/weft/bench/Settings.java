@@ -8,6 +8,8 @@ import java.util.List;
  * an hour on two cores, then the peers), {@link #quickRun()} for a smoke run of seconds.
  *
  * @param libraryRounds section 10's rounds: one JMH fork per library, unwoven and woven, each
+ * @param libraryWarmups section 10's warm-up iterations per fork: woven methods are larger and
+ *        take longer to compile
  * @param libraryStarts section 10's fresh JVMs per library, unwoven and woven, each
  */
 record Settings(
@@ -30,6 +32,7 @@ record Settings(
         Duration peersTimeout,
         int memoryRepeats,
         int libraryRounds,
+        int libraryWarmups,
         int libraryStarts) {
 
     /** Seconds a forked JMH JVM takes to start and set up, for the estimate (about 0.4 s seen here). */
@@ -46,7 +49,7 @@ record Settings(
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofMinutes(20), // the peers took 11 to 12 min in session 13: one run of two passed 12
                 5,
-                3, 10);
+                3, 5, 10);
     }
 
     static Settings quickRun() {
@@ -60,7 +63,7 @@ record Settings(
                 Duration.ofMillis(100), Duration.ofMillis(200),
                 Duration.ofSeconds(240),
                 2,
-                1, 2);
+                1, 1, 2);
     }
 
     /**
