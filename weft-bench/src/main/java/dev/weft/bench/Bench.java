@@ -62,6 +62,17 @@ final class Bench {
         }
     }
 
+    /** Runs a probe in a fresh JVM on {@code classPath} instead of this JVM's, as {@link #probe} does. */
+    Map<String, String> probe(String label, Class<?> main, List<String> args, List<String> jvmOptions, String classPath,
+            Duration timeout) throws ProbeRunner.ProbeFailure {
+        try {
+            return probes.run(main, args, jvmOptions, classPath, timeout);
+        } catch (ProbeRunner.ProbeFailure e) {
+            progress.report(label, Outcome.failed(e.getMessage()));
+            throw e;
+        }
+    }
+
     /** Reports on the console what a probe found. */
     void probed(String label, String result) {
         progress.report(label, result);

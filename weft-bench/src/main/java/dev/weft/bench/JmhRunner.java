@@ -24,28 +24,47 @@ import org.openjdk.jmh.util.Statistics;
  * the running JDK, and reduces its result to the median of the per-iteration scores of all
  * forks, as JMH's own statistics give it. JMH's output for the run goes to a log file of its
  * own, and its result, in JMH's JSON format, to a file beside it.
+ *
+ * <p>Threading: one run at a time, from one thread (the report's): a spec with a class path of
+ * its own ({@link Spec#withClassPath}) sets this JVM's {@code java.class.path} while JMH forks.
  */
 final class JmhRunner {
 
     /** One benchmark method with its parameters; {@code opsPerInvocation} turns JMH's score into time per operation. */
     record Spec(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation,
-                boolean singleShot, List<String> extraJvmArgs, int maxForks) {
+                boolean singleShot, List<String> extraJvmArgs, int maxForks, String classPath, int warmups) {
 
         static Spec of(Class<?> benchmark, String method, Map<String, String> params, int opsPerInvocation) {
-            return new Spec(benchmark, method, params, opsPerInvocation, false, List.of(), Integer.MAX_VALUE);
+            return new Spec(benchmark, method, params, opsPerInvocation, false, List.of(), Integer.MAX_VALUE, null, -1);
         }
 
         Spec singleShotMode() {
-            return new Spec(benchmark, method, params, opsPerInvocation, true, extraJvmArgs, maxForks);
+            return new Spec(benchmark, method, params, opsPerInvocation, true, extraJvmArgs, maxForks, classPath, warmups);
         }
 
         Spec withJvmArgs(String... args) {
-            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, List.of(args), maxForks);
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, List.of(args), maxForks, classPath, warmups);
         }
 
         /** At most {@code forks} forks, for benchmarks whose set-up dominates a fork's time. */
         Spec withMaxForks(int forks) {
-            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, forks);
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, forks, classPath, warmups);
+        }
+
+        /**
+         * Forks whose class path is {@code forkClassPath} instead of this JVM's: it must hold
+         * JMH, the benchmark and what it calls (section 10 swaps a library's jars for their
+         * woven copies).
+         */
+        Spec withClassPath(String forkClassPath) {
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, maxForks,
+                    forkClassPath, warmups);
+        }
+
+        /** {@code iterations} warm-up iterations instead of the settings', for code that compiles slowly. */
+        Spec withWarmupIterations(int iterations) {
+            return new Spec(benchmark, method, params, opsPerInvocation, singleShot, extraJvmArgs, maxForks, classPath,
+                    iterations);
         }
 
         String label() {
@@ -54,6 +73,13 @@ final class JmhRunner {
             return s.toString();
         }
     }
+
+    /**
+     * The property JMH reads, when it starts a fork, for the fork's {@code -cp}: a spec with a
+     * class path of its own sets it for its run and puts this JVM's back after it (the property
+     * changes nothing in this JVM's own class loading, fixed at its start).
+     */
+    private static final String CLASS_PATH = "java.class.path";
 
     private final Settings settings;
     private final Path logDir;
@@ -64,9 +90,13 @@ final class JmhRunner {
     }
 
     Outcome run(Spec spec) {
-        String name = spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_");
+        String name = unusedName(spec.label().replaceAll("[^A-Za-z0-9.=_-]+", "_"));
         Path log = logDir.resolve(name + ".jmh.log");
+        String hostClassPath = System.getProperty(CLASS_PATH);
         try {
+            if (spec.classPath() != null) {
+                System.setProperty(CLASS_PATH, spec.classPath());
+            }
             Collection<RunResult> results = new Runner(options(spec, log, logDir.resolve(name + ".jmh.json"))).run();
             if (results.size() != 1) {
                 return Outcome.failed("JMH returned " + results.size() + " results, expected 1 (log: " + log + ")");
@@ -74,7 +104,18 @@ final class JmhRunner {
             return median(results.iterator().next());
         } catch (RunnerException | RuntimeException e) {
             return Outcome.failed(rootMessage(e) + " (log: " + log + ")");
+        } finally {
+            System.setProperty(CLASS_PATH, hostClassPath);
         }
+    }
+
+    /** {@code name}, or, if a run of this report logged under it already, {@code name-2}, {@code name-3}... */
+    private String unusedName(String name) {
+        String unused = name;
+        for (int n = 2; java.nio.file.Files.exists(logDir.resolve(unused + ".jmh.log")); n++) {
+            unused = name + "-" + n;
+        }
+        return unused;
     }
 
     /** JMH's options for {@code spec}: its output to {@code log}, its result as JSON to {@code json}. */
@@ -92,7 +133,7 @@ final class JmhRunner {
                 .resultFormat(ResultFormatType.JSON)
                 .result(json.toString());
         spec.params().forEach(options::param);
-        return spec.singleShot() ? singleShot(options).build() : averageTime(options).build();
+        return spec.singleShot() ? singleShot(options).build() : averageTime(options, spec).build();
     }
 
     private ChainedOptionsBuilder singleShot(ChainedOptionsBuilder options) {
@@ -103,9 +144,9 @@ final class JmhRunner {
                 .measurementBatchSize(1);
     }
 
-    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options) {
+    private ChainedOptionsBuilder averageTime(ChainedOptionsBuilder options, Spec spec) {
         return options.mode(Mode.AverageTime)
-                .warmupIterations(settings.warmupIterations())
+                .warmupIterations(spec.warmups() < 0 ? settings.warmupIterations() : spec.warmups())
                 .warmupTime(TimeValue.milliseconds(settings.warmupTime().toMillis()))
                 .measurementIterations(settings.measurementIterations())
                 .measurementTime(TimeValue.milliseconds(settings.measurementTime().toMillis()));

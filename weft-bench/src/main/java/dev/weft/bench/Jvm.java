@@ -18,12 +18,17 @@ final class Jvm {
 
     /** The command that runs {@code mainClass} in a fresh JVM on this JVM's class path. */
     static List<String> command(List<String> jvmOptions, Class<?> mainClass, List<String> args) {
+        return command(jvmOptions, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    /** The command that runs {@code mainClass} in a fresh JVM on {@code classPath}. */
+    static List<String> command(List<String> jvmOptions, String classPath, Class<?> mainClass, List<String> args) {
         List<String> command = new java.util.ArrayList<>();
         command.add(java());
         command.add(EXPORTS);
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(mainClass.getName());
         command.addAll(args);
         return command;

@@ -47,6 +47,15 @@ final class PageBlocks {
         return page.substring(0, from) + content + page.substring(page.indexOf(end(block)));
     }
 
+    /** {@code page} with an empty block {@code block} after the block {@code previous}, which it must have. */
+    static String insertAfter(String page, String previous, String block) {
+        if (content(page, previous).isEmpty()) {
+            throw new IllegalArgumentException("the page has no block " + previous);
+        }
+        int at = page.indexOf(end(previous)) + end(previous).length();
+        return page.substring(0, at) + "\n\n" + begin(block) + "\n" + end(block) + page.substring(at);
+    }
+
     /**
      * A section's text with {@code note} as a paragraph under its heading (the first line that
      * starts with {@code #}).

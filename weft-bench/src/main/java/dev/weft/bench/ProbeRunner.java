@@ -33,7 +33,13 @@ final class ProbeRunner {
     }
 
     Map<String, String> run(Class<?> main, List<String> args, List<String> jvmOptions, Duration timeout) throws ProbeFailure {
-        List<String> command = Jvm.command(jvmOptions, main, args);
+        return run(main, args, jvmOptions, System.getProperty("java.class.path"), timeout);
+    }
+
+    /** Runs the probe on {@code classPath} instead of this JVM's. */
+    Map<String, String> run(Class<?> main, List<String> args, List<String> jvmOptions, String classPath,
+            Duration timeout) throws ProbeFailure {
+        List<String> command = Jvm.command(jvmOptions, classPath, main, args);
         Path log = logDir.resolve(main.getSimpleName() + "-" + String.join("-", args) + ".log");
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -80,7 +80,7 @@ public final class Report {
 
         // 2. what will run, and for how long
         Machine machine = Machine.describe();
-        List<Section> sections = sections(machine);
+        List<Section> sections = sections(machine, places);
         if (!only.isEmpty()) {
             return runOnly(quick, settings, places, machine, sections, only);
         }
@@ -160,7 +160,7 @@ public final class Report {
         SectionOnlyRun run;
         try {
             sections = SectionOnlyRun.selected(all, only);
-            run = new SectionOnlyRun(places.page().resolve("BENCHMARKS.md"), places.results(), sections);
+            run = new SectionOnlyRun(places.page().resolve("BENCHMARKS.md"), places.results(), sections, all);
             run.check();
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("bench: " + e.getMessage());
@@ -227,11 +227,13 @@ public final class Report {
         }
     }
 
-    private static List<Section> sections(Machine machine) {
+    /** The sections in the page's order; section 10 weaves its libraries under {@code weft-bench/target}. */
+    private static List<Section> sections(Machine machine, Places places) {
         MemorySection memory = new MemorySection(machine.platformThreadCap());
         return List.of(new SwitchSection(), new DepthSection(), new CreationSection(), memory, new MigrationSection(),
                 new SerializationSection(), new FiberChainSection(), new SameFringeSection(),
-                new RingSection(machine.platformThreadCap(), memory), new SessionsSection(), new PeersSection());
+                new RingSection(machine.platformThreadCap(), memory), new SessionsSection(),
+                new LibrariesSection(places.root().resolve("weft-bench/target/woven-libraries"), places.logs()), new PeersSection());
     }
 
     private static double estimate(List<Section> sections, Settings settings) {

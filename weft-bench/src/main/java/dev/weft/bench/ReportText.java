@@ -52,6 +52,10 @@ final class ReportText {
                 "Memory and the ring-of-N tables are measured by plain programs in fresh JVMs, reading `VmRSS` "
                         + "from `/proc/self/status` and the heap after `System.gc()`; the memory probes' JVMs have a "
                         + "fixed, pre-touched heap (section 3 says what is counted and why).",
+                "Section 10 weaves real libraries whole at bench time with the weaver's command line and runs the "
+                        + "same unwoven workloads on the original jars and on the woven copies, alternately in one run: "
+                        + "JMH forks whose class path has one or the other, and fresh JVMs timed from start to exit ("
+                        + s.libraryStarts() + " each).",
                 "The machine is shared and noisy; nothing here is asserted in a test. Peers outside this JVM are "
                         + "run afterwards by `weft-bench/peers/run-peers.sh`, never at the same time.");
     }

@@ -16,7 +16,8 @@ import java.util.stream.Collectors;
  * their text uses, {@link Section#dependsOn}) and splices what they write into the page the last
  * full run wrote, through the page's blocks ({@link PageBlocks}): each section's text, noted as
  * re-measured; the targets, written again from {@code targets.tsv} with these sections' rows
- * replaced; and the list of section-only runs under the page's first line. In
+ * replaced; and the list of section-only runs under the page's first line. A section newer than
+ * the page gets a block of its own after the section before it. In
  * {@code results.tsv}, these sections' rows replace their old ones. The peers are not run: the
  * sections that merge their rows read the last full run's {@code peers.tsv}. Every other part of
  * the page stays as the full run wrote it; the next full run rewrites it all.
@@ -26,6 +27,7 @@ final class SectionOnlyRun {
     private final Path page;
     private final Path results;
     private final List<Section> sections;
+    private final List<Section> all;
 
     /**
      * @param page     the page to splice into
@@ -33,9 +35,18 @@ final class SectionOnlyRun {
      * @param sections the sections to measure, in the page's order
      */
     SectionOnlyRun(Path page, Path results, List<Section> sections) {
+        this(page, results, sections, sections);
+    }
+
+    /**
+     * As above; a section of {@code sections} newer than the page (no block of its own there)
+     * gets its block after that of the nearest section before it in {@code all}, the page's order.
+     */
+    SectionOnlyRun(Path page, Path results, List<Section> sections, List<Section> all) {
         this.page = page;
         this.results = results;
         this.sections = List.copyOf(sections);
+        this.all = List.copyOf(all);
     }
 
     /**
@@ -69,7 +80,7 @@ final class SectionOnlyRun {
         List<String> blocks = new ArrayList<>(List.of(PageBlocks.TARGETS, PageBlocks.ONLY_RUNS));
         sections.forEach(s -> blocks.add(s.id()));
         for (String block : blocks) {
-            if (PageBlocks.content(text, block).isEmpty()) {
+            if (PageBlocks.content(text, block).isEmpty() && !isNewSection(text, block)) {
                 throw new IOException(page + " has no block '" + block + "' (written by a full run since section-only"
                         + " runs exist): run the full suite once first");
             }
@@ -92,7 +103,11 @@ final class SectionOnlyRun {
         String text = Files.readString(page);
         List<Target> measured = new ArrayList<>();
         Map<String, List<Target>> targets = TargetsFile.read(results.resolve("targets.tsv"));
+        Set<String> known = Set.copyOf(targets.keySet());
         for (Section section : sections) {
+            if (PageBlocks.content(text, section.id()).isEmpty()) {
+                text = PageBlocks.insertAfter(text, previousBlock(text, section.id()).orElseThrow(), section.id());
+            }
             text = PageBlocks.replace(text, section.id(), PageBlocks.noted(sectionText(section, settings, peers),
                     "*Re-measured alone: " + run + ". The rest of the page is from the run its first lines name.*"));
             List<Target> own = section.targets(peers);
@@ -102,10 +117,46 @@ final class SectionOnlyRun {
             text = PageBlocks.replace(text, PageBlocks.ONLY_RUNS, PageBlocks.withRun(runs, section.id(),
                     section.title(), run));
         }
+        targets = inPageOrder(targets, known);
         TargetsFile.write(results.resolve("targets.tsv"), targets);
         text = PageBlocks.replace(text, PageBlocks.TARGETS, targetsText(targets, settings, peers));
         Files.writeString(page, text);
         return measured;
+    }
+
+    /** Whether {@code block} is a section the page predates: some section before it in the page's order has a block. */
+    private boolean isNewSection(String text, String block) {
+        return sections.stream().anyMatch(s -> s.id().equals(block)) && previousBlock(text, block).isPresent();
+    }
+
+    /** The block of the nearest section before {@code id}, in the page's order, that the page has. */
+    private java.util.Optional<String> previousBlock(String text, String id) {
+        List<String> ids = all.stream().map(Section::id).toList();
+        for (int i = ids.indexOf(id) - 1; i >= 0; i--) {
+            if (PageBlocks.content(text, ids.get(i)).isPresent()) {
+                return java.util.Optional.of(ids.get(i));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * {@code targets} in their order, but for the sections not {@code known} to the targets file,
+     * each after the nearest section before it in the page's order.
+     */
+    private Map<String, List<Target>> inPageOrder(Map<String, List<Target>> targets, Set<String> known) {
+        List<String> order = new ArrayList<>(targets.keySet().stream().filter(known::contains).toList());
+        List<String> ids = all.stream().map(Section::id).toList();
+        for (String id : targets.keySet().stream().filter(id -> !known.contains(id)).toList()) {
+            int at = 0;
+            for (int i = ids.indexOf(id) - 1; i >= 0 && at == 0; i--) {
+                at = order.indexOf(ids.get(i)) + 1;
+            }
+            order.add(at, id);
+        }
+        Map<String, List<Target>> ordered = new LinkedHashMap<>();
+        order.forEach(id -> ordered.put(id, targets.get(id)));
+        return ordered;
     }
 
     /** The peers' rows of the last full run, or why there are none. */

@@ -6,6 +6,11 @@ import java.util.List;
 /**
  * The sizes and JMH settings of one run of the suite: {@link #fullRun()} for BENCHMARKS.md (about
  * an hour on two cores, then the peers), {@link #quickRun()} for a smoke run of seconds.
+ *
+ * @param libraryRounds section 10's rounds: one JMH fork per library, unwoven and woven, each
+ * @param libraryWarmups section 10's warm-up iterations per fork: woven methods are larger and
+ *        take longer to compile
+ * @param libraryStarts section 10's fresh JVMs per library, unwoven and woven, each
  */
 record Settings(
         boolean quick,
@@ -25,7 +30,10 @@ record Settings(
         Duration ringWarmup,
         Duration ringMeasure,
         Duration peersTimeout,
-        int memoryRepeats) {
+        int memoryRepeats,
+        int libraryRounds,
+        int libraryWarmups,
+        int libraryStarts) {
 
     /** Seconds a forked JMH JVM takes to start and set up, for the estimate (about 0.4 s seen here). */
     private static final double FORK_SECONDS = 0.6;
@@ -40,7 +48,8 @@ record Settings(
                 List.of(100, 1_000, 5_000, 10_000, 20_000, 30_000, 40_000, 50_000),
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofMinutes(20), // the peers took 11 to 12 min in session 13: one run of two passed 12
-                5);
+                5,
+                3, 5, 10);
     }
 
     static Settings quickRun() {
@@ -53,7 +62,8 @@ record Settings(
                 List.of(100, 1_000),
                 Duration.ofMillis(100), Duration.ofMillis(200),
                 Duration.ofSeconds(240),
-                2);
+                2,
+                1, 1, 2);
     }
 
     /**

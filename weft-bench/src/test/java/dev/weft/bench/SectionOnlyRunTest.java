@@ -121,6 +121,30 @@ class SectionOnlyRunTest {
     }
 
     @Test
+    void aSectionNewerThanThePageGetsItsBlockAfterTheSectionBeforeIt(@TempDir Path dir) throws Exception {
+        Path page = fullRun(dir, List.of(new Fake("alpha", 1), new Fake("gamma", 3)));
+        List<Section> all = List.of(new Fake("alpha", 10), new Fake("beta", 20), new Fake("gamma", 30));
+        List<Section> sections = SectionOnlyRun.selected(all, List.of("beta"));
+        SectionOnlyRun run = new SectionOnlyRun(page, dir.resolve("bench-results"), sections, all);
+        run.check();
+        Bench bench = bench(dir);
+        sections.forEach(bench::measure);
+        run.write(bench, bench.settings(), "`./bench --only=beta` today");
+
+        String after = Files.readString(page);
+        assertTrue(after.indexOf("alpha measured 1.0") < after.indexOf("beta measured 20.0")
+                && after.indexOf("beta measured 20.0") < after.indexOf("gamma measured 3.0"), after);
+        assertTrue(after.contains(PageBlocks.end("alpha") + "\n\n" + PageBlocks.begin("beta") + "\n"), after);
+        String targetsText = PageBlocks.content(after, PageBlocks.TARGETS).orElseThrow();
+        assertTrue(targetsText.indexOf("alpha at 1.0") < targetsText.indexOf("beta at 20.0")
+                && targetsText.indexOf("beta at 20.0") < targetsText.indexOf("gamma at 3.0"), targetsText);
+        Fake first = new Fake("zero", 0);
+        IOException refused = assertThrows(IOException.class, () -> new SectionOnlyRun(page,
+                dir.resolve("bench-results"), List.of(first), List.of(first, all.get(0))).check());
+        assertTrue(refused.getMessage().contains("no block 'zero'"), refused.getMessage());
+    }
+
+    @Test
     void aSectionIsMeasuredWithTheSectionsItUsesInThePagesOrder() {
         Fake memory = new Fake("memory", 1);
         Fake ring = new Fake("ring", 2, memory);
