@@ -7,6 +7,7 @@ import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.PassThroughBridge;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,10 +90,11 @@ public final class ClassRewriter implements Opcodes {
         WovenSites woven = new WovenSites();
         Set<MethodNode> rewritten = new HashSet<>();
         List<MethodNode> twins = new ArrayList<>();
+        Map<String, Integer> twinned = twinned(type, analyses, bridges);
         for (SuspensionSites analysis : analyses) {
             if (TwinMethods.canHaveTwins(type) && TwinMethods.getsTwin(analysis)) {
                 SuspensionSites twin = TwinMethods.copy(analysis);
-                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin);
+                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin, twinned);
                 twins.add(twin.method());
             }
             if (!TwinMethods.canHaveTwins(type) && analysis.unsupported() == null && !analysis.sites().isEmpty()) {
@@ -116,6 +118,17 @@ public final class ClassRewriter implements Opcodes {
         MethodNode initializer = registerTable(type, table(type, analyses, bridges));
         ownClass.declare(initializer);
         return woven;
+    }
+
+    /** The access flags of each method of {@code type} that gets a twin, by key ({@code name + desc}). */
+    private static Map<String, Integer> twinned(ClassNode type, List<SuspensionSites> analyses, List<PassThroughBridge> bridges) {
+        Map<String, Integer> twinned = new HashMap<>();
+        if (TwinMethods.canHaveTwins(type)) {
+            analyses.stream().filter(TwinMethods::getsTwin).map(SuspensionSites::method)
+                    .forEach(m -> twinned.put(m.name + m.desc, m.access));
+            bridges.forEach(bridge -> twinned.put(bridge.method().name + bridge.method().desc, bridge.method().access));
+        }
+        return twinned;
     }
 
     /**
