@@ -40,6 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * call_k:                           // [below..., receiver, args...]
  *   (instance calls, unless the receiver is a saved local's) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   aload fiber; invokedynamic name(receiver?, args..., Fiber) TwinLinker.link(opcode, Owner)
+ *                                   // or, of a static or private method of Owner that has a twin:
+ *                                   // invokestatic / invokespecial Owner.name$weft(args..., Fiber)
  *                                   // [below..., result]
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
