@@ -73,16 +73,9 @@ class BridgeWeavingTest implements Opcodes {
         return opcodes;
     }
 
-    /** The site table a woven class registers in its static initializer. */
+    /** The entry of {@code key} in the woven class's site table. */
     private static SiteTable.Method tableEntry(ClassNode woven, String key) {
-        StringBuilder table = new StringBuilder();
-        for (AbstractInsnNode insn : method(woven, "<clinit>()V").instructions) {
-            if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof String part
-                    && (table.length() > 0 || part.startsWith(WeavingContract.TABLE_HEADER))) {
-                table.append(part);
-            }
-        }
-        return SiteTable.read(table.toString()).stream().filter(m -> m.key().equals(key)).findFirst().orElse(null);
+        return SiteTable.read(SiteTables.of(woven)).stream().filter(m -> m.key().equals(key)).findFirst().orElse(null);
     }
 
     private static List<String> fiberCalls(MethodNode method) {

@@ -35,10 +35,10 @@ import org.objectweb.asm.tree.MethodNode;
  * also marks the class as woven.
  *
  * <pre>
+ * private static synthetic String $weft$siteTable() { return "weft-sites 10\ntable"; }   // long strings are pushed in parts, concatenated
  * private static synthetic String $weft$wovenSites() { return "key\twovenBci:bci,...\n..."; }   // the class's last method
  * static {
- *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());
- *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 9\ntable");   // long strings are pushed in parts, concatenated
+ *     WovenMethods.register(MethodHandles.lookup());   // the runtime calls the two methods above when it needs them
  *     ...the class's own static initializer
  * }
  * </pre>
@@ -214,16 +214,15 @@ public final class ClassRewriter implements Opcodes {
 
     /** Inserts the registration of {@code table} at the start of the class's initializer, made if need be; returns it. */
     private static MethodNode registerTable(ClassNode type, String table) {
+        MethodNode tableMethod = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WeavingContract.SITE_TABLE_METHOD,
+                "()Ljava/lang/String;", null, null);
+        tableMethod.instructions.add(pushString(table)); // an empty table too: the runtime reads it
+        tableMethod.instructions.add(new InsnNode(ARETURN));
+        type.methods.add(tableMethod);
         InsnList code = new InsnList();
         code.add(lookup());
-        code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
-                (type.access & ACC_INTERFACE) != 0));
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_WOVEN_SITES_METHOD,
-                WeavingContract.REGISTER_DESCRIPTOR, false));
-        code.add(lookup());
-        code.add(pushString(table)); // an empty table too: it marks the class
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_DESCRIPTOR,
-                false));
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD,
+                WeavingContract.REGISTER_LOOKUP_DESCRIPTOR, false));
         MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);
         if (initializer == null) {
             initializer = new MethodNode(ACC_STATIC, "<clinit>", "()V", null, null);
