@@ -132,14 +132,15 @@ class FrameTransferStateTest {
     }
 
     /**
-     * A restore that throws while it rebuilds the frames: a deep recursion, captured on a
-     * thread with a large stack, restored on one whose stack cannot hold it. The native engine's
-     * restore alone raises the count; the woven engine rebuilds frames as they run, 32 at a time,
-     * so whether its restore overflows this stack depends on the frames' sizes.
+     * A deep recursion captured on a thread with a large stack and restored on one whose stack
+     * could not hold it whole: both engines rebuild a woven body's frames as they run (the
+     * native engine runs it as twins on its continuation), the innermost alone and then a few
+     * at a time as they return, so the restored coroutine finishes there; and the JVM-wide count
+     * of captures and restores in progress, which only bodies run as compiled raise, is as before.
      */
     @ParameterizedTest
-    @EnumSource(value = Engine.class, names = "NATIVE")
-    void aRestoreThatFailsLeavesNothingRaised(Engine engine) throws Throwable {
+    @EnumSource(Engine.class)
+    void aRestoreRebuildsOnlyTheFramesThatRunAndLeavesNothingRaised(Engine engine) throws Throwable {
         Deep[] original = new Deep[1];
         CoroutineFrame[] frames = onThread(64L << 20, () -> {
             original[0] = new Deep(engine);
@@ -151,7 +152,7 @@ class FrameTransferStateTest {
         int after = onThread(160L << 10, () -> {
             Deep copy = new Deep(engine);
             copy.deserialize(SerializationContract.rehome(frames, original[0], copy));
-            assertThrows(StackOverflowError.class, () -> copy.call(1));
+            assertEquals(DEPTH + 1, copy.call(1));
             assertTrue(copy.isFinished());
             return FrameTransfer.activeCount();
         });

@@ -10,18 +10,18 @@ class NativeThrownTraceTest extends ThrownTraceContract {
         return Engine.NATIVE;
     }
 
-    /** None: the body's catch is in frames that are all on the thread, and the exception never left them. */
-    @Override
-    long boundariesWhenTheBodyCatches() {
-        return 0;
-    }
-
     /**
-     * No: its frames run as compiled, and nothing of Weft's runs where they catch; the trace
-     * shows the engine's and HotSpot's frames between the body and the resumer.
+     * One: a woven body runs as twins on the continuation, and the twin that catches completes
+     * the trace, its boundary in place of the engine's and HotSpot's frames.
      */
     @Override
+    long boundariesWhenTheBodyCatches() {
+        return 1;
+    }
+
+    /** The twin that catches completes the trace, as on the woven engine. */
+    @Override
     boolean foldsTheEngineWhereTheCoroutineCatches() {
-        return false;
+        return true;
     }
 }

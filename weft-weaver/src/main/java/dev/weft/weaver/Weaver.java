@@ -11,6 +11,7 @@ import dev.weft.weaver.rewrite.ClassRewriter;
 import dev.weft.weaver.rewrite.SubroutineInlining;
 import dev.weft.weaver.rewrite.TwinMethods;
 import dev.weft.weaver.rewrite.WovenSites;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.LimitExceededException;
 import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
@@ -133,8 +135,30 @@ public final class Weaver {
                 return weave(classFile, loader, leftAsCompiled);
             } catch (MethodTooLargeException e) {
                 leaveAsCompiled(classFile, e, leftAsCompiled);
+            } catch (LimitExceededException e) {
+                leaveLargestAsCompiled(classFile, e, leftAsCompiled);
             }
         }
+    }
+
+    /**
+     * Records that the method with the most sites of those not left yet is to be left as
+     * compiled: ASM gave up computing the stack-map frames of a woven method ({@code e}, which
+     * names no method), and the method with the most sites has the largest twin. One that
+     * cannot be found means the class cannot be woven.
+     */
+    static void leaveLargestAsCompiled(byte[] classFile, LimitExceededException e, Map<String, String> leftAsCompiled)
+            throws WeavingException {
+        ClassNode type = new ClassNode();
+        new ClassReader(classFile).accept(type, 0);
+        MethodNode largest = type.methods.stream()
+                .filter(m -> SuspensionSites.isCandidate(m) && !leftAsCompiled.containsKey(m.name + m.desc) && sites(m) > 0)
+                .max(Comparator.comparingInt(Weaver::sites)).orElse(null);
+        if (largest == null) {
+            throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e.getMessage(), e);
+        }
+        leftAsCompiled.put(largest.name + largest.desc, "it is too large to weave: ASM could not compute the stack-map"
+                + " frames of its twin (" + e.getMessage() + ")");
     }
 
     /**
@@ -247,8 +271,8 @@ public final class Weaver {
                 dump.check(type.name, woven);
             }
             return new Outcome(woven, leftAsCompiled(analyses));
-        } catch (MethodTooLargeException e) {
-            throw e;
+        } catch (MethodTooLargeException | LimitExceededException e) {
+            throw e; // a method to leave as compiled: weaveReporting weaves again without it
         } catch (RuntimeException e) {
             throw new WeavingException("cannot weave " + type.name.replace('/', '.') + ": " + e, e);
         }

@@ -73,16 +73,9 @@ class BridgeWeavingTest implements Opcodes {
         return opcodes;
     }
 
-    /** The site table a woven class registers in its static initializer. */
+    /** The entry of {@code key} in the woven class's site table. */
     private static SiteTable.Method tableEntry(ClassNode woven, String key) {
-        StringBuilder table = new StringBuilder();
-        for (AbstractInsnNode insn : method(woven, "<clinit>()V").instructions) {
-            if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof String part
-                    && (table.length() > 0 || part.startsWith(WeavingContract.TABLE_HEADER))) {
-                table.append(part);
-            }
-        }
-        return SiteTable.read(table.toString()).stream().filter(m -> m.key().equals(key)).findFirst().orElse(null);
+        return SiteTable.read(SiteTables.of(woven)).stream().filter(m -> m.key().equals(key)).findFirst().orElse(null);
     }
 
     private static List<String> fiberCalls(MethodNode method) {
@@ -185,8 +178,8 @@ class BridgeWeavingTest implements Opcodes {
         assertEquals(1, entry.sites().size(), "its call of run(Integer) is a site");
         MethodNode twin = method(woven, "run$weft(Ljava/lang/Object;L" + WeavingContract.FIBER_CLASS + ";)Ljava/lang/Object;");
         assertTrue(fiberCalls(twin).contains(WeavingContract.END_FRAME_METHOD), "its twin saves its frame");
-        assertFalse(opcodes(method(woven, RUN_BRIDGE)).equals(opcodes(method(read(oddBridge().classFile()), RUN_BRIDGE))),
-                "the bridge itself is woven");
+        assertEquals(opcodes(method(read(oddBridge().classFile()), RUN_BRIDGE)), opcodes(method(woven, RUN_BRIDGE)),
+                "the bridge itself is left as compiled, as every method of a class with twins");
     }
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
 import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
@@ -67,6 +68,14 @@ class FormerFormatTest {
         type.fields.add(new FieldNode(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
                 WeavingContract.FORMER_MARKER, "Z", null, null));
         type.interfaces.add("dev/weft/internal/woven/TwinAsymBody");
+        MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElseThrow();
+        for (AbstractInsnNode insn : initializer.instructions) {
+            if (insn instanceof MethodInsnNode call && call.name.equals(WeavingContract.REGISTER_METHOD)) {
+                initializer.instructions.insertBefore(call, new MethodInsnNode(Opcodes.INVOKESTATIC, type.name,
+                        WeavingContract.SITE_TABLE_METHOD, "()Ljava/lang/String;", false));
+                call.desc = WeavingContract.REGISTER_DESCRIPTOR; // its table registered with its lookup, at once
+            }
+        }
         String header = WeavingContract.tableHeader();
         for (MethodNode method : type.methods) {
             for (AbstractInsnNode insn : method.instructions) {
@@ -75,7 +84,7 @@ class FormerFormatTest {
                 }
             }
         }
-        ClassWriter writer = new ClassWriter(0);
+        ClassWriter writer = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         type.accept(writer);
         return writer.toByteArray();
     }

@@ -13,10 +13,14 @@ import dev.weft.internal.woven.WovenMethods;
 import dev.weft.weaver.fixtures.LargeMethods;
 import dev.weft.weaver.fixtures.OldClassFiles;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.LimitExceededException;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -82,6 +86,32 @@ class LargeMethodTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, co::serialize);
         assertMentions(e.getMessage(), LargeMethods.NAME + ".big", "was not woven: " + TOO_LARGE);
         assertEquals("done 0", co.call(0), "the refused serialize left it as it was");
+    }
+
+    /**
+     * ASM's {@code LimitExceededException} names no method (jruby's prism {@code Loader.loadNode}
+     * meets it in CI, WovenJRubyTest): the weaver leaves the method with the most sites first,
+     * then the next on each further refusal, and names the class when none is left to leave.
+     */
+    @Test
+    void whenASMGivesUpTheMethodWithTheMostSitesIsLeftFirstAndTheClassNamedWhenNoneIsLeft() throws WeavingException {
+        LimitExceededException limit = new LimitExceededException("Too many operations");
+        Map<String, String> left = new LinkedHashMap<>();
+        Weaver.leaveLargestAsCompiled(HUGE.classFile(), limit, left);
+        Weaver.leaveLargestAsCompiled(HUGE.classFile(), limit, left);
+        assertEquals(Set.of("big(I)I", "bigToo(I)I"), left.keySet(), "the two with 1,300 calls first");
+        assertEquals("it is too large to weave: ASM could not compute the stack-map frames of its twin (Too many operations)",
+                left.get("big(I)I"));
+        WeavingException e = assertThrows(WeavingException.class, () -> {
+            while (true) {
+                int before = left.size();
+                Weaver.leaveLargestAsCompiled(HUGE.classFile(), limit, left);
+                assertEquals(before + 1, left.size(), "one more left each time: " + left.keySet());
+            }
+        });
+        assertEquals("cannot weave " + LargeMethods.NAME + ": Too many operations", e.getMessage());
+        assertEquals(Set.of("big(I)I", "bigToo(I)I", "small(I)I", "run(Ljava/lang/Object;)Ljava/lang/Object;"), left.keySet(),
+                "every method with a site, and no other (inc calls nothing)");
     }
 
     private static void assertMentions(String message, String... parts) {

@@ -139,7 +139,7 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
     @Test
     void aSubroutineThatCallsItselfIsLeftUnwovenWithAReason() throws WeavingException {
         byte[] woven = weaver.weave(OldClassFiles.recursiveSubroutine().classFile());
-        String table = constantStrings(woven).stream().filter(s -> s.contains("\n" + RUN)).findFirst().orElseThrow();
+        String table = SiteTables.of(woven);
         assertTrue(table.contains("jsr/ret subroutines cannot be inlined"), table);
         assertTrue(hasSubroutines(woven), "run is left as it was");
     }
@@ -197,7 +197,7 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
         // the shapes call nothing, so only OldShapes is woven; it needs their class files to merge its types
         assertEquals(1, WeaveCommand.weaveDirectory(directory, List.of()).woven());
         byte[] woven = Files.readAllBytes(directory.resolve(old.name().replace('.', '/') + ".class"));
-        String table = constantStrings(woven).stream().filter(t -> t.contains("\n" + RUN)).findFirst().orElseThrow();
+        String table = SiteTables.of(woven);
         assertTrue(table.contains(old.markedBci() + "|dev/weft/weaver/fixtures/OldShapes.ret"), table);
         assertFalse(table.contains("class file of"), table);
     }
@@ -300,16 +300,4 @@ class OldClassFileSerializationTest extends WovenFixtureTest {
     }
 
     /** The string constants that the class's static initializer loads: its site table among them. */
-    private static List<String> constantStrings(byte[] classFile) {
-        ClassNode type = new ClassNode();
-        new ClassReader(classFile).accept(type, 0);
-        MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElseThrow();
-        List<String> strings = new ArrayList<>();
-        for (AbstractInsnNode insn : initializer.instructions) {
-            if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof String s) {
-                strings.add(s);
-            }
-        }
-        return strings;
-    }
 }

@@ -76,19 +76,8 @@ class SourceTermsTableTest implements Opcodes {
         return cw.toByteArray();
     }
 
-    /** The site table the woven class registers in its static initializer. */
     private static String table(byte[] woven) {
-        ClassNode type = new ClassNode();
-        new ClassReader(woven).accept(type, 0);
-        MethodNode clinit = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElseThrow();
-        StringBuilder table = new StringBuilder();
-        for (AbstractInsnNode insn : clinit.instructions) {
-            if (insn instanceof LdcInsnNode ldc && ldc.cst instanceof String part
-                    && (table.length() > 0 || part.startsWith(WeavingContract.TABLE_HEADER))) {
-                table.append(part);
-            }
-        }
-        return table.toString();
+        return SiteTables.of(woven);
     }
 
     private static List<SiteTable.Site> sites(String table) {

@@ -1,6 +1,7 @@
 package dev.weft.weaver;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,13 +12,20 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.util.CheckClassAdapter;
+import org.objectweb.asm.util.Printer;
 
 /** Every fixture class, woven: well formed, accepted by the JVM's verifier, and left alone when woven again. */
 class WovenClassesTest {
@@ -68,6 +76,37 @@ class WovenClassesTest {
 
     private static WovenMethods tableOf(WovenLoader loader, String simpleName) throws ClassNotFoundException {
         return WovenMethods.of(loader.loadClass("dev.weft.weaver.fixtures." + simpleName));
+    }
+
+    /**
+     * A twin calls the twin of a static or private method of its own class directly, as the
+     * linker would link the call, so that a recursion of twins takes no more stack than the
+     * recursion of the methods; a call that may select another method (one inherited, or
+     * overridable) stays linked.
+     */
+    @Test
+    void aTwinCallsTheTwinsOfItsOwnClassesStaticAndPrivateMethodsDirectly() {
+        ClassNode woven = new ClassNode();
+        new ClassReader(weave(WovenLoader.original("dev.weft.weaver.fixtures.Recursion"))).accept(woven, 0);
+        assertEquals(List.of("INVOKESPECIAL down$weft"), callsOf(woven, "down$weft", "down"), "private, of itself");
+        assertEquals(List.of("INVOKESPECIAL odd$weft"), callsOf(woven, "even$weft", "odd"), "private, on another receiver");
+        assertEquals(List.of("INVOKESTATIC even$weft"), callsOf(woven, "odd$weft", "even"), "static");
+        assertEquals(List.of("INVOKEDYNAMIC ret", "INVOKEDYNAMIC ret"), callsOf(woven, "down$weft", "ret"),
+                "inherited from AsymCoroutine: linked");
+        assertEquals(List.of("INVOKEVIRTUAL down"), callsOf(woven, "down", "down"), "the original, left as compiled");
+    }
+
+    /** The calls in {@code method} of {@code woven} of methods named {@code callee} or its twin, as "OPCODE name". */
+    private static List<String> callsOf(ClassNode woven, String method, String callee) {
+        MethodNode m = woven.methods.stream().filter(n -> n.name.equals(method)).findFirst().orElseThrow();
+        List<String> calls = new ArrayList<>();
+        for (AbstractInsnNode insn : m.instructions) {
+            String name = insn instanceof MethodInsnNode call ? call.name : insn instanceof InvokeDynamicInsnNode indy ? indy.name : null;
+            if (name != null && (name.equals(callee) || name.equals(callee + "$weft"))) {
+                calls.add(Printer.OPCODES[insn.getOpcode()] + " " + name);
+            }
+        }
+        return calls;
     }
 
     @Test

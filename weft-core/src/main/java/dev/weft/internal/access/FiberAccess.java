@@ -74,6 +74,12 @@ public interface FiberAccess {
      */
     StackTraceElement[] savedStackTrace(Fiber fiber);
 
+    /**
+     * Whether {@code thrown}'s trace was completed by one of the fiber's twins that caught it
+     * ({@link Fiber#caught}), since the last time this was asked: its boundary is in already.
+     */
+    boolean takeCaughtTrace(Fiber fiber, Throwable thrown);
+
     /** The class of saved frame {@code frame} (0 the outermost). */
     Class<?> frameClass(Fiber fiber, int frame);
 

@@ -48,8 +48,16 @@ public final class WeavingContract {
      * private method {@link #WOVEN_SITES_METHOD} marks a woven class. An interface before
      * version 52, which can declare no private method, is not woven. A twin carries its
      * original's local variable tables. Frames are those of format 6 still.
+     * 10: a class with twins (version 51 and later) keeps its methods' code as compiled: the
+     * native engine runs a woven body as twins too, so only twins save and rebuild frames, and
+     * code outside coroutines runs the original bytecode. A class before version 51 has no twins
+     * and its methods are woven as before, the native engine capturing and restoring them.
+     * Frames are those of format 6 still. A twin calls the twins of its own class's static and
+     * private methods directly, without a call site. The static initializer registers the class's
+     * lookup alone ({@link #REGISTER_LOOKUP_DESCRIPTOR}); the runtime reads the site table from
+     * {@link #SITE_TABLE_METHOD} when it first needs it.
      */
-    public static final int FORMAT_VERSION = 9;
+    public static final int FORMAT_VERSION = 10;
 
     /**
      * The format whose terms saved frames are in: what their bcis and slots mean, which
@@ -98,6 +106,14 @@ public final class WeavingContract {
      * no class that does not declare it.
      */
     public static final String WOVEN_SITES_METHOD = "$weft$wovenSites";
+
+    /**
+     * The static method of a woven class that returns its site table ({@code SiteTable}),
+     * private and synthetic. The runtime calls it, and {@link #WOVEN_SITES_METHOD}, through the
+     * lookup the class registered, when it first needs the class's sites: a class that runs
+     * only outside coroutines never builds either string.
+     */
+    public static final String SITE_TABLE_METHOD = "$weft$siteTable";
 
     /** The static field in which a class older than version 49 keeps its own {@code Class}. */
     public static final String OWN_CLASS_FIELD = "$weft$class";
@@ -183,8 +199,11 @@ public final class WeavingContract {
     /** The class with which a woven class's static initializer registers its tables. */
     public static final String TABLES_CLASS = "dev/weft/internal/woven/WovenMethods";
     public static final String REGISTER_METHOD = "register";
+    /** The registration of format 10: the class's own {@code MethodHandles.lookup()} alone. */
+    public static final String REGISTER_LOOKUP_DESCRIPTOR = "(Ljava/lang/invoke/MethodHandles$Lookup;)V";
+    /** Formats 8 and 9's registrations, of the sites' landings and then of the table, which the runtime refuses. */
     public static final String REGISTER_WOVEN_SITES_METHOD = "registerWovenSites";
-    /** Both registrations take the class's own {@code MethodHandles.lookup()} and a string. */
+    /** Both of formats 8 and 9's registrations take the class's own {@code MethodHandles.lookup()} and a string. */
     public static final String REGISTER_DESCRIPTOR = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;)V";
     /** The descriptor of format 1's registrations, which the runtime refuses with a message. */
     public static final String FORMAT_1_REGISTER_DESCRIPTOR = "(Ljava/lang/Class;Ljava/lang/String;)V";

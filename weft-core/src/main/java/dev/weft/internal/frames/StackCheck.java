@@ -1,13 +1,16 @@
 package dev.weft.internal.frames;
 
 import dev.weft.internal.contract.SiteTable;
+import dev.weft.internal.contract.WeavingContract;
 import dev.weft.AsymCoroutine;
 import dev.weft.Coroutine;
 import dev.weft.CoroutineBase;
 import dev.weft.internal.woven.SourceTerms;
 import dev.weft.internal.woven.WovenMethods;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 
 /**
  * Decides whether the woven code of a coroutine can capture its stack: every frame between
@@ -49,6 +52,80 @@ public final class StackCheck {
     }
 
     /**
+     * Why the running coroutine's stack, whose woven body runs as twins on the native engine,
+     * cannot be captured: its suspension point was not called by a twin (which would make every
+     * frame down to the body a twin, able to save itself). Names the frame in the way: the twin
+     * itself where it calls the suspension point holding a monitor, else the frame the innermost
+     * twin called (past the call site's own method-handle frames), as {@link #refusal()} names
+     * frames. Called on the coroutine's stack, inside the suspension operation it was resumed in.
+     */
+    public static String twinRefusal() {
+        return FrameWalks.FULL.walk(StackCheck::checkTwins);
+    }
+
+    private static String checkTwins(Iterator<StackWalker.StackFrame> frames) {
+        List<StackWalker.StackFrame> above = new ArrayList<>();
+        for (StackWalker.StackFrame frame = skipSuspensionMachinery(frames); frame != null
+                && !isEntry(frame.getDeclaringClass()); frame = frames.hasNext() ? frames.next() : null) {
+            if (isTwin(frame)) {
+                return above.isEmpty()
+                        ? refuseTwin(frame, "holds a monitor (synchronized) where it is suspended")
+                        : refuseCalledByTwin(above);
+            }
+            above.add(frame);
+        }
+        return "it is suspended in no woven frame";
+    }
+
+    /**
+     * Why the frames above the innermost twin stop it from unwinding: the innermost of them that
+     * a capture of frames run as compiled would refuse too, else the frame that the twin called
+     * (past the call site's own method handles).
+     */
+    private static String refuseCalledByTwin(List<StackWalker.StackFrame> above) {
+        int called = above.size();
+        while (called > 1 && above.get(called - 1).getDeclaringClass().getPackageName().equals("java.lang.invoke")) {
+            called--; // the twin's linked call site's own method handles
+        }
+        StackWalker.StackFrame unwovenCaller = null; // the outermost frame of a run of reflection or method handles
+        for (StackWalker.StackFrame frame : above.subList(0, called)) {
+            Class<?> type = frame.getDeclaringClass();
+            if (isInvocationMachinery(type)) {
+                unwovenCaller = frame;
+                continue;
+            }
+            if (unwovenCaller != null) {
+                break;
+            }
+            String refused = type.isHidden() ? null : checkWoven(frame, false);
+            if (refused != null) {
+                return refused;
+            }
+        }
+        if (unwovenCaller != null) {
+            return refuse(unwovenCaller, "is not woven (it calls the frame above it by reflection or a method handle)");
+        }
+        return refuse(above.get(called - 1), "is not woven code entered through its twin (it was called by code"
+                + " that is not woven, by reflection or through a method handle)");
+    }
+
+    private static boolean isTwin(StackWalker.StackFrame frame) {
+        return frame.getMethodName().endsWith(WeavingContract.TWIN_SUFFIX);
+    }
+
+    /** {@link #refuse(StackWalker.StackFrame, String)} of a twin's frame, named as its method, without the fiber. */
+    private static String refuseTwin(StackWalker.StackFrame frame, String why) {
+        String name = frame.getMethodName();
+        name = name.substring(0, name.length() - WeavingContract.TWIN_SUFFIX.length());
+        String descriptor = frame.getDescriptor().replace(FIBER_PARAMETER, ")");
+        return "its frame " + SourceTerms.place(frame.getClassName(), name, frame.getFileName(), frame.getLineNumber())
+                + " (" + name + descriptor + ") " + why;
+    }
+
+    /** A twin's last parameter, its fiber, and the end of its parameters, in its descriptor. */
+    private static final String FIBER_PARAMETER = "L" + WeavingContract.FIBER_CLASS + ";)";
+
+    /**
      * Checks the frames of a walk; with {@code methods} false, a walk of classes only, which
      * returns null if every frame's class is woven and can be captured wherever its frames are
      * suspended (see {@link WovenMethods#everyFrameCapturable()}), and {@link #UNDECIDED} otherwise.
@@ -70,7 +147,7 @@ public final class StackCheck {
                 return methods ? refuse(unwovenCaller,
                         "is not woven (it calls the frame above it by reflection or a method handle)") : UNDECIDED;
             }
-            String refused = methods ? checkWoven(frame) : checkClass(frame);
+            String refused = methods ? checkWoven(frame, true) : checkClass(frame);
             if (refused != null) {
                 return refused;
             }
@@ -96,7 +173,13 @@ public final class StackCheck {
         return frame;
     }
 
-    private static String checkWoven(StackWalker.StackFrame frame) {
+    /**
+     * Why {@code frame} cannot be captured, or null; a frame of a method that runs as compiled
+     * where it is suspended (a woven class's method, whose twin alone saves frames) is refused
+     * only if {@code asCompiledRefused}: above a twin, the frame that the twin called is the one
+     * to name.
+     */
+    private static String checkWoven(StackWalker.StackFrame frame, boolean asCompiledRefused) {
         Class<?> type = frame.getDeclaringClass();
         WovenMethods table = WovenMethods.of(type);
         if (table == null) {
@@ -106,10 +189,10 @@ public final class StackCheck {
         if (site != null && site.monitors() == 0) {
             return null;
         }
-        return checkWovenByName(frame, table);
+        return checkWovenByName(frame, table, asCompiledRefused);
     }
 
-    private static String checkWovenByName(StackWalker.StackFrame frame, WovenMethods table) {
+    private static String checkWovenByName(StackWalker.StackFrame frame, WovenMethods table, boolean asCompiledRefused) {
         Class<?> type = frame.getDeclaringClass();
         int wovenBci = frame.getByteCodeIndex();
         String key = WovenMethods.keyAt(type, frame.getMethodName(), wovenBci);
@@ -127,9 +210,12 @@ public final class StackCheck {
             return null; // a bridge passed through: no frame of it is captured, its callee's stands in its place
         }
         SiteTable.Site site = table.siteAt(type, key, wovenBci);
-        boolean holdsMonitor = site != null ? site.monitors() > 0
-                : method.sites().values().stream().anyMatch(s -> s.monitors() > 0); // where unknown: any site
-        if (holdsMonitor) {
+        if (site == null) {
+            return !asCompiledRefused ? null : refuse(frame, "runs as compiled where it is suspended: only its twin saves its frame, and the"
+                    + " coroutine reached it other than through twins (its body is not woven, or a call on the way"
+                    + " is not a twin's)");
+        }
+        if (site.monitors() > 0) {
             return refuse(frame, site, "holds a monitor (synchronized) where it is suspended");
         }
         return null;

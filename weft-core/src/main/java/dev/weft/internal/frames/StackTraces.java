@@ -8,6 +8,7 @@ import dev.weft.internal.woven.WovenMethods;
 import java.lang.StackWalker.StackFrame;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -114,10 +115,16 @@ public final class StackTraces {
                 && className.indexOf('.', p.length() + 1) < 0;
     }
 
+    /** Whether the frame's method is a bridge, or the twin of one (named for it, with the fiber last). */
     private static boolean isBridge(StackFrame frame) {
+        String name = frame.getMethodName();
+        Class<?>[] parameters = frame.getMethodType().parameterArray();
+        if (name.endsWith(WeavingContract.TWIN_SUFFIX) && parameters.length > 0) {
+            name = name.substring(0, name.length() - WeavingContract.TWIN_SUFFIX.length());
+            parameters = Arrays.copyOf(parameters, parameters.length - 1);
+        }
         try {
-            return frame.getDeclaringClass().getDeclaredMethod(frame.getMethodName(),
-                    frame.getMethodType().parameterArray()).isBridge();
+            return frame.getDeclaringClass().getDeclaredMethod(name, parameters).isBridge();
         } catch (NoSuchMethodException | SecurityException e) {
             return false; // a constructor or an initializer: never a bridge
         }

@@ -88,15 +88,17 @@ public final class ThrownTraces {
      *
      * @param saved the frames of {@code coroutine} still saved, innermost first; read only if a
      *        trace is rewritten
+     * @return whether the trace of {@code thrown} itself was rewritten (not raw, and it had the
+     *         engine's frames below that twin)
      */
-    public static void caught(Throwable thrown, CoroutineBase coroutine, String twin,
+    public static boolean caught(Throwable thrown, CoroutineBase coroutine, String twin,
             Supplier<StackTraceElement[]> saved) {
-        if (!RAW) {
-            rewriteAll(thrown, new Rewrite(coroutine, new BelowTwin(twin), saved));
-        }
+        return !RAW && rewriteAll(thrown, new Rewrite(coroutine, new BelowTwin(twin), saved));
     }
 
-    private static void rewriteAll(Throwable thrown, Rewrite rewrite) {
+    /** Rewrites the traces of {@code thrown} and the exceptions it holds; whether that of {@code thrown} itself was. */
+    private static boolean rewriteAll(Throwable thrown, Rewrite rewrite) {
+        boolean rewritten = false;
         try {
             Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             Deque<Throwable> next = new ArrayDeque<>();
@@ -104,7 +106,7 @@ public final class ThrownTraces {
             while (!next.isEmpty()) {
                 Throwable t = next.pop();
                 if (seen.add(t)) {
-                    rewrite.of(t);
+                    rewritten |= rewrite.of(t) && t == thrown;
                     if (t.getCause() != null) {
                         next.push(t.getCause());
                     }
@@ -116,6 +118,7 @@ public final class ThrownTraces {
         } catch (Throwable left) { // StackOverflowError, OutOfMemoryError, a twin's handle unreadable: the trace as it was
             // nothing: the exception goes on with the trace it has
         }
+        return rewritten;
     }
 
     /** Whether {@code e} is the boundary line that {@link #crossed} puts in. */
@@ -205,11 +208,12 @@ public final class ThrownTraces {
             this.saved = saved;
         }
 
-        void of(Throwable t) {
+        /** Rewrites the trace of {@code t}; whether it had a run of engine frames to replace. */
+        boolean of(Throwable t) {
             StackTraceElement[] trace = t.getStackTrace();
             int[] replaced = run.in(trace);
             if (replaced == null) {
-                return;
+                return false;
             }
             int start = replaced[0];
             int end = replaced[1];
@@ -221,6 +225,7 @@ public final class ThrownTraces {
             System.arraycopy(middle, 0, rewritten, start, middle.length);
             System.arraycopy(trace, end, rewritten, start + middle.length, trace.length - end);
             t.setStackTrace(rewritten);
+            return true;
         }
 
         private StackTraceElement[] inserted() {

@@ -162,6 +162,14 @@ public class Fiber {
      */
     private Kind lastKind;
 
+    /**
+     * The last exception whose trace a twin's handler completed ({@link #caught}), until the
+     * engine asks whether it was: the engine then leaves its trace alone where the exception
+     * leaves the coroutine, where it would otherwise look for its own frames, which an outer
+     * coroutine's stack may hold too.
+     */
+    private Throwable caughtTrace;
+
     /** What the resumed frame's call site gives: a value, or an exception to throw if resumeThrows. */
     private Object resumeValue;
 
@@ -442,8 +450,8 @@ public class Fiber {
      * twin's frame, unless that was done already ({@link ThrownTraces#caught}). Never throws.
      */
     public final void caught(Throwable thrown, String twin) {
-        if (coroutine instanceof CoroutineBase owner) {
-            ThrownTraces.caught(thrown, owner, twin, this::savedStackTrace);
+        if (coroutine instanceof CoroutineBase owner && ThrownTraces.caught(thrown, owner, twin, this::savedStackTrace)) {
+            caughtTrace = thrown;
         }
     }
 
@@ -901,6 +909,13 @@ public class Fiber {
         @Override
         public StackTraceElement[] savedStackTrace(Fiber fiber) {
             return fiber.savedStackTrace();
+        }
+
+        @Override
+        public boolean takeCaughtTrace(Fiber fiber, Throwable thrown) {
+            boolean caught = fiber.caughtTrace == thrown;
+            fiber.caughtTrace = null;
+            return caught;
         }
 
         @Override

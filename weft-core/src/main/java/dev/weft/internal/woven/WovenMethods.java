@@ -16,9 +16,10 @@ import java.util.Set;
 /**
  * What the weaver recorded about the methods of one woven class: for each method, the hash of
  * its original bytecode and its suspension sites. The weaver makes each woven class register
- * its table in its static initializer ({@link #register(MethodHandles.Lookup, String)}), proving
- * who it is with its own lookup: no class can register a table for another. A class that
- * registers none is not woven.
+ * in its static initializer ({@link #register(MethodHandles.Lookup)}), proving who it is with
+ * its own lookup: no class can register for another. A class that registers none is not woven.
+ * Its table is read from the class, through that lookup, only when the runtime first needs it
+ * (a class used only outside coroutines never builds it), and kept.
  *
  * <p>The lookup a class registers with is kept, and is how the runtime reaches the class's
  * twins, which are private ({@link Twins}): it is never handed out, only used to make handles
@@ -92,12 +93,18 @@ public final class WovenMethods {
     };
 
     /**
-     * Called by a woven class's static initializer with where its sites' calls landed in the
-     * woven code: a line per method, {@code key TAB wovenBci:bci,...}, where {@code bci} is -1
-     * for a call that is not a site (every call of a method left unwoven is listed so).
+     * Formats 8 and 9's first registration, of where the class's sites landed, which their
+     * static initializers make before {@link #register(MethodHandles.Lookup, String)}: ignored,
+     * as the registration that follows refuses the class, naming its format.
+     *
+     * @throws IllegalStateException if the lookup is not a class's own full-privilege lookup
      */
     public static void registerWovenSites(MethodHandles.Lookup own, String map) {
-        Class<?> type = registering(own);
+        registering(own);
+    }
+
+    /** Records where {@code type}'s sites' calls landed: {@code map} has a line per method, {@code key TAB wovenBci:bci,...}. */
+    private static void recordWovenSites(Class<?> type, String map) {
         Map<String, Map<Integer, Integer>> methods = WOVEN_SITES.get(type);
         Map<String, Map<Integer, String>> byName = KEYS_BY_NAME.get(type);
         SiteTable.readLandings(map).forEach((key, sites) -> {
@@ -124,6 +131,7 @@ public final class WovenMethods {
      * the caller resolving a stack frame's descriptor, which costs more than its name.
      */
     public static String keyAt(Class<?> type, String name, int wovenBci) {
+        registered(type);
         String key = KEYS_BY_NAME.get(type).getOrDefault(name, Map.of()).get(wovenBci);
         return key == null || key.isEmpty() ? null : key;
     }
@@ -149,7 +157,7 @@ public final class WovenMethods {
     }
 
     private static Map<Integer, Site> unsharedSites(Class<?> type) {
-        WovenMethods table = TABLES.get(type)[0];
+        WovenMethods table = registered(type);
         Map<Integer, String> keys = new HashMap<>();
         WOVEN_SITES.get(type).forEach((key, sites) -> sites.keySet().forEach(
                 wovenBci -> keys.merge(wovenBci, key, (one, other) -> AMBIGUOUS)));
@@ -177,26 +185,30 @@ public final class WovenMethods {
 
     /**
      * Called by a woven class's static initializer with its own {@code MethodHandles.lookup()},
-     * which proves that the class registers itself, and the table the weaver wrote for it.
+     * which proves that the class registers itself. Its site table is read when first needed
+     * ({@link #registered}), through this lookup.
      *
-     * @throws IllegalStateException if the lookup is not a class's own full-privilege lookup, or
-     *         if the table is of another format version than this runtime's: the class must be
-     *         woven again
+     * @throws IllegalStateException if the lookup is not a class's own full-privilege lookup
      */
-    public static synchronized void register(MethodHandles.Lookup own, String table) {
+    public static void register(MethodHandles.Lookup own) {
         Class<?> type = registering(own);
-        WovenMethods[] holder = TABLES.get(type);
-        WovenMethods parsed = parse(type, table);
         MethodHandles.Lookup[] lookup = LOOKUPS.get(type);
-        if (lookup[0] == null) {
-            lookup[0] = own;
+        synchronized (lookup) {
+            if (lookup[0] == null) {
+                lookup[0] = own;
+            }
         }
-        Map<String, WovenMethod> methods = new HashMap<>(parsed.methods);
-        if (holder[0] != null) {
-            methods.putAll(holder[0].methods);
-        }
-        holder[0] = new WovenMethods(methods, parsed.sourceFile != null || holder[0] == null ? parsed.sourceFile
-                : holder[0].sourceFile);
+    }
+
+    /**
+     * Formats 8 and 9's registration of the class's table, which classes woven by those weavers
+     * call.
+     *
+     * @throws IllegalStateException always, naming the class and the table's format, if the
+     *         lookup is the class's own: the class must be woven again
+     */
+    public static void register(MethodHandles.Lookup own, String table) {
+        throw staleFormat(registering(own).getName(), SiteTable.formatOf(table));
     }
 
     /**
@@ -206,14 +218,15 @@ public final class WovenMethods {
      */
     public static WovenMethods of(Class<?> type) {
         WovenMethods[] holder = TABLES.get(type);
-        if (holder[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray() && isMarked(type)) {
+        if (holder[0] == null && LOOKUPS.get(type)[0] == null && !type.isHidden() && !type.isPrimitive() && !type.isArray()
+                && isMarked(type)) {
             try {
                 Class.forName(type.getName(), true, type.getClassLoader());
             } catch (ClassNotFoundException | LinkageError e) {
                 return null;
             }
         }
-        return holder[0];
+        return registered(type);
     }
 
     /**
@@ -225,11 +238,48 @@ public final class WovenMethods {
         return LOOKUPS.get(type)[0];
     }
 
-    /** The table {@code type} has registered, or null: never initializes it, unlike {@link #of}. */
+    /**
+     * The table {@code type} has registered, read from the class the first time, or null: never
+     * initializes it, unlike {@link #of}.
+     *
+     * @throws IllegalStateException if the table is of another format than this runtime's
+     */
     public static WovenMethods registered(Class<?> type) {
-        return TABLES.get(type)[0];
+        WovenMethods[] holder = TABLES.get(type);
+        WovenMethods table = holder[0];
+        if (table != null) {
+            return table;
+        }
+        MethodHandles.Lookup own = LOOKUPS.get(type)[0];
+        return own == null ? null : read(type, own, holder);
     }
 
+    /**
+     * Reads {@code type}'s table and landings from its two methods through its own lookup, and
+     * keeps them. No lock is held while the class's methods run (the class may be being
+     * initialized by another thread, which waits for the lock then): two threads may read the
+     * same strings, and the first to finish keeps its result.
+     */
+    private static WovenMethods read(Class<?> type, MethodHandles.Lookup own, WovenMethods[] holder) {
+        String table = (String) invokeOwn(type, own, WeavingContract.SITE_TABLE_METHOD);
+        String map = (String) invokeOwn(type, own, WeavingContract.WOVEN_SITES_METHOD);
+        WovenMethods parsed = parse(type, table);
+        synchronized (holder) {
+            if (holder[0] == null) {
+                recordWovenSites(type, map);
+                holder[0] = parsed;
+            }
+            return holder[0];
+        }
+    }
+
+    private static Object invokeOwn(Class<?> type, MethodHandles.Lookup own, String method) {
+        try {
+            return own.findStatic(type, method, java.lang.invoke.MethodType.methodType(String.class)).invoke();
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot read the site table of " + type.getName() + ": " + e, e);
+        }
+    }
     /**
      * Whether {@code type} declares the static method every woven class declares
      * ({@link WeavingContract#WOVEN_SITES_METHOD}), which marks it as woven; looked up without

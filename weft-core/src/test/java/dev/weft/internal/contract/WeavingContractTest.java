@@ -45,6 +45,7 @@ class WeavingContractTest {
     @Test
     void everyRegistrationExists() throws ClassNotFoundException {
         Class<?> tables = runtime(WeavingContract.TABLES_CLASS);
+        assertStatic(tables, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_LOOKUP_DESCRIPTOR);
         assertStatic(tables, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_DESCRIPTOR);
         assertStatic(tables, WeavingContract.REGISTER_WOVEN_SITES_METHOD, WeavingContract.REGISTER_DESCRIPTOR);
         assertStatic(tables, WeavingContract.REGISTER_METHOD, WeavingContract.FORMAT_1_REGISTER_DESCRIPTOR);

@@ -7,6 +7,7 @@ import dev.weft.weaver.analysis.MethodHash;
 import dev.weft.weaver.analysis.PassThroughBridge;
 import dev.weft.weaver.analysis.SuspensionSites;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,18 +25,20 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The rewrite pass for one class: weaves each method that has suspension sites, adds its twin
- * for the woven engine ({@link TwinMethods}), leaves each bridge it passes through as compiled
+ * The rewrite pass for one class: adds each method's twin ({@link TwinMethods}), which is what
+ * runs in a coroutine of either engine, and leaves the method itself as compiled; in a class
+ * before version 51, which can have no twins, weaves each method that has suspension sites
+ * instead ({@link MethodRewriter}); leaves each bridge it passes through as compiled
  * ({@link PassThroughBridge}) with a twin that only passes the call on, bootstraps its lambdas by Weft's metafactory
  * ({@link LambdaFactories}), makes the class's static initializer register its
  * site table with the runtime, and adds the method that returns where its sites landed, which
  * also marks the class as woven.
  *
  * <pre>
+ * private static synthetic String $weft$siteTable() { return "weft-sites 10\ntable"; }   // long strings are pushed in parts, concatenated
  * private static synthetic String $weft$wovenSites() { return "key\twovenBci:bci,...\n..."; }   // the class's last method
  * static {
- *     WovenMethods.registerWovenSites(MethodHandles.lookup(), $weft$wovenSites());
- *     WovenMethods.register(MethodHandles.lookup(), "weft-sites 9\ntable");   // long strings are pushed in parts, concatenated
+ *     WovenMethods.register(MethodHandles.lookup());   // the runtime calls the two methods above when it needs them
  *     ...the class's own static initializer
  * }
  * </pre>
@@ -87,13 +90,14 @@ public final class ClassRewriter implements Opcodes {
         WovenSites woven = new WovenSites();
         Set<MethodNode> rewritten = new HashSet<>();
         List<MethodNode> twins = new ArrayList<>();
+        Map<String, Integer> twinned = twinned(type, analyses, bridges);
         for (SuspensionSites analysis : analyses) {
             if (TwinMethods.canHaveTwins(type) && TwinMethods.getsTwin(analysis)) {
                 SuspensionSites twin = TwinMethods.copy(analysis);
-                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin);
+                TwinRewriter.rewrite(type.name, (type.access & ACC_INTERFACE) != 0, twin, twinned);
                 twins.add(twin.method());
             }
-            if (analysis.unsupported() == null && !analysis.sites().isEmpty()) {
+            if (!TwinMethods.canHaveTwins(type) && analysis.unsupported() == null && !analysis.sites().isEmpty()) {
                 MethodNode m = analysis.method();
                 woven.add(m.name + m.desc, MethodRewriter.rewrite(type.name, analysis, ownClass, frames));
                 rewritten.add(m);
@@ -114,6 +118,17 @@ public final class ClassRewriter implements Opcodes {
         MethodNode initializer = registerTable(type, table(type, analyses, bridges));
         ownClass.declare(initializer);
         return woven;
+    }
+
+    /** The access flags of each method of {@code type} that gets a twin, by key ({@code name + desc}). */
+    private static Map<String, Integer> twinned(ClassNode type, List<SuspensionSites> analyses, List<PassThroughBridge> bridges) {
+        Map<String, Integer> twinned = new HashMap<>();
+        if (TwinMethods.canHaveTwins(type)) {
+            analyses.stream().filter(TwinMethods::getsTwin).map(SuspensionSites::method)
+                    .forEach(m -> twinned.put(m.name + m.desc, m.access));
+            bridges.forEach(bridge -> twinned.put(bridge.method().name + bridge.method().desc, bridge.method().access));
+        }
+        return twinned;
     }
 
     /**
@@ -199,16 +214,15 @@ public final class ClassRewriter implements Opcodes {
 
     /** Inserts the registration of {@code table} at the start of the class's initializer, made if need be; returns it. */
     private static MethodNode registerTable(ClassNode type, String table) {
+        MethodNode tableMethod = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WeavingContract.SITE_TABLE_METHOD,
+                "()Ljava/lang/String;", null, null);
+        tableMethod.instructions.add(pushString(table)); // an empty table too: the runtime reads it
+        tableMethod.instructions.add(new InsnNode(ARETURN));
+        type.methods.add(tableMethod);
         InsnList code = new InsnList();
         code.add(lookup());
-        code.add(new MethodInsnNode(INVOKESTATIC, type.name, WOVEN_SITES, "()Ljava/lang/String;",
-                (type.access & ACC_INTERFACE) != 0));
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_WOVEN_SITES_METHOD,
-                WeavingContract.REGISTER_DESCRIPTOR, false));
-        code.add(lookup());
-        code.add(pushString(table)); // an empty table too: it marks the class
-        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD, WeavingContract.REGISTER_DESCRIPTOR,
-                false));
+        code.add(new MethodInsnNode(INVOKESTATIC, TABLES, WeavingContract.REGISTER_METHOD,
+                WeavingContract.REGISTER_LOOKUP_DESCRIPTOR, false));
         MethodNode initializer = type.methods.stream().filter(m -> m.name.equals("<clinit>")).findFirst().orElse(null);
         if (initializer == null) {
             initializer = new MethodNode(ACC_STATIC, "<clinit>", "()V", null, null);

@@ -22,8 +22,10 @@ import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
- * The rewrite pass for one method: makes it able to save its frame into a {@code CoroutineFrame}
- * when the coroutine it runs in is captured, and to rebuild it from one when the coroutine is
+ * The rewrite pass for one method of a class file before version 51, which can have no twins
+ * (a class with twins keeps its methods as compiled, and its twins save and rebuild frames on
+ * both engines): makes it able to save its frame into a {@code CoroutineFrame} when the
+ * native-engine coroutine it runs in is captured, and to rebuild it from one when the coroutine is
  * restored. Adds three new locals after the method's own: the frame record, the receiver of the
  * call in progress, and scratch slots.
  *

@@ -40,6 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * call_k:                           // [below..., receiver, args...]
  *   (instance calls, unless the receiver is a saved local's) args -> scratch; dup; astore receiverTemp; scratch -> args
  *   aload fiber; invokedynamic name(receiver?, args..., Fiber) TwinLinker.link(opcode, Owner)
+ *                                   // or, of a static or private method of Owner that has a twin:
+ *                                   // invokestatic / invokespecial Owner.name$weft(args..., Fiber)
  *                                   // [below..., result]
  *   aload fiber; invokevirtual Fiber.isUnwinding(); ifeq continue_k
  *   pop result; below -> scratch
@@ -101,15 +103,18 @@ final class TwinRewriter extends CallSiteRewriter {
     private static final SlotType FIBER_TYPE = SlotType.ofInternalName(TwinMethods.FIBER);
 
     private final boolean ownerIsInterface;
+    /** The access flags of each method of the class that gets a twin, by key ({@code name + desc}). */
+    private final Map<String, Integer> twinned;
     private final int fiberParameter;
     private final int fiber;
     private final int siteId;
     private final Map<SuspensionSite, LabelNode> resumeLabels = new HashMap<>();
     private final Set<SuspensionSite> tailCalls = new HashSet<>();
 
-    private TwinRewriter(String owner, boolean ownerIsInterface, SuspensionSites twin) {
+    private TwinRewriter(String owner, boolean ownerIsInterface, SuspensionSites twin, Map<String, Integer> twinned) {
         super(owner, twin, true, twin.method().maxLocals);
         this.ownerIsInterface = ownerIsInterface;
+        this.twinned = twinned;
         this.fiberParameter = entryLocals().size() - 1;
         this.fiber = firstFree;
         this.siteId = firstFree + 1;
@@ -138,10 +143,11 @@ final class TwinRewriter extends CallSiteRewriter {
 
     /**
      * Rewrites {@code twin}, a copy made by {@link TwinMethods#copy} of a method of class
-     * {@code owner} (an interface if {@code ownerIsInterface}).
+     * {@code owner} (an interface if {@code ownerIsInterface}), whose methods that get twins are
+     * {@code twinned} (their access flags by key).
      */
-    static void rewrite(String owner, boolean ownerIsInterface, SuspensionSites twin) {
-        TwinRewriter rewriter = new TwinRewriter(owner, ownerIsInterface, twin);
+    static void rewrite(String owner, boolean ownerIsInterface, SuspensionSites twin, Map<String, Integer> twinned) {
+        TwinRewriter rewriter = new TwinRewriter(owner, ownerIsInterface, twin, twinned);
         rewriter.declareFiberInFrames();
         rewriter.weaveHandlers(); // before the calls: a call a handler starts with keeps its label, where a rebuild goes, after the hook
         List<SuspensionSite> linked = twin.sites().stream().filter(TwinRewriter::isLinked).toList();
@@ -257,9 +263,34 @@ final class TwinRewriter extends CallSiteRewriter {
         labelCall(site);
         MethodInsnNode call = site.call();
         method.instructions.insertBefore(call, new VarInsnNode(ALOAD, fiber));
-        InvokeDynamicInsnNode linked = linkedCall(call);
+        AbstractInsnNode own = ownTwinCall(call);
+        AbstractInsnNode linked = own != null ? own : linkedCall(call);
         method.instructions.set(call, linked);
         method.instructions.insert(linked, unwindCheck(site, linked));
+    }
+
+    /**
+     * {@code call} as a direct call of its callee's twin, where the callee is a method of this
+     * class that gets one and the call cannot select another (a static method, or a private
+     * instance method); else null, and the call is linked. A direct call is what the linker would
+     * link it to, without a call site's frames between the two twins: a recursion of twins
+     * then takes the stack the recursion of the methods takes.
+     */
+    private MethodInsnNode ownTwinCall(MethodInsnNode call) {
+        Integer access = call.owner.equals(owner) ? twinned.get(call.name + call.desc) : null;
+        if (access == null) {
+            return null;
+        }
+        boolean isStatic = (access & ACC_STATIC) != 0;
+        String twinName = call.name + TwinMethods.SUFFIX;
+        String twinDesc = TwinMethods.twinDesc(call.desc);
+        if (call.getOpcode() == INVOKESTATIC && isStatic) {
+            return new MethodInsnNode(INVOKESTATIC, owner, twinName, twinDesc, call.itf);
+        }
+        if (call.getOpcode() != INVOKESTATIC && !isStatic && (access & ACC_PRIVATE) != 0) {
+            return new MethodInsnNode(INVOKESPECIAL, owner, twinName, twinDesc, ownerIsInterface);
+        }
+        return null;
     }
 
     /** {@code call} as a twin makes it: linked by {@code TwinLinker}, with the fiber, pushed before it, last. */

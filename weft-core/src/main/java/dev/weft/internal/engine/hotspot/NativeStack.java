@@ -7,6 +7,8 @@ import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.SharedAccess;
 import dev.weft.internal.access.TransferCount;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.engine.TwinsOnContinuation;
+import dev.weft.internal.engine.woven.WovenEngine;
 import dev.weft.internal.frames.Bridges;
 import dev.weft.internal.frames.FrameTransfer;
 import dev.weft.internal.frames.StackCheck;
@@ -17,6 +19,7 @@ import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -32,12 +35,23 @@ import jdk.internal.vm.ContinuationScope;
  * be resumed on any thread. A stack resumed from inside another runs nested in it, and
  * {@link #suspend()} always suspends the innermost one.
  *
- * <p>Capture and restore go through the woven code itself: capturing resumes the continuation
- * with a capturing {@link FrameTransfer}, so that the suspension point returns at once and each
- * woven frame saves itself on the way out; the continuation then ends, and a new one, holding
- * the captured frames as a restoring transfer, replaces it. Restoring calls the outermost
- * frame's method, whose woven prologue rebuilds it, and so on down to the suspension point,
- * which ends the restore ({@link #finishRestore()}). Woven code finds the transfer through
+ * <p>A woven body runs as twins ({@link TwinsOnContinuation}), the woven engine's stack of it
+ * running inside the continuation: its suspension points suspend the continuation, as any
+ * code's do. Capturing resumes the continuation to be captured: if the suspension point was
+ * called by a twin, every frame down to the body is a twin, and they unwind into the woven
+ * engine's fiber, saving themselves; the continuation ends, the frames are read from the fiber,
+ * and a new continuation resumes them through the woven engine's trampoline, which rebuilds
+ * only the frames that run, as a restore's does. Otherwise the capture is refused, naming the
+ * frame in the way, and the continuation is suspended again where it was.
+ *
+ * <p>A body that is not woven runs as compiled; so do bodies restored from frames whose
+ * methods have no twins (class files before Java 7): their capture and restore go through the
+ * woven originals, with a {@link FrameTransfer}: capturing resumes the continuation with a
+ * capturing transfer, so that the suspension point returns at once and each woven frame saves
+ * itself on the way out; the continuation then ends, and a new one, holding the captured frames
+ * as a restoring transfer, replaces it. Restoring calls the outermost frame's method, whose
+ * woven prologue rebuilds it, and so on down to the suspension point, which ends the restore
+ * ({@link #finishRestore()}). Woven code finds the transfer through
  * {@link NativeEngine#currentTransfer()}.
  *
  * <p>Loading this class requires {@code jdk.internal.vm} to be exported to Weft; only
@@ -90,9 +104,22 @@ final class NativeStack implements ExecutionStack {
     private Throwable captureFailure;
     /** Set when a capture left the continuation in a state that cannot go on: the stack is done. */
     private boolean broken;
+    /** Whether {@link #captureTwins} runs the continuation to unwind its twins. */
+    private boolean capturingTwins;
+    /** Why the twins could not unwind, found by the suspension point while {@link #capturingTwins}. */
+    private String twinsRefusal;
+
+    /**
+     * The woven engine's stack that runs a woven body as twins on this stack's continuation, or
+     * null if the body is not woven, when it runs as compiled. A twin's suspension point
+     * suspends the continuation; a capture unwinds the twins' frames into it, and a capture or
+     * restore leaves them there, for its trampoline to resume on a new continuation.
+     */
+    private TwinsOnContinuation twins;
 
     NativeStack(CoroutineBase coroutine) {
         this.coroutine = coroutine;
+        this.twins = WovenEngine.onContinuation(coroutine);
         this.continuation = new Body();
     }
 
@@ -103,8 +130,16 @@ final class NativeStack implements ExecutionStack {
             super(SCOPE, NativeStack.this::runBody);
         }
 
+        /** Whether its body has begun to run. */
+        private boolean started;
+
         NativeStack stack() {
             return NativeStack.this;
+        }
+
+        /** Whether the body began and has not ended: the continuation holds its frames. */
+        boolean holdsFrames() {
+            return started && !isDone();
         }
 
         /** Called on this stack when HotSpot refuses to freeze it; the exception reaches the suspender. */
@@ -116,6 +151,11 @@ final class NativeStack implements ExecutionStack {
     }
 
     private void runBody() {
+        continuation.started = true;
+        if (twins != null) {
+            twins.resume(); // records the body's end with the coroutine itself
+            return;
+        }
         try {
             Object output = isRestoring() ? restoreEntry() : COROUTINES.runBody(coroutine, COROUTINES.startingInput(coroutine));
             COROUTINES.putOutput(coroutine, output); // a restore kept the call's input for the suspension it resumes in
@@ -156,12 +196,15 @@ final class NativeStack implements ExecutionStack {
 
     @Override
     public boolean isDone() {
-        return broken || continuation.isDone();
+        return broken || (twins != null ? twins.isDone() : continuation.isDone());
     }
 
     @Override
     public boolean suspend() {
         Continuation.yield(SCOPE);
+        if (twins != null) {
+            return suspendedTwins();
+        }
         for (FrameTransfer t = transfer; t != null && t.isCapturing(); t = transfer) {
             if (t.admit(StackCheck.refusal())) {
                 return false;
@@ -171,8 +214,28 @@ final class NativeStack implements ExecutionStack {
         return true;
     }
 
+    /**
+     * After the continuation's yield: true to go on; false, with the twins unwinding, when it was
+     * resumed to be captured and they can; suspended again, the refusal kept for
+     * {@link #captureTwins}, when they cannot.
+     */
+    private boolean suspendedTwins() {
+        while (capturingTwins) {
+            if (twins.suspendedByTwin()) {
+                twins.unwind();
+                return false;
+            }
+            twinsRefusal = StackCheck.twinRefusal();
+            Continuation.yield(SCOPE); // the refusal goes back to captureTwins(); suspended again right here
+        }
+        return true;
+    }
+
     @Override
     public boolean finishRestore() {
+        if (twins != null) {
+            return false; // the trampoline resumes the innermost frame: no frame comes back to its suspension point
+        }
         FrameTransfer t = transfer;
         if (t == null || t.isCapturing()) {
             return false;
@@ -186,6 +249,9 @@ final class NativeStack implements ExecutionStack {
 
     @Override
     public CoroutineFrame[] capture() {
+        if (twins != null) {
+            return captureTwins();
+        }
         if (isRestoring()) {
             return transfer.pending(); // restored and not resumed since
         }
@@ -211,8 +277,46 @@ final class NativeStack implements ExecutionStack {
         return FrameTransfer.copy(captured);
     }
 
+    /**
+     * Resumes the continuation, if it holds frames, to unwind them into the twins' fiber; then
+     * reads the fiber's frames, which a new continuation will resume.
+     */
+    private CoroutineFrame[] captureTwins() {
+        if (continuation.holdsFrames()) {
+            capturingTwins = true;
+            try {
+                continuation.run();
+            } finally {
+                capturingTwins = false;
+            }
+            String refusal = twinsRefusal;
+            if (refusal != null) {
+                twinsRefusal = null;
+                throw new IllegalArgumentException(refusal);
+            }
+            if (!continuation.isDone()) {
+                broken = true;
+                throw new IllegalStateException("capturing " + coroutine + " failed: its frames did not unwind; it has finished");
+            }
+            continuation = new Body();
+        }
+        return twins.capture();
+    }
+
     @Override
     public void restore(CoroutineFrame[] frames) {
+        if (twins != null || frames.length > 0) {
+            TwinsOnContinuation restored = twins != null ? twins : WovenEngine.toRestoreOnContinuation(coroutine);
+            try {
+                restored.restore(frames);
+                twins = restored;
+                continuation = new Body();
+                broken = false;
+                return;
+            } catch (IllegalArgumentException withoutTwins) {
+                twins = null; // frames of class files the weaver gives no twins: rebuilt by their woven methods
+            }
+        }
         if (transfer != null) {
             endTransfer(); // the restore that was pending is dropped
         }
@@ -226,6 +330,16 @@ final class NativeStack implements ExecutionStack {
     /** Walks the continuation, unmounted and held busy by the caller; a restore not yet run is its frames. */
     @Override
     public StackTraceElement[] suspendedStackTrace() {
+        if (twins != null) {
+            StackTraceElement[] saved = twins.suspendedStackTrace();
+            if (!continuation.holdsFrames()) {
+                return saved;
+            }
+            StackTraceElement[] running = continuation.stackWalker(WALKED).walk(StackTraces::coroutineFrames);
+            StackTraceElement[] all = Arrays.copyOf(running, running.length + saved.length);
+            System.arraycopy(saved, 0, all, running.length, saved.length);
+            return all;
+        }
         if (isRestoring()) {
             return StackTraces.of(transfer.pending());
         }

@@ -2,6 +2,7 @@ package dev.weft.internal.engine.woven;
 
 import dev.weft.CoroutineBase;
 import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.engine.TwinsOnContinuation;
 
 /**
  * The woven engine: coroutines whose code is woven by {@code weft-weaver}, run through twin
@@ -21,6 +22,25 @@ public final class WovenEngine {
      *         woven (a lambda, or a class the weaver has not seen)
      */
     public static ExecutionStack newStack(CoroutineBase coroutine) {
-        return new WovenStack(coroutine, WovenEntries.of(coroutine));
+        return new WovenStack(coroutine, WovenEntries.of(coroutine), false);
+    }
+
+    /**
+     * A new stack that will run {@code coroutine}'s body through its twins on a native stack's
+     * continuation, or null if its body is not woven.
+     */
+    public static TwinsOnContinuation onContinuation(CoroutineBase coroutine) {
+        WovenEntries.Entry entry = WovenEntries.ifWoven(coroutine);
+        return entry == null ? null : new WovenStack(coroutine, entry, true);
+    }
+
+    /**
+     * A new stack for frames to be restored into {@code coroutine} on a native stack's
+     * continuation, whose body may not be woven: its outermost frame is then entered by its own
+     * method's twin, as the woven engine restores frames of another body.
+     */
+    public static TwinsOnContinuation toRestoreOnContinuation(CoroutineBase coroutine) {
+        WovenEntries.Entry entry = WovenEntries.ifWoven(coroutine);
+        return new WovenStack(coroutine, entry == null ? WovenEntries.nothing() : entry, true);
     }
 }

@@ -140,10 +140,27 @@ final class WovenEntries {
      *         method that runs has no twin
      */
     static Entry of(CoroutineBase coroutine) {
+        return of(coroutine, true);
+    }
+
+    /** The entry of a coroutine with nothing to run. */
+    static Entry nothing() {
+        return Nothing.INSTANCE;
+    }
+
+    /** How the woven engine would enter {@code coroutine}'s body, or null if it is not woven. */
+    static Entry ifWoven(CoroutineBase coroutine) {
+        return of(coroutine, false);
+    }
+
+    /** The entry; if its {@code run} has no twin, an exception if {@code refuse}, else null. */
+    private static Entry of(CoroutineBase coroutine, boolean refuse) {
         Object target = SharedAccess.coroutines().target(coroutine);
         if (coroutine instanceof Coroutine) {
             if (overridesRun(coroutine, Coroutine.class, SYMMETRIC_RUN)) {
-                require(coroutine, coroutine, SYMMETRIC_RUN);
+                if (!woven(coroutine, coroutine, SYMMETRIC_RUN, refuse)) {
+                    return null;
+                }
                 return SYMMETRIC.get(coroutine.getClass());
             }
             if (target == null) {
@@ -153,11 +170,15 @@ final class WovenEntries {
             if (lambda != null && lambda.isCallOf("run", SYMMETRIC_RUN.parameters())) {
                 return SYMMETRIC_LAMBDA.get(target.getClass());
             }
-            require(coroutine, target, SYMMETRIC_RUN);
+            if (!woven(coroutine, target, SYMMETRIC_RUN, refuse)) {
+                return null;
+            }
             return SYMMETRIC_TARGET.get(target.getClass());
         }
         if (overridesRun(coroutine, AsymCoroutine.class, OWN_RUN)) {
-            require(coroutine, coroutine, OWN_RUN);
+            if (!woven(coroutine, coroutine, OWN_RUN, refuse)) {
+                return null;
+            }
             return OWN_BODY.get(coroutine.getClass());
         }
         if (target == null) {
@@ -167,7 +188,9 @@ final class WovenEntries {
         if (lambda != null && lambda.isCallOf("run", TARGET_RUN.parameters())) {
             return ASYM_LAMBDA.get(target.getClass());
         }
-        require(coroutine, target, TARGET_RUN);
+        if (!woven(coroutine, target, TARGET_RUN, refuse)) {
+            return null;
+        }
         return TARGET.get(target.getClass());
     }
 
@@ -229,14 +252,14 @@ final class WovenEntries {
     }
 
     /**
-     * Checks that the {@code run} method that {@code body} runs has a twin: an override that is
-     * not woven must not be skipped.
+     * Whether the {@code run} method that {@code body} runs has a twin (an override that is not
+     * woven must not be skipped); if not and {@code refuse}, throws the exception that says so.
      */
-    private static void require(CoroutineBase coroutine, Object body, RunMethods runs) {
+    private static boolean woven(CoroutineBase coroutine, Object body, RunMethods runs, boolean refuse) {
         Class<?> type = body.getClass();
         Run run = runs.get(type);
-        if (run.woven()) {
-            return;
+        if (run.woven() || !refuse) {
+            return run.woven();
         }
         Method method = run.method();
         String why = type.isHidden()

@@ -6,7 +6,7 @@ import dev.weft.Engine;
 import dev.weft.internal.access.CoroutineAccess;
 import dev.weft.internal.access.FiberAccess;
 import dev.weft.internal.access.SharedAccess;
-import dev.weft.internal.engine.ExecutionStack;
+import dev.weft.internal.engine.TwinsOnContinuation;
 import dev.weft.internal.frames.ThrownTraces;
 import dev.weft.internal.woven.Fiber;
 
@@ -26,7 +26,7 @@ import dev.weft.internal.woven.Fiber;
  *
  * <p>Confined to one thread at a time, as {@link ExecutionStack} says.
  */
-final class WovenStack extends Fiber implements ExecutionStack {
+final class WovenStack extends Fiber implements TwinsOnContinuation {
 
     private static final CoroutineAccess COROUTINES = SharedAccess.coroutines();
     private static final FiberAccess FIBERS = SharedAccess.fibers();
@@ -82,9 +82,18 @@ final class WovenStack extends Fiber implements ExecutionStack {
     /** Whether the coroutine unwound to call another ({@link WovenSwitches}): it resumes with the call's result, not a switch's. */
     private boolean returnsFromCall;
 
-    WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry) {
+    /**
+     * Whether a native stack runs this one on a continuation ({@link TwinsOnContinuation}): its
+     * suspension points then suspend the continuation, and it unwinds only to be captured.
+     */
+    private final boolean onContinuation;
+    /** Whether a suspension point that a twin called is suspending the continuation: the stack can unwind. */
+    private boolean suspendingByTwin;
+
+    WovenStack(CoroutineBase coroutine, WovenEntries.Entry entry, boolean onContinuation) {
         super(coroutine, FIBERS);
         this.entry = entry;
+        this.onContinuation = onContinuation;
     }
 
     /*
@@ -186,7 +195,7 @@ final class WovenStack extends Fiber implements ExecutionStack {
      * boundary line ({@link ThrownTraces}).
      */
     private Throwable crossed(CoroutineBase coroutine, Throwable t, String anchor) {
-        if (!isUnwinding()) {
+        if (!isUnwinding() && !FIBERS.takeCaughtTrace(this, t)) {
             ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FIBERS.savedStackTrace(this));
         }
         return t;
@@ -236,6 +245,26 @@ final class WovenStack extends Fiber implements ExecutionStack {
     @Override
     public boolean suspend() {
         throw WovenRefusal.of((CoroutineBase) FIBERS.coroutine(this));
+    }
+
+    /** Whether a native stack runs this one on a continuation, where a twin's suspension point suspends the continuation. */
+    boolean onContinuation() {
+        return onContinuation;
+    }
+
+    /** Marks a twin's call of a suspension point on the continuation as begun (true) or over (false). */
+    void suspendingByTwin(boolean suspending) {
+        suspendingByTwin = suspending;
+    }
+
+    @Override
+    public boolean suspendedByTwin() {
+        return suspendingByTwin;
+    }
+
+    @Override
+    public void unwind() {
+        FIBERS.startUnwinding(this);
     }
 
     /** Never: a rewind ends in {@link WovenSwitches}, not in the scheduler's suspension operations. */

@@ -13,6 +13,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The woven engine's versions of the library's suspension points, which {@code TwinLinker}
@@ -66,14 +67,49 @@ public final class WovenSwitches {
     }
 
     private static void yield(Fiber fiber) {
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            byTwin(continued, () -> {
+                Coroutine.yield();
+                return null;
+            });
+            return;
+        }
         switchFrom(fiber, null, "yield");
     }
 
     private static void yieldTo(Coroutine target, Fiber fiber) {
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            byTwin(continued, () -> {
+                Coroutine.yieldTo(target);
+                return null;
+            });
+            return;
+        }
         if (target == null) {
             throw new NullPointerException("target");
         }
         switchFrom(fiber, target, "yieldTo");
+    }
+
+    /**
+     * The fiber as a stack that a native stack runs on a continuation, where a suspension point
+     * suspends the continuation (the plain operation, marked as called by a twin); null on the
+     * woven engine.
+     */
+    private static WovenStack onContinuation(Fiber fiber) {
+        return fiber instanceof WovenStack stack && stack.onContinuation() ? stack : null;
+    }
+
+    /** Runs the plain suspension point {@code operation} on {@code stack}'s continuation, marked as called by a twin. */
+    private static Object byTwin(WovenStack stack, Supplier<Object> operation) {
+        stack.suspendingByTwin(true);
+        try {
+            return operation.get();
+        } finally {
+            stack.suspendingByTwin(false);
+        }
     }
 
     /** Passes control from the fiber's coroutine to {@code target}, or the next in the ring if null. */
@@ -104,6 +140,10 @@ public final class WovenSwitches {
         if (FIBERS.coroutine(fiber) != self) {
             return ((AsymCoroutine) self).ret(output); // not the running coroutine: refused there, as it would be from unwoven code
         }
+        WovenStack continued = onContinuation(fiber);
+        if (continued != null) {
+            return byTwin(continued, () -> ((AsymCoroutine) self).ret(output));
+        }
         COROUTINES.checkExitRequested(self);
         COROUTINES.putOutput(self, output);
         FIBERS.startUnwinding(fiber);
@@ -120,7 +160,8 @@ public final class WovenSwitches {
      */
     private static Object call(AsymCoroutine<?, ?> callee, Object input, Fiber fiber) {
         CoroutineBase caller = (CoroutineBase) FIBERS.coroutine(fiber);
-        Object output = COROUTINES.wovenCall(caller, callee, input, fiber instanceof WovenStack, UNWOUND);
+        Object output = COROUTINES.wovenCall(caller, callee, input, fiber instanceof WovenStack && onContinuation(fiber) == null,
+                UNWOUND);
         if (output != UNWOUND) {
             return output;
         }
