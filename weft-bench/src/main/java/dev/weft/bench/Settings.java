@@ -49,7 +49,7 @@ record Settings(
                 Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofMinutes(20), // the peers took 11 to 12 min in session 13: one run of two passed 12
                 5,
-                3, 5, 10);
+                7, 5, 10);
     }
 
     static Settings quickRun() {
