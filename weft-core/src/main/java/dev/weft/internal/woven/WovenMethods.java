@@ -5,6 +5,7 @@ import dev.weft.internal.contract.SiteTable.Site;
 import dev.weft.internal.contract.WeavingContract;
 
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -261,8 +262,8 @@ public final class WovenMethods {
      * same strings, and the first to finish keeps its result.
      */
     private static WovenMethods read(Class<?> type, MethodHandles.Lookup own, WovenMethods[] holder) {
-        String table = (String) invokeOwn(type, own, WeavingContract.SITE_TABLE_METHOD);
-        String map = (String) invokeOwn(type, own, WeavingContract.WOVEN_SITES_METHOD);
+        String table = ownString(type, own, WeavingContract.SITE_TABLE_METHOD);
+        String map = ownString(type, own, WeavingContract.WOVEN_SITES_METHOD);
         WovenMethods parsed = parse(type, table);
         synchronized (holder) {
             if (holder[0] == null) {
@@ -273,9 +274,10 @@ public final class WovenMethods {
         }
     }
 
-    private static Object invokeOwn(Class<?> type, MethodHandles.Lookup own, String method) {
+    /** What {@code type}'s static method {@code method()} returns, called through the class's own lookup. */
+    private static String ownString(Class<?> type, MethodHandles.Lookup own, String method) {
         try {
-            return own.findStatic(type, method, java.lang.invoke.MethodType.methodType(String.class)).invoke();
+            return (String) own.findStatic(type, method, MethodType.methodType(String.class)).invokeExact();
         } catch (Throwable e) {
             throw new IllegalStateException("cannot read the site table of " + type.getName() + ": " + e, e);
         }
