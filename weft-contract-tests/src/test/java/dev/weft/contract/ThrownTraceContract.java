@@ -418,6 +418,206 @@ abstract class ThrownTraceContract extends EngineContract {
         }
     }
 
+    // ------------------------------------------------ exceptions created in one resume, thrown in a later one
+
+    /**
+     * {@code outer} calls {@code middle}, which makes an exception, rets, and on its resume does
+     * with it what the first input said: throws it ({@code "throw"}), throws and catches it
+     * ({@code "catch"}), or returns it to {@code outer}, which throws it ({@code "return"}); or
+     * makes it only after the ret and returns it ({@code "made after"}), or makes it after the
+     * ret, rets again and throws it then ({@code "kept"}), or returns it, made after the ret,
+     * for the body to keep over one more ret and throw ({@code "body keeps"}).
+     */
+    static final class MadeEarlier implements AsymRunnable<Object, Object> {
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object how) {
+            Object result = outer(self, (String) how); // line:early-body-call
+            if (how.equals("body keeps")) {
+                self.ret(null);
+                throw (IllegalStateException) result;
+            }
+            return result;
+        }
+
+        Object outer(AsymCoroutine<? extends Object, ? super Object> self, String how) {
+            Object made = middle(self, how); // line:early-outer-call
+            if (how.equals("made after")) {
+                throw (IllegalStateException) made;
+            }
+            return made;
+        }
+
+        Object middle(AsymCoroutine<? extends Object, ? super Object> self, String how) {
+            IllegalStateException early = new IllegalStateException("made before the ret"); // line:early-made
+            self.ret(null);
+            IllegalStateException late = new IllegalStateException("made after the ret"); // line:late-made
+            switch (how) {
+                case "throw" -> throw early;
+                case "catch" -> {
+                    try {
+                        throw early;
+                    } catch (IllegalStateException e) {
+                        return e;
+                    }
+                }
+                case "kept" -> {
+                    self.ret(null);
+                    throw late;
+                }
+                case "made after", "body keeps" -> {
+                    return late;
+                }
+                default -> throw new AssertionError(how);
+            }
+        }
+    }
+
+    /** The frames of {@link MadeEarlier} when its {@code middle} made the exception at {@code madeAt}. */
+    static List<String> madeEarlierFrames(String madeAt) {
+        return List.of(place(MadeEarlier.class, "middle", madeAt), place(MadeEarlier.class, "outer", "early-outer-call"),
+                place(MadeEarlier.class, "run", "early-body-call"));
+    }
+
+    /** Calls a new {@link MadeEarlier} named {@code name} with {@code how}, to its first ret. */
+    AsymCoroutine<Object, Object> madeEarlier(String name, String how) {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new MadeEarlier(), engine());
+        co.setName(name);
+        assertEquals(null, co.call(how)); // line:early-first-call
+        return co;
+    }
+
+    /** What {@code co.call(null)} throws. */
+    static Throwable thrownBy(AsymCoroutine<Object, Object> co) {
+        try {
+            co.call(null); // line:early-later-call
+        } catch (IllegalStateException e) {
+            return e;
+        }
+        throw new AssertionError("no exception");
+    }
+
+    /** {@code frames}, the boundary of {@code name} with {@code note}, then {@code resumer}. */
+    static List<String> thenBoundary(List<String> frames, String name, String note, String resumer) {
+        List<String> expected = new ArrayList<>(frames);
+        expected.add(BOUNDARY + "(" + name + note + ")");
+        expected.add(resumer);
+        return expected;
+    }
+
+    static final String FIRST_CALL = place(ThrownTraceContract.class, "madeEarlier", "early-first-call");
+    static final String LATER_CALL = place(ThrownTraceContract.class, "thrownBy", "early-later-call");
+
+    static final String RESUMED = ", resumed by the frame below";
+
+    @Test
+    void anExceptionMadeBeforeASuspensionAndThrownAfterItShowsTheStackItWasMadeOn() {
+        Throwable thrown = thrownBy(madeEarlier("early", "throw"));
+        assertTrace(thrown, thenBoundary(madeEarlierFrames("early-made"), "early", RESUMED, FIRST_CALL), 1);
+    }
+
+    @Test
+    void anExceptionMadeBeforeASuspensionAndCaughtAfterItShowsTheStackItWasMadeOn() {
+        AsymCoroutine<Object, Object> co = madeEarlier("caught early", "catch");
+        Throwable caught = (Throwable) co.call(null);
+        assertTrace(caught, thenBoundary(madeEarlierFrames("early-made"), "caught early", RESUMED, FIRST_CALL), 1);
+    }
+
+    @Test
+    void anExceptionMadeInAFrameRebuiltAfterASuspensionAndThrownByItsCallerShowsItsCallers() {
+        Throwable thrown = thrownBy(madeEarlier("made after", "made after"));
+        assertTrace(thrown, thenBoundary(madeEarlierFrames("late-made"), "made after", RESUMED, LATER_CALL), 1);
+    }
+
+    @Test
+    void anExceptionMadeInARebuiltFrameAndThrownAfterItsNextSuspensionShowsItsCallers() {
+        AsymCoroutine<Object, Object> co = madeEarlier("kept", "kept");
+        assertEquals(null, co.call(null)); // line:kept-second-call
+        Throwable thrown = thrownBy(co);
+        assertTrace(thrown, thenBoundary(madeEarlierFrames("late-made"), "kept", RESUMED, place(ThrownTraceContract.class,
+                "anExceptionMadeInARebuiltFrameAndThrownAfterItsNextSuspensionShowsItsCallers", "kept-second-call")), 1);
+    }
+
+    @Test
+    void anExceptionMadeInARestoredFrameAndThrownByItsCallerShowsItsCallers() {
+        AsymCoroutine<Object, Object> original = madeEarlier("original", "made after");
+        AsymCoroutine<Object, Object> copy = new AsymCoroutine<>(new MadeEarlier(), engine());
+        copy.setName("copy");
+        copy.deserialize(SerializationContract.rehome(original.serialize(), original, copy));
+        Throwable thrown = thrownBy(copy);
+        assertTrace(thrown, thenBoundary(madeEarlierFrames("late-made"), "copy", RESUMED, LATER_CALL), 1);
+    }
+
+    /**
+     * {@code middle} made the exception in a frame the woven engine rebuilt in an earlier resume,
+     * and the frames saved then have been rebuilt and saved again since: the native engine,
+     * whose frames were all on the continuation when it was made, shows them; the woven engine
+     * shows the frame that made it and says, in its boundary, that it does not know the rest.
+     */
+    @Test
+    void anExceptionWhoseFramesAreNoLongerKnownSaysSoInItsBoundary() {
+        AsymCoroutine<Object, Object> co = madeEarlier("body keeps", "body keeps");
+        assertEquals(null, co.call(null)); // line:body-keeps-second-call
+        Throwable thrown = thrownBy(co);
+        String resumer = place(ThrownTraceContract.class, "anExceptionWhoseFramesAreNoLongerKnownSaysSoInItsBoundary",
+                "body-keeps-second-call");
+        if (engine() == Engine.WOVEN) {
+            assertTrace(thrown, thenBoundary(List.of(place(MadeEarlier.class, "middle", "late-made")), "body keeps",
+                    RESUMED + "; the frames saved then are unknown", resumer), 1);
+        } else {
+            assertTrace(thrown, thenBoundary(madeEarlierFrames("late-made"), "body keeps", RESUMED, resumer), 1);
+        }
+    }
+
+    /**
+     * {@code run} calls {@code a}, which calls {@code b}, which rets; resumed, {@code b} returns
+     * and {@code a} calls {@code c}, which rets; resumed, {@code c} makes an exception and calls
+     * {@code d}, which rets; resumed, {@code d} returns, {@code c} returns the exception and
+     * {@code a} throws it. The woven engine saves its frames in three segments, and this resume
+     * drops the two upper ones before the exception leaves.
+     */
+    static final class ThreeSegments implements AsymRunnable<Object, Object> {
+        @Override
+        public Object run(AsymCoroutine<? extends Object, ? super Object> self, Object first) {
+            a(self); // line:three-body-call
+            return null;
+        }
+
+        void a(AsymCoroutine<? extends Object, ? super Object> self) {
+            b(self);
+            IllegalStateException made = c(self); // line:three-a-call
+            throw made;
+        }
+
+        void b(AsymCoroutine<? extends Object, ? super Object> self) {
+            self.ret(null);
+        }
+
+        IllegalStateException c(AsymCoroutine<? extends Object, ? super Object> self) {
+            self.ret(null);
+            IllegalStateException made = new IllegalStateException("made in c"); // line:three-made
+            d(self);
+            return made;
+        }
+
+        void d(AsymCoroutine<? extends Object, ? super Object> self) {
+            self.ret(null);
+        }
+    }
+
+    @Test
+    void anExceptionMadeInAFrameOfASegmentThatTheResumeDroppedShowsItsCallers() {
+        AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new ThreeSegments(), engine());
+        co.setName("three");
+        assertEquals(null, co.call(null));
+        assertEquals(null, co.call(null));
+        assertEquals(null, co.call(null)); // line:three-making-call
+        Throwable thrown = thrownBy(co);
+        assertTrace(thrown, thenBoundary(List.of(place(ThreeSegments.class, "c", "three-made"),
+                place(ThreeSegments.class, "a", "three-a-call"), place(ThreeSegments.class, "run", "three-body-call")),
+                "three", RESUMED, place(ThrownTraceContract.class,
+                        "anExceptionMadeInAFrameOfASegmentThatTheResumeDroppedShowsItsCallers", "three-making-call")), 1);
+    }
+
     @Test
     void anExceptionThatIsNotWritableIsLeftAsItIs() {
         AsymCoroutine<Object, Object> co = new AsymCoroutine<>(new Traceless(), engine());

@@ -26,6 +26,12 @@ public interface FiberAccess {
     /** Whether frames are saved: the stack is suspended. */
     boolean hasSavedFrames(Fiber fiber);
 
+    /**
+     * The engine begins a resume of {@code fiber}: the fiber notes where its saved frames end,
+     * which {@link #savedWhenFilled} reads. Returns whether frames are saved.
+     */
+    boolean beginResume(Fiber fiber);
+
     /** Before the engine calls the body's twin from its start. */
     void enter(Fiber fiber);
 
@@ -73,6 +79,13 @@ public interface FiberAccess {
      * its site table records for the site it is suspended at.
      */
     StackTraceElement[] savedStackTrace(Fiber fiber);
+
+    /**
+     * The frames that were saved, innermost first, when a trace was filled whose outermost
+     * element of the coroutine is {@code outermost}, over the engine's elements {@code run};
+     * null if the fiber no longer knows them ({@link dev.weft.internal.frames.SavedFrames}).
+     */
+    StackTraceElement[] savedWhenFilled(Fiber fiber, StackTraceElement outermost, java.util.List<StackTraceElement> run);
 
     /**
      * Whether {@code thrown}'s trace was completed by one of the fiber's twins that caught it

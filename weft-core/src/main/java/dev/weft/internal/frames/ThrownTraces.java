@@ -9,7 +9,6 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Completes the stack trace of an exception as it leaves a coroutine's frames for its engine,
@@ -30,9 +29,12 @@ import java.util.function.Supplier;
  *   <li>takes the run of engine frames around the anchor, from the coroutine's outermost frame that ran
  *       down to the resumer's innermost (if no frame of the coroutine ran, the run starts at the
  *       anchor: what is above it threw);</li>
- *   <li>puts in its place the frames the woven engine still keeps saved, which are the rest of the
- *       coroutine's stack (none on the native engine, whose frames are all on the thread), and the
- *       boundary;</li>
+ *   <li>puts in its place the frames the woven engine kept saved when the trace was filled, which
+ *       are the rest of the coroutine's stack then (none on the native engine, whose frames are
+ *       all on the thread), and the boundary; an exception made in an earlier resume than the one
+ *       it is thrown in was made on the stack of that resume, which the engine finds by the
+ *       outermost element of the coroutine above the run ({@link SavedFrames}), or, where it no
+ *       longer knows those frames, the boundary alone, saying so ({@value #UNKNOWN_NOTE});</li>
  *   <li>names each woven twin's frame above it ({@code name$weft}) by its method's name.</li>
  * </ol>
  * A trace rewritten once has no anchor left for the same crossing: an exception that goes on
@@ -59,6 +61,8 @@ public final class ThrownTraces {
     public static final String BOUNDARY_CLASS = "dev.weft";
     public static final String BOUNDARY_METHOD = "<coroutine boundary>";
     private static final String BOUNDARY_NOTE = ", resumed by the frame below";
+    /** Added to the boundary's note when the frames saved where the trace was filled are not known. */
+    public static final String UNKNOWN_NOTE = "; the frames saved then are unknown";
 
     /** The JDK's built-in loaders' names, which its own elements leave out when they print. */
     private static final Set<String> BUILT_IN_LOADERS = Set.of("app", "platform");
@@ -71,11 +75,11 @@ public final class ThrownTraces {
      * {@code coroutine}'s frames into the handler of {@code anchorClass}'s method
      * {@code anchorMethod}, as the class javadoc says.
      *
-     * @param saved the frames still saved below the ones that ran, innermost first; read only
-     *        if a trace is rewritten; null if none are
+     * @param saved the frames saved below the ones that ran; read only if a trace is rewritten;
+     *        null if the engine saves none
      */
     public static void crossed(Throwable thrown, CoroutineBase coroutine, Class<?> anchorClass, String anchorMethod,
-            Supplier<StackTraceElement[]> saved) {
+            SavedFrames saved) {
         if (!RAW) {
             rewriteAll(thrown, new Rewrite(coroutine, new Handler(anchorClass.getName(), anchorMethod), saved));
         }
@@ -86,13 +90,12 @@ public final class ThrownTraces {
      * by the twin {@code twin} ({@code pkg.Owner.name$weft}) of {@code coroutine}, as the class
      * javadoc says.
      *
-     * @param saved the frames of {@code coroutine} still saved, innermost first; read only if a
+     * @param saved the frames of {@code coroutine} saved below the ones that ran; read only if a
      *        trace is rewritten
      * @return whether the trace of {@code thrown} itself was rewritten (not raw, and it had the
      *         engine's frames below that twin)
      */
-    public static boolean caught(Throwable thrown, CoroutineBase coroutine, String twin,
-            Supplier<StackTraceElement[]> saved) {
+    public static boolean caught(Throwable thrown, CoroutineBase coroutine, String twin, SavedFrames saved) {
         return !RAW && rewriteAll(thrown, new Rewrite(coroutine, new BelowTwin(twin), saved));
     }
 
@@ -198,11 +201,9 @@ public final class ThrownTraces {
 
         private final CoroutineBase coroutine;
         private final EngineRun run;
-        private final Supplier<StackTraceElement[]> saved;
-        /** The saved frames and the boundary, read when first needed. */
-        private StackTraceElement[] inserted;
+        private final SavedFrames saved;
 
-        Rewrite(CoroutineBase coroutine, EngineRun run, Supplier<StackTraceElement[]> saved) {
+        Rewrite(CoroutineBase coroutine, EngineRun run, SavedFrames saved) {
             this.coroutine = coroutine;
             this.run = run;
             this.saved = saved;
@@ -217,7 +218,7 @@ public final class ThrownTraces {
             }
             int start = replaced[0];
             int end = replaced[1];
-            StackTraceElement[] middle = inserted();
+            StackTraceElement[] middle = inserted(trace, start, end);
             StackTraceElement[] rewritten = Arrays.copyOf(trace, start + middle.length + trace.length - end);
             for (int i = 0; i < start; i++) {
                 rewritten[i] = named(trace[i]);
@@ -228,13 +229,14 @@ public final class ThrownTraces {
             return true;
         }
 
-        private StackTraceElement[] inserted() {
-            if (inserted == null) {
-                StackTraceElement[] frames = saved == null ? StackTraces.none() : saved.get();
-                inserted = Arrays.copyOf(frames, frames.length + 1);
-                inserted[frames.length] = new StackTraceElement(BOUNDARY_CLASS, BOUNDARY_METHOD,
-                        coroutine.getName() + BOUNDARY_NOTE, -1);
-            }
+        /** What replaces the run {@code trace[start, end)}: the frames saved when it was filled, and the boundary. */
+        private StackTraceElement[] inserted(StackTraceElement[] trace, int start, int end) {
+            StackTraceElement outermost = start > 0 && !isEngine(trace[start - 1]) ? trace[start - 1] : null;
+            StackTraceElement[] frames = saved == null ? StackTraces.none()
+                    : saved.savedWhenFilled(outermost, Arrays.asList(trace).subList(start, end));
+            String note = coroutine.getName() + BOUNDARY_NOTE + (frames == null ? UNKNOWN_NOTE : "");
+            StackTraceElement[] inserted = frames == null ? new StackTraceElement[1] : Arrays.copyOf(frames, frames.length + 1);
+            inserted[inserted.length - 1] = new StackTraceElement(BOUNDARY_CLASS, BOUNDARY_METHOD, note, -1);
             return inserted;
         }
     }

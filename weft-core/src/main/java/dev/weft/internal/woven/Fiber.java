@@ -9,7 +9,9 @@ import dev.weft.internal.frames.ThrownTraces;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -121,6 +123,8 @@ public class Fiber {
     private static final int TRIM_SLACK = 4;
     private static final Object[] NO_REFERENCES = {};
     private static final long[] NO_PRIMITIVES = {};
+    /** In {@link #segments}, the top segment's next frame, which is kept in {@link #nextFrame} instead. */
+    private static final int TOP_SEGMENT = -1;
     /**
      * In a frame's record, above its site id: whether its last reference is its receiver; whether
      * it is suspended in a tail call ({@link WeavingContract#TAIL_SITE}); above that, its kind's number.
@@ -153,8 +157,17 @@ public class Fiber {
     private int frameCount;
     /** The top segment's innermost frame not yet resumed. */
     private int nextFrame;
-    /** Null, or how many segments are under the top one, their (start, next) pairs bottom first, and the top one's start. */
+    /**
+     * Null, or how many segments are under the top one, their (start, next) pairs bottom first,
+     * and the top one's start and {@link #TOP_SEGMENT} in its pair.
+     */
     private int[] segments;
+    /**
+     * How many frames had places when the engine last began to resume the saved frames: where
+     * the top segment of then ended, whose places, and those of the segments under it, keep
+     * their frames' records until the next suspension however many the resume drops.
+     */
+    private int resumeStartEnd;
 
     /**
      * The kind of the last frame saved or resumed: the kind of the next one, or the one it names
@@ -310,14 +323,15 @@ public class Fiber {
             int start = segmentStart();
             int[] s = segments;
             if (s == null) {
-                s = new int[4];
-            } else if (s.length < 2 * n + 4) {
+                s = new int[6];
+            } else if (s.length < 2 * n + 5) {
                 s = Arrays.copyOf(s, 2 * s.length);
             }
             s[1 + 2 * n] = start;
             s[2 + 2 * n] = nextFrame;
             s[0] = n + 1;
             s[3 + 2 * n] = f;
+            s[4 + 2 * n] = TOP_SEGMENT;
             segments = s;
         } else {
             segments = null;
@@ -450,7 +464,7 @@ public class Fiber {
      * twin's frame, unless that was done already ({@link ThrownTraces#caught}). Never throws.
      */
     public final void caught(Throwable thrown, String twin) {
-        if (coroutine instanceof CoroutineBase owner && ThrownTraces.caught(thrown, owner, twin, this::savedStackTrace)) {
+        if (coroutine instanceof CoroutineBase owner && ThrownTraces.caught(thrown, owner, twin, this::savedWhenFilled)) {
             caughtTrace = thrown;
         }
     }
@@ -634,9 +648,146 @@ public class Fiber {
         StackTraceElement[] trace = new StackTraceElement[count];
         for (int f = 0; f < count; f++) {
             int place = place(f);
-            trace[count - 1 - f] = StackTraces.element(kindAt(place).method(), (int) primitives[primitiveEnd(place) - 1]);
+            trace[count - 1 - f] = elementAt(place);
         }
         return trace;
+    }
+
+    /**
+     * The frames that were saved, innermost first, when a trace was filled whose outermost
+     * element of this coroutine is {@code outermost}, above the engine's elements {@code run}
+     * ({@link dev.weft.internal.frames.SavedFrames}): none if the body started in that run; those
+     * saved now if no frame of the coroutine ran or if {@code outermost} is the frame resumed
+     * last; else those outer to the frame resumed most recently whose method {@code outermost}
+     * names, as the records still in place say (the frame is the outermost one on the thread
+     * while it runs, and the frames outer to it stay saved until it returns); null if no record
+     * names it.
+     */
+    final StackTraceElement[] savedWhenFilled(StackTraceElement outermost, List<StackTraceElement> run) {
+        if (outermost == null) {
+            return savedStackTrace();
+        }
+        for (StackTraceElement e : run) {
+            if (isBodyStart(e)) {
+                return StackTraces.none();
+            }
+        }
+        SegmentsAtResume at = new SegmentsAtResume();
+        if (!at.read()) {
+            return null;
+        }
+        int[] found = at.lastResumed(outermost);
+        return found == null ? null : at.outerTo(found[0], found[1]);
+    }
+
+    /**
+     * Whether {@code e} is the engine's method that runs a coroutine's body from its start, in
+     * which case nothing was saved while the frames above it ran. None here: the engine's
+     * subclass says.
+     */
+    protected boolean isBodyStart(StackTraceElement e) {
+        return false;
+    }
+
+    /** Whether saved frame place {@code place}'s method is the one {@code e} names, or its twin. */
+    private boolean names(StackTraceElement e, int place) {
+        java.lang.reflect.Method m = kindAt(place).method();
+        String name = e.getMethodName();
+        return e.getClassName().equals(m.getDeclaringClass().getName()) && (name.equals(m.getName())
+                || name.length() == m.getName().length() + WeavingContract.TWIN_SUFFIX.length()
+                        && name.startsWith(m.getName()) && name.endsWith(WeavingContract.TWIN_SUFFIX));
+    }
+
+    /**
+     * The segments as they were when the engine began the resume under way ({@link #resumeStartEnd}):
+     * per segment, bottom first, its start, the next frame it had then (the top one had all its
+     * frames), and its end. A resume changes none of it but the top's next frame and how many
+     * segments are under the top, which the top segment's mark ({@link #TOP_SEGMENT}) in the
+     * pairs tells.
+     */
+    private final class SegmentsAtResume {
+        private int[] starts;
+        private int[] nexts;
+        private int[] ends;
+        /** The segment that was the top one, and the one that is now. */
+        private int top;
+        private int current;
+
+        /** Reads them; false if the pairs are not as a resume leaves them. */
+        boolean read() {
+            int[] s = segments;
+            current = lowerSegmentCount();
+            top = current;
+            if (s != null) {
+                while (2 + 2 * top < s.length && s[2 + 2 * top] != TOP_SEGMENT) {
+                    top++;
+                }
+                if (2 + 2 * top >= s.length) {
+                    return false;
+                }
+            }
+            starts = new int[top + 1];
+            nexts = new int[top + 1];
+            ends = new int[top + 1];
+            for (int g = 0; g <= top; g++) {
+                starts[g] = segmentStart(g);
+                nexts[g] = g == top ? starts[g] : s[2 + 2 * g];
+            }
+            for (int g = 0; g <= top; g++) {
+                ends[g] = g == top ? resumeStartEnd : starts[g + 1];
+                if (starts[g] > nexts[g] || nexts[g] > ends[g] || ends[g] > resumeStartEnd) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** How far segment {@code g}'s frames have been resumed now. */
+        private int resumedTo(int g) {
+            return g > current ? ends[g] : g == current ? nextFrame : nexts[g];
+        }
+
+        /**
+         * The segment and place of the frame resumed most recently whose method {@code e} names:
+         * those this resume took, the last first, then those resumed before it, whose records
+         * stay in their segments.
+         */
+        int[] lastResumed(StackTraceElement e) {
+            for (int g = current; g <= top; g++) {
+                for (int place = resumedTo(g) - 1; place >= nexts[g]; place--) {
+                    if (names(e, place)) {
+                        return new int[] {g, place};
+                    }
+                }
+            }
+            for (int g = top; g >= 0; g--) {
+                for (int place = nexts[g] - 1; place >= starts[g]; place--) {
+                    if (names(e, place)) {
+                        return new int[] {g, place};
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** The frames that were saved outer to the one at {@code place} of segment {@code g} while it ran, innermost first. */
+        StackTraceElement[] outerTo(int g, int place) {
+            List<StackTraceElement> outer = new ArrayList<>();
+            for (int p = place + 1; p < ends[g]; p++) {
+                outer.add(elementAt(p));
+            }
+            for (int lower = g - 1; lower >= 0; lower--) {
+                for (int p = nexts[lower]; p < ends[lower]; p++) {
+                    outer.add(elementAt(p));
+                }
+            }
+            return outer.toArray(StackTraces.none());
+        }
+    }
+
+    /** Saved frame place {@code place} as a stack trace element: its method at the line of its site. */
+    private StackTraceElement elementAt(int place) {
+        return StackTraces.element(kindAt(place).method(), (int) primitives[primitiveEnd(place) - 1]);
     }
 
     private Kind kindAt(int place) {
@@ -832,6 +983,13 @@ public class Fiber {
         }
 
         @Override
+        public boolean beginResume(Fiber fiber) {
+            int frames = fiber.frameCount;
+            fiber.resumeStartEnd = frames;
+            return frames > 0;
+        }
+
+        @Override
         public void enter(Fiber fiber) {
             fiber.enter();
         }
@@ -909,6 +1067,11 @@ public class Fiber {
         @Override
         public StackTraceElement[] savedStackTrace(Fiber fiber) {
             return fiber.savedStackTrace();
+        }
+
+        @Override
+        public StackTraceElement[] savedWhenFilled(Fiber fiber, StackTraceElement outermost, List<StackTraceElement> run) {
+            return fiber.savedWhenFilled(outermost, run);
         }
 
         @Override

@@ -122,7 +122,7 @@ final class WovenStack extends Fiber implements TwinsOnContinuation {
         CoroutineBase coroutine = (CoroutineBase) FIBERS.coroutine(fiber);
         Object value = null;
         Throwable thrown = null;
-        if (FIBERS.hasSavedFrames(fiber)) {
+        if (FIBERS.beginResume(fiber)) {
             try {
                 value = returnsFromCall ? takeCallReturn(coroutine) : WovenSwitches.resumed(coroutine);
             } catch (Throwable t) {
@@ -196,7 +196,7 @@ final class WovenStack extends Fiber implements TwinsOnContinuation {
      */
     private Throwable crossed(CoroutineBase coroutine, Throwable t, String anchor) {
         if (!isUnwinding() && !FIBERS.takeCaughtTrace(this, t)) {
-            ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, () -> FIBERS.savedStackTrace(this));
+            ThrownTraces.crossed(t, coroutine, WovenStack.class, anchor, (outermost, run) -> FIBERS.savedWhenFilled(this, outermost, run));
         }
         return t;
     }
@@ -276,6 +276,12 @@ final class WovenStack extends Fiber implements TwinsOnContinuation {
     @Override
     public CoroutineFrame[] capture() {
         return FiberFrames.read(this);
+    }
+
+    /** This engine's {@link #startBody}: the frames above it in a trace ran on nothing saved. */
+    @Override
+    protected boolean isBodyStart(StackTraceElement e) {
+        return e.getMethodName().equals(START_BODY) && e.getClassName().equals(WovenStack.class.getName());
     }
 
     @Override
