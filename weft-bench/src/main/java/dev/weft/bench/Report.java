@@ -172,10 +172,10 @@ public final class Report {
         Progress progress = new Progress(steps);
         Bench bench = new Bench(settings, machine, new JmhRunner(settings, places.logs()), new ProbeRunner(places.logs()),
                 progress);
+        String measured = commit(places.root()); // what was built: sources may change while it runs
         sections.forEach(bench::measure);
         String command = "`./bench" + (quick ? " --quick" : "") + " --only=" + String.join(",", only) + "`";
-        List<Target> targets = run.write(bench, settings, command + " on " + machine.date() + ", at commit "
-                + commit(places.root()));
+        List<Target> targets = run.write(bench, settings, command + " on " + machine.date() + ", at commit " + measured);
         summarize(targets, bench, places, places.page().resolve("BENCHMARKS.md"), progress);
         return bench.failures().isEmpty() ? 0 : 1;
     }
