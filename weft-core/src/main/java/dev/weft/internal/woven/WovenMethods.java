@@ -1,5 +1,6 @@
 package dev.weft.internal.woven;
 
+import dev.weft.internal.contract.PackedText;
 import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.contract.SiteTable.Site;
 import dev.weft.internal.contract.WeavingContract;
@@ -274,10 +275,15 @@ public final class WovenMethods {
         }
     }
 
-    /** What {@code type}'s static method {@code method()} returns, called through the class's own lookup. */
+    /**
+     * What {@code type}'s static method {@code method()} returns, called through the class's own
+     * lookup, unpacked ({@link PackedText}); a text that is not packed as it is (a class of format
+     * 10 or older, whose table then names its format).
+     */
     private static String ownString(Class<?> type, MethodHandles.Lookup own, String method) {
         try {
-            return (String) own.findStatic(type, method, MethodType.methodType(String.class)).invokeExact();
+            String text = (String) own.findStatic(type, method, MethodType.methodType(String.class)).invokeExact();
+            return PackedText.isPacked(text) ? PackedText.unpack(text) : text;
         } catch (Throwable e) {
             throw new IllegalStateException("cannot read the site table of " + type.getName() + ": " + e, e);
         }

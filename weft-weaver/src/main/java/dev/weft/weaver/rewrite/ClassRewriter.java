@@ -1,5 +1,6 @@
 package dev.weft.weaver.rewrite;
 
+import dev.weft.internal.contract.PackedText;
 import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.contract.WeavingContract;
 
@@ -35,13 +36,14 @@ import org.objectweb.asm.tree.MethodNode;
  * also marks the class as woven.
  *
  * <pre>
- * private static synthetic String $weft$siteTable() { return "weft-sites 10\ntable"; }   // long strings are pushed in parts, concatenated
- * private static synthetic String $weft$wovenSites() { return "key\twovenBci:bci,...\n..."; }   // the class's last method
+ * private static synthetic String $weft$siteTable() { return pack("weft-sites 11\ntable"); }   // long strings are pushed in parts, concatenated
+ * private static synthetic String $weft$wovenSites() { return pack("key\twovenBci:bci,...\n..."); }   // the class's last method
  * static {
  *     WovenMethods.register(MethodHandles.lookup());   // the runtime calls the two methods above when it needs them
  *     ...the class's own static initializer
  * }
  * </pre>
+ * where {@code pack} is {@link PackedText#pack}, done here: the constants hold the packed text.
  * Everything it adds is private and synthetic (the initializer is no member), so that the class
  * declares the same public members, and the same non-synthetic ones, as compiled, and
  * implements the same interfaces. The woven class must be one that can declare private static
@@ -51,8 +53,8 @@ public final class ClassRewriter implements Opcodes {
 
     private static final String TABLES = WeavingContract.TABLES_CLASS;
     private static final String WOVEN_SITES = WeavingContract.WOVEN_SITES_METHOD;
-    /** The longest string constant written: its modified UTF-8, at most 3 bytes a char, must fit in 65,535 bytes. */
-    private static final int PART = 20_000;
+    /** The longest string constant written: its modified UTF-8, at most 2 bytes a packed text's char, must fit in 65,535 bytes. */
+    private static final int PART = 32_000;
 
     private ClassRewriter() {
     }
@@ -156,7 +158,7 @@ public final class ClassRewriter implements Opcodes {
      */
     public static void addWovenSites(ClassNode type, String map) {
         MethodNode method = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WOVEN_SITES, "()Ljava/lang/String;", null, null);
-        method.instructions.add(pushString(map));
+        method.instructions.add(pushPacked(map));
         method.instructions.add(new InsnNode(ARETURN));
         type.methods.add(method);
     }
@@ -192,10 +194,12 @@ public final class ClassRewriter implements Opcodes {
     }
 
     /**
-     * Pushes {@code text}, however long: a string constant's modified UTF-8 must fit in 65,535
-     * bytes, so a long one is pushed in parts of {@link #PART} characters and concatenated.
+     * Pushes {@code text}, packed ({@link PackedText}), however long: a string constant's modified
+     * UTF-8 must fit in 65,535 bytes, so a long one is pushed in parts of {@link #PART} characters
+     * and concatenated.
      */
-    private static InsnList pushString(String text) {
+    private static InsnList pushPacked(String plain) {
+        String text = PackedText.pack(plain);
         InsnList code = new InsnList();
         code.add(new LdcInsnNode(text.substring(0, Math.min(text.length(), PART))));
         for (int from = PART; from < text.length(); from += PART) {
@@ -216,7 +220,7 @@ public final class ClassRewriter implements Opcodes {
     private static MethodNode registerTable(ClassNode type, String table) {
         MethodNode tableMethod = new MethodNode(ACC_STATIC | ACC_SYNTHETIC | ACC_PRIVATE, WeavingContract.SITE_TABLE_METHOD,
                 "()Ljava/lang/String;", null, null);
-        tableMethod.instructions.add(pushString(table)); // an empty table too: the runtime reads it
+        tableMethod.instructions.add(pushPacked(table)); // an empty table too: the runtime reads it
         tableMethod.instructions.add(new InsnNode(ARETURN));
         type.methods.add(tableMethod);
         InsnList code = new InsnList();
