@@ -57,8 +57,8 @@ public final class WeavingContract {
      * lookup alone ({@link #REGISTER_LOOKUP_DESCRIPTOR}); the runtime reads the site table from
      * {@link #SITE_TABLE_METHOD} when it first needs it.
      * 11: the site table and the landing map are packed ({@link PackedText}: deflated, seven bits
-     * a character), about a sixth of the constant-pool bytes they took; frames are those of
-     * format 6 still.
+     * a character): woven commons-lang3's class files 6.21 -> 4.58 MB (3.00x the unwoven ones),
+     * guava's 24.2 -> 18.5 MB; frames are those of format 6 still.
      */
     public static final int FORMAT_VERSION = 11;
 
