@@ -82,6 +82,8 @@ public class CoroutineInputStream<I, O> implements Closeable {
     private final InputStream in;
     private final ClassLoader loader;
     private final ReadFilter filter = new ReadFilter();
+    /** Whether frames of changed methods are matched to their new code ({@link #acceptChangedCode}). */
+    private boolean acceptChangedCode;
 
     /**
      * A stream of unsealed coroutines that resolves classes as {@link ObjectInputStream} does.
@@ -183,6 +185,30 @@ public class CoroutineInputStream<I, O> implements Closeable {
     }
 
     /**
+     * Accepts frames of methods whose code has changed since they were written, where the new
+     * code still fits them, in records written with
+     * {@link CoroutineOutputStream#recordSites()}; by default such a frame is refused. A frame
+     * fits the new code when (1) the call it is suspended in is found there: the call of the same
+     * method that is as many calls of it into the method's code as before, the code making as
+     * many calls of it as before; (2) the same monitors are held there, and the operand stack
+     * below the call has the same types; and (3) every variable live there in the new code was
+     * live in the saved frame, under the same name and of the same type: it takes that value
+     * (so the class must be compiled with its variables' names, {@code javac -g}). Variables
+     * the new code no longer reads there are dropped; frames of unchanged methods are checked
+     * exactly, as always. Anything else is refused with an {@link InvalidObjectException} that
+     * names the frame, the line and the variable: "`total` is live at
+     * OrderFlow.run(OrderFlow.java:48) in the new code but not in the saved frame". The new
+     * code then runs from there: the frame resumes after its call, whatever the code now does
+     * before it.
+     *
+     * @return this stream
+     */
+    public CoroutineInputStream<I, O> acceptChangedCode() {
+        acceptChangedCode = true;
+        return this;
+    }
+
+    /**
      * Sets the limits of what the reader reads: the object graph's depth, an array's length
      * (and the record's counts of methods, frames and slots), the number of objects and of
      * bytes (a record's length, and its serialized objects'); by default 256, 2^20, 2^20 and 256 MiB.
@@ -258,12 +284,12 @@ public class CoroutineInputStream<I, O> implements Closeable {
      */
     public CoroutineFrame[] readFrames(CoroutineBase standIn) throws IOException {
         filter.allow(standIn.getClass().getName()); // seen again when the stream refers back to it
-        return FrameCodec.read(in, standIn, filter, loader, this::resolveObject);
+        return FrameCodec.read(in, standIn, filter, loader, this::resolveObject, acceptChangedCode);
     }
 
     private void read(CoroutineBase target) throws IOException {
         filter.allow(target.getClass().getName()); // what a reference to itself resolves to, seen again when referred back to
-        CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject);
+        CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject, acceptChangedCode);
         try {
             target.deserialize(frames);
         } catch (IllegalArgumentException e) {

@@ -60,6 +60,8 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
     private final OutputStream sealedTarget;
     private final Seal.Buffer buffer;
     private final SecretKey key;
+    /** Whether records carry their frames' sites ({@link #recordSites}). */
+    private boolean recordSites;
     private boolean closed;
 
     /**
@@ -94,6 +96,21 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
         this.out = buffer;
         this.sealedTarget = out;
         this.key = key;
+    }
+
+    /**
+     * Makes the coroutines written from now on carry each frame's site as the writer's code has
+     * it (the method it calls there, which of its calls of that method it is, its live variables'
+     * names and types, its operand stack), so that a reader that
+     * {@linkplain CoroutineInputStream#acceptChangedCode accepts changed code} can resume a
+     * frame whose method has changed since, where the new code still fits it. Each site costs
+     * some bytes per record (once per method and site, however many frames are there).
+     *
+     * @return this stream
+     */
+    public CoroutineOutputStream<I, O> recordSites() {
+        recordSites = true;
+        return this;
     }
 
     /** Flushes the underlying stream; a sealed stream has nothing to flush before it is closed. */
@@ -160,7 +177,7 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
         CoroutineFrame[] frames = coroutine.serialize();
         checkSerializable(coroutine, frames);
         writingFrames(coroutine, frames);
-        FrameCodec.write(out, coroutine, frames, this::replaceObject);
+        FrameCodec.write(out, coroutine, frames, this::replaceObject, recordSites);
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.weft;
 
+import dev.weft.internal.contract.SiteTable;
 import dev.weft.internal.contract.WeavingContract;
+import dev.weft.internal.frames.SiteMatch;
+import dev.weft.internal.woven.WovenMethods;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -37,7 +40,8 @@ import java.util.Map;
  * <tr><td>magic</td><td>4 bytes</td><td>{@code 0x57464346} ("WFCF"). A stream that starts
  *     with {@code 0xACED} is a Java object stream of {@code CoroutineFrame[]}, as Weft wrote
  *     before this format: it is refused, never read (there were no users to migrate)</td></tr>
- * <tr><td>version</td><td>1 byte</td><td>{@link #VERSION}: the version of this layout</td></tr>
+ * <tr><td>version</td><td>1 byte</td><td>{@link #VERSION}, or {@link #VERSION_WITH_SITES} for a
+ *     record that carries its frames' sites (below): the version of this layout</td></tr>
  * <tr><td>length</td><td>varint</td><td>the number of bytes that follow in the record, at
  *     most the reader's byte limit</td></tr>
  * <tr><td>woven format</td><td>varint</td><td>{@link WeavingContract#FRAMES_FORMAT_VERSION} of the
@@ -50,6 +54,15 @@ import java.util.Map;
  * <tr><td>method table</td><td>per method: 4 utf</td><td>the binary name of its class, its
  *     name, its descriptor, and the weaver's fingerprint of its code (see
  *     {@link MethodReference}); each method once, in the order of first use</td></tr>
+ * <tr><td>sites</td><td>version 2 only: a varint count, then per site: 2 varints, a utf, 3
+ *     varints, a zigzag, then the locals, the stack and the never-null slots</td><td>what the
+ *     writer's code said of each site a frame is at ({@link SiteMatch.SavedSite}): the index of
+ *     its method in the table and its bci; the called method; its ordinal among its method's
+ *     calls of that method, and their count; the monitors held; the source line; a varint count
+ *     of locals, each its code and its source name (utf, empty without one); a varint count of
+ *     stack slots, each its code (utf); a varint count of never-null slots, each its index.
+ *     A reader that accepts changed code ({@link CoroutineInputStream#acceptChangedCode}) resumes
+ *     a frame of a method whose fingerprint changed by {@link SiteMatch}'s rule, from these</td></tr>
  * <tr><td>frame count</td><td>varint</td><td>how many frames, outermost first</td></tr>
  * <tr><td>frames</td><td>per frame: 4 varints, then one slot per local and stack slot</td><td>the
  *     index of its method in the table, its {@linkplain CoroutineFrame#bci bci}, its local
@@ -110,6 +123,8 @@ final class FrameCodec {
 
     static final int MAGIC = 0x57464346;
     static final int VERSION = 1;
+    /** The version of a record that carries its frames' sites (written on request: they cost bytes). */
+    static final int VERSION_WITH_SITES = 2;
     /** The first two bytes of a Java serialization stream: Weft's streams before this format. */
     static final int JAVA_STREAM_MAGIC = 0xACED;
     /** The longest class name, method name, descriptor or fingerprint a record may hold (the class file's limit). */
@@ -147,9 +162,12 @@ final class FrameCodec {
 
     // ------------------------------------------------------------------ writing
 
-    /** Writes {@code frames}, captured from {@code coroutine}, as one record to {@code out}. */
-    static void write(OutputStream out, CoroutineBase coroutine, CoroutineFrame[] frames, Replacer replacer)
-            throws IOException {
+    /**
+     * Writes {@code frames}, captured from {@code coroutine}, as one record to {@code out}, with
+     * their sites if {@code withSites}.
+     */
+    static void write(OutputStream out, CoroutineBase coroutine, CoroutineFrame[] frames, Replacer replacer,
+            boolean withSites) throws IOException {
         Bytes body = new Bytes(256 + frames.length * 32);
         Map<Method, Integer> methodIndex = new HashMap<>();
         List<MethodReference> table = new ArrayList<>();
@@ -167,6 +185,9 @@ final class FrameCodec {
             body.utf(method.descriptor());
             body.utf(method.hash() == null ? "" : method.hash());
         }
+        if (withSites) {
+            writeSites(body, frames, methodIndex);
+        }
         IdentityHashMap<Object, Integer> objects = new IdentityHashMap<>();
         List<Object> objectTable = new ArrayList<>();
         body.varint(frames.length);
@@ -182,10 +203,44 @@ final class FrameCodec {
         writeObjects(body, objectTable, coroutine, replacer);
         Bytes head = new Bytes(16);
         head.fixed32(MAGIC);
-        head.u8(VERSION);
+        head.u8(withSites ? VERSION_WITH_SITES : VERSION);
         head.varint(body.length);
         out.write(head.bytes, 0, head.length);
         out.write(body.bytes, 0, body.length);
+    }
+
+    /** The sites of {@code frames}, each once: those of methods whose class's table has them. */
+    private static void writeSites(Bytes body, CoroutineFrame[] frames, Map<Method, Integer> methodIndex) {
+        Map<List<Integer>, SiteMatch.SavedSite> sites = new java.util.LinkedHashMap<>();
+        for (CoroutineFrame frame : frames) {
+            List<Integer> key = List.of(methodIndex.get(frame.method), frame.bci);
+            if (!sites.containsKey(key)) {
+                WovenMethods.WovenMethod woven = WovenMethods.methodOf(frame.method);
+                SiteTable.Site site = woven == null ? null : woven.sites().get(frame.bci);
+                if (site != null) {
+                    sites.put(key, SiteMatch.SavedSite.of(site, woven.sites().values()));
+                }
+            }
+        }
+        body.varint(sites.size());
+        sites.forEach((key, site) -> {
+            body.varint(key.get(0));
+            body.varint(key.get(1));
+            body.utf(site.target());
+            body.varint(site.ordinal());
+            body.varint(site.calls());
+            body.varint(site.monitors());
+            body.zigzag(site.line());
+            body.varint(site.locals().size());
+            for (int slot = 0; slot < site.locals().size(); slot++) {
+                body.utf(site.locals().get(slot));
+                body.utf(slot < site.names().size() ? site.names().get(slot) : "");
+            }
+            body.varint(site.stack().size());
+            site.stack().forEach(body::utf);
+            body.varint(site.nonNull().size());
+            site.nonNull().stream().sorted().forEach(body::varint);
+        });
     }
 
     private static void writeSlot(Bytes body, long scalar, Object value, CoroutineBase coroutine,
@@ -332,16 +387,20 @@ final class FrameCodec {
      * Reads one record from {@code in} (its first four bytes, {@code start}, read already by
      * the caller if not null) into frames whose self references are {@code target}: every
      * method resolved and checked, every object read under {@code filter}; not yet validated
-     * against the methods' code (that is {@code deserialize}'s).
+     * against the methods' code (that is {@code deserialize}'s). A frame of a method whose code
+     * changed is refused, unless {@code acceptChangedCode} and the record carries its site,
+     * which {@link SiteMatch} finds in the new code.
      */
     static CoroutineFrame[] read(InputStream in, CoroutineBase target, ReadFilter filter, ClassLoader loader,
-            Resolver resolver) throws IOException {
-        byte[] record = readRecord(in, filter);
-        return new RecordReader(new Cursor(record), target, filter, loader, resolver).frames();
+            Resolver resolver, boolean acceptChangedCode) throws IOException {
+        int[] version = new int[1];
+        byte[] record = readRecord(in, filter, version);
+        return new RecordReader(new Cursor(record), target, filter, loader, resolver, version[0] == VERSION_WITH_SITES,
+                acceptChangedCode).frames();
     }
 
-    /** The bytes of the next record: its header checked, its length within the limit. */
-    private static byte[] readRecord(InputStream in, ReadFilter filter) throws IOException {
+    /** The bytes of the next record: its header checked, its length within the limit; its version into {@code version}. */
+    private static byte[] readRecord(InputStream in, ReadFilter filter, int[] version) throws IOException {
         byte[] start = in.readNBytes(5);
         if (start.length == 0) {
             throw corrupt("the stream holds no (further) coroutine: it ends before a record starts");
@@ -357,9 +416,10 @@ final class FrameCodec {
                     : "the stream is not a coroutine stream (it starts with " + String.format("0x%08x", magic)
                             + ", not 0x" + Integer.toHexString(MAGIC) + ")");
         }
-        int version = start[4] & 0xFF;
-        if (version != VERSION) {
-            throw corrupt("the record is in format version " + version + ", and this Weft reads version " + VERSION);
+        version[0] = start[4] & 0xFF;
+        if (version[0] != VERSION && version[0] != VERSION_WITH_SITES) {
+            throw corrupt("the record is in format version " + version[0] + ", and this Weft reads versions " + VERSION
+                    + " and " + VERSION_WITH_SITES);
         }
         long length = readVarint(in);
         if (length > filter.maxBytes()) {
@@ -403,13 +463,20 @@ final class FrameCodec {
         private final ReadFilter filter;
         private final ClassLoader loader;
         private final Resolver resolver;
+        private final boolean hasSites;
+        private final boolean acceptChangedCode;
+        /** Each frame's method, as its index in the table. */
+        private int[] frameMethods;
 
-        RecordReader(Cursor in, CoroutineBase target, ReadFilter filter, ClassLoader loader, Resolver resolver) {
+        RecordReader(Cursor in, CoroutineBase target, ReadFilter filter, ClassLoader loader, Resolver resolver,
+                boolean hasSites, boolean acceptChangedCode) {
             this.in = in;
             this.target = target;
             this.filter = filter;
             this.loader = loader;
             this.resolver = resolver;
+            this.hasSites = hasSites;
+            this.acceptChangedCode = acceptChangedCode;
         }
 
         CoroutineFrame[] frames() throws IOException {
@@ -426,7 +493,9 @@ final class FrameCodec {
                 throw in.corrupt("the method table does not match the build fingerprint "
                         + Long.toHexString(build) + " of the record's header");
             }
-            Method[] methods = resolve(table, build);
+            Map<List<Integer>, SiteMatch.SavedSite> sites = hasSites ? sites(table.size()) : Map.of();
+            boolean[] changed = new boolean[table.size()];
+            Method[] methods = resolve(table, build, changed);
             List<int[]> objectSlots = new ArrayList<>();
             CoroutineFrame[] frames = frameList(methods, objectSlots);
             Object[] objects = objects(methods);
@@ -440,7 +509,90 @@ final class FrameCodec {
             if (in.remaining() != 0) {
                 throw in.corrupt(in.remaining() + " byte(s) follow the serialized objects within the record");
             }
+            for (int f = 0; f < frames.length; f++) {
+                int method = frameMethods[f];
+                if (changed[method]) {
+                    frames[f] = onChangedCode(frames[f], sites.get(List.of(method, frames[f].bci)), table.get(method),
+                            build);
+                }
+            }
             return frames;
+        }
+
+        /** The sites the record carries, by method index and bci. */
+        private Map<List<Integer>, SiteMatch.SavedSite> sites(int methodCount) throws IOException {
+            int count = in.count("the site count", 9, filter.maxArrayLength());
+            Map<List<Integer>, SiteMatch.SavedSite> sites = new HashMap<>();
+            for (int i = 0; i < count; i++) {
+                String what = "site " + i + "'s ";
+                int method = in.varint(what + "method");
+                if (method >= methodCount) {
+                    throw in.corrupt("site " + i + " names method " + method + " of a table of " + methodCount);
+                }
+                int bci = in.varint(what + "bci");
+                String target = in.name(what + "called method");
+                int ordinal = in.varint(what + "ordinal");
+                int calls = in.varint(what + "call count");
+                if (ordinal >= calls) {
+                    throw in.corrupt("site " + i + " is call " + ordinal + " of " + calls + " calls");
+                }
+                int monitors = in.varint(what + "monitor count");
+                int line = (int) in.zigzagIn(what + "line", SiteTable.NO_LINE, 65535, "a line number");
+                int localCount = in.count(what + "local count", 2, 65535);
+                List<String> locals = new ArrayList<>(localCount);
+                List<String> names = new ArrayList<>(localCount);
+                for (int slot = 0; slot < localCount; slot++) {
+                    locals.add(in.name(what + "local " + slot + "'s code"));
+                    names.add(in.name(what + "local " + slot + "'s name"));
+                }
+                int stackCount = in.count(what + "stack count", 1, 65535);
+                List<String> stack = new ArrayList<>(stackCount);
+                for (int slot = 0; slot < stackCount; slot++) {
+                    stack.add(in.name(what + "stack slot " + slot + "'s code"));
+                }
+                int nonNullCount = in.count(what + "never-null count", 1, localCount + stackCount);
+                java.util.Set<Integer> nonNull = new java.util.HashSet<>();
+                for (int k = 0; k < nonNullCount; k++) {
+                    nonNull.add(in.varint(what + "never-null slot"));
+                }
+                SiteMatch.SavedSite site = new SiteMatch.SavedSite(target, ordinal, calls, locals,
+                        names.stream().allMatch(String::isEmpty) ? List.of() : names, stack, nonNull, monitors, line);
+                if (sites.put(List.of(method, bci), site) != null) {
+                    throw in.corrupt("site " + i + " repeats method " + method + "'s bci " + bci);
+                }
+            }
+            return sites;
+        }
+
+        /**
+         * {@code frame}, of a method whose code changed since {@code saved} was written there,
+         * as a frame of the new code ({@link SiteMatch}); refused if the record has no site for
+         * it or the new code cannot take it.
+         */
+        private CoroutineFrame onChangedCode(CoroutineFrame frame, SiteMatch.SavedSite saved, MethodReference reference,
+                long build) throws IOException {
+            String method = reference.className() + "." + reference.name() + reference.descriptor();
+            if (saved == null) {
+                throw new InvalidObjectException("cannot restore a frame of " + method + ": its code changed since the"
+                        + " coroutine was written, and the stream does not carry the frame's site to find it in the new code"
+                        + " (write it with recordSites()) (the stream is of build " + Long.toHexString(build) + ")");
+            }
+            if (frame.localCount != saved.locals().size() || frame.expressionCount != saved.stack().size()) {
+                throw in.corrupt("a frame of " + method + " has " + frame.localCount + " locals and " + frame.expressionCount
+                        + " stack slots, and the site the record gives it " + saved.locals().size() + " and "
+                        + saved.stack().size());
+            }
+            WovenMethods.WovenMethod woven = WovenMethods.methodOf(frame.method);
+            WovenMethods table = WovenMethods.of(frame.method.getDeclaringClass());
+            try {
+                return SiteMatch.match(frame, saved, woven.sites().values(), table == null ? null : table.sourceFile());
+            } catch (SiteMatch.Mismatch e) {
+                InvalidObjectException refused = new InvalidObjectException("cannot restore a frame of " + method
+                        + " on its changed code: " + e.getMessage() + " (the stream is of build " + Long.toHexString(build)
+                        + ")");
+                refused.initCause(e);
+                throw refused;
+            }
         }
 
         private List<MethodReference> methodTable() throws IOException {
@@ -457,8 +609,12 @@ final class FrameCodec {
             return s.isEmpty() ? null : s;
         }
 
-        /** Every method, checked to be woven with the code it had; the filter learns its slots' classes. */
-        private Method[] resolve(List<MethodReference> table, long build) throws IOException {
+        /**
+         * Every method, checked to be woven with the code it had, or, if the reader accepts
+         * changed code and the record carries sites, noted in {@code changed}; the filter learns
+         * its slots' classes.
+         */
+        private Method[] resolve(List<MethodReference> table, long build, boolean[] changed) throws IOException {
             ClassLoader classes = loader != null ? loader : Thread.currentThread().getContextClassLoader();
             Method[] methods = new Method[table.size()];
             Map<String, Class<?>> woven = new HashMap<>();
@@ -471,7 +627,9 @@ final class FrameCodec {
                         type = reference.wovenClass(classes);
                         woven.put(reference.className(), type);
                     }
-                    methods[i] = reference.in(type);
+                    boolean mayChange = acceptChangedCode && hasSites;
+                    methods[i] = reference.in(type, mayChange);
+                    changed[i] = mayChange && reference.changedIn(type);
                 } catch (InvalidObjectException | RuntimeException | LinkageError e) {
                     MethodReference m = table.get(i);
                     String why = e instanceof InvalidObjectException ? e.getMessage()
@@ -490,6 +648,7 @@ final class FrameCodec {
         private CoroutineFrame[] frameList(Method[] methods, List<int[]> objectSlots) throws IOException {
             int count = in.count("the frame count", 5, filter.maxArrayLength());
             CoroutineFrame[] frames = new CoroutineFrame[count];
+            frameMethods = new int[count];
             for (int f = 0; f < count; f++) {
                 in.frame = f;
                 in.slot = -1;
@@ -511,6 +670,7 @@ final class FrameCodec {
                     readSlot(f, s, scalars, values, objectSlots);
                 }
                 frames[f] = new CoroutineFrame(methods[method], bci, locals, stack, scalars, values);
+                frameMethods[f] = method;
             }
             in.frame = -1;
             in.slot = -1;

@@ -75,6 +75,21 @@ record MethodReference(String className, String name, String descriptor, String 
 
     /** The method in {@code type}, a {@linkplain #wovenClass woven class} of this name, checked to have the code it had. */
     Method in(Class<?> type) throws InvalidObjectException {
+        return in(type, false);
+    }
+
+    /** Whether the method's code in {@code type}, where {@link #in} found it woven, is not the code it had. */
+    boolean changedIn(Class<?> type) {
+        WovenMethods table = WovenMethods.of(type);
+        WovenMethods.WovenMethod woven = table == null ? null : table.method(name + descriptor);
+        return woven != null && !hash.equals(woven.hash());
+    }
+
+    /**
+     * The method in {@code type}, a {@linkplain #wovenClass woven class} of this name, checked to
+     * have the code it had unless {@code codeMayChange}.
+     */
+    Method in(Class<?> type, boolean codeMayChange) throws InvalidObjectException {
         Method method;
         try {
             method = WovenFrames.method(type, name + descriptor);
@@ -86,7 +101,7 @@ record MethodReference(String className, String name, String descriptor, String 
         if (woven == null) {
             throw invalid("the method is not woven here", null);
         }
-        if (!hash.equals(woven.hash())) {
+        if (!codeMayChange && !hash.equals(woven.hash())) {
             throw invalid("its code changed since the coroutine was written (fingerprint " + hash + ", now "
                     + woven.hash() + ")", null);
         }

@@ -26,7 +26,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * The fuzz campaign's child JVM ({@link FuzzTest} starts it; {@code main} takes the number of
  * cases per kind and a seed): byte-level mutations of sealed and unsealed streams, and
- * frame-level mutations of frame arrays, of real coroutines of both engines. Each case is read
+ * frame-level mutations of frame arrays, of real coroutines of both engines (half the byte cases
+ * written with their sites, format version 2, and read by a reader that accepts changed code). Each case is read
  * (or deserialized) and, if accepted, resumed for the rest of its calls; it is classified as
  * {@code refused <type>} (a documented exception), {@code resumed same} (exactly the original's
  * outputs), {@code resumed changed} (accepted, different outputs: a value changed within its
@@ -280,8 +281,12 @@ public final class FuzzMain {
             throws IOException {
         CoroutineBase original = subject.suspended(from);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean withSites = random.nextBoolean(); // records of version 2, read by a reader that accepts changed code
         try (CoroutineOutputStream<Integer, Object> out = sealed ? new CoroutineOutputStream<>(bytes, KEY)
                 : new CoroutineOutputStream<>(bytes)) {
+            if (withSites) {
+                out.recordSites();
+            }
             subject.write(out, original);
         }
         original.close();
@@ -290,6 +295,9 @@ public final class FuzzMain {
         try (CoroutineInputStream<Integer, Object> in = sealed
                 ? new CoroutineInputStream<>(new ByteArrayInputStream(mutated), KEY)
                 : new CoroutineInputStream<>(new ByteArrayInputStream(mutated))) {
+            if (withSites) {
+                in.acceptChangedCode();
+            }
             copy = subject.read(in, to);
         } catch (StreamCorruptedException | InvalidClassException | InvalidObjectException refused) {
             return "refused " + refused.getClass().getSimpleName();

@@ -241,7 +241,7 @@ class StreamFormatTest {
         byte[] bytes = write(slots(engine, 1));
         bytes[4] = 9;
         StreamCorruptedException e = assertThrows(StreamCorruptedException.class, () -> read(bytes, engine));
-        assertTrue(e.getMessage().contains("the record is in format version 9, and this Weft reads version 1"),
+        assertTrue(e.getMessage().contains("the record is in format version 9, and this Weft reads versions 1 and 2"),
                 e.getMessage());
     }
 

@@ -1,0 +1,277 @@
+package dev.weft.weaver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.weft.AsymCoroutine;
+import dev.weft.AsymRunnable;
+import dev.weft.CoroutineInputStream;
+import dev.weft.CoroutineOutputStream;
+import dev.weft.Engine;
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A coroutine written on one build of a class and read on a changed one (issue 36): each edit of
+ * the corpus below is compiled ({@code javac -g}) and woven here, the coroutine suspended in
+ * {@code ask} on the first build is written with its sites and read, accepting changed code,
+ * on the edited one, on both engines; it resumes there with the values it held and runs the new
+ * code, or is refused naming the frame, the line and the variable.
+ */
+class ChangedCodeTest {
+
+    private static final String NAME = "evolve.Flow";
+
+    /** The first build: {@code ask} suspends with {@code name} and {@code count} live. */
+    private static final String FIRST = """
+            package evolve;
+
+            import dev.weft.AsymCoroutine;
+            import dev.weft.AsymRunnable;
+
+            public class Flow implements AsymRunnable<String, String>, java.io.Serializable {
+                @Override
+                public String run(AsymCoroutine<? extends String, ? super String> self, String first) {
+                    return "run(" + ask(self, first) + ")";
+                }
+
+                String ask(AsymCoroutine<? extends String, ? super String> self, String name) {
+                    int count = name.length();
+                    String answer = self.ret("asked " + name);
+                    return name + ":" + count + ":" + answer;
+                }
+            }
+            """;
+
+    private static final String ASK_BODY = """
+                    int count = name.length();
+                    String answer = self.ret("asked " + name);
+                    return name + ":" + count + ":" + answer;
+            """;
+
+    @TempDir
+    Path directory;
+
+    /** The first build with {@code ask}'s body replaced by {@code body}. */
+    private static String withAsk(String body) {
+        assertTrue(FIRST.contains(ASK_BODY));
+        return FIRST.replace(ASK_BODY, body);
+    }
+
+    /** Compiles {@code source} with its variables' names, weaves it, and loads it in a class loader of its own. */
+    private ClassLoader build(String label, String source) throws Exception {
+        Path sources = Files.createDirectories(directory.resolve(label + "-src/evolve"));
+        Path classes = Files.createDirectories(directory.resolve(label + "-classes"));
+        Path file = sources.resolve("Flow.java");
+        Files.writeString(file, source);
+        String classPath = System.getProperty("java.class.path") + File.pathSeparator
+                + System.getProperty("jdk.module.path", ""); // weft-core, where the tests run on the module path
+        Process javac = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "javac").toString(), "-g",
+                "-proc:none", "-d", classes.toString(), "-cp", classPath, file.toString()).redirectErrorStream(true).start();
+        String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, javac.waitFor(), "compiling " + label + ": " + output);
+        Map<String, byte[]> woven = new HashMap<>();
+        try (Stream<Path> files = Files.walk(classes)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String className = classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
+                woven.put(className, new Weaver().weave(Files.readAllBytes(f)));
+            }
+        }
+        return new ClassLoader("evolve-" + label, ChangedCodeTest.class.getClassLoader()) {
+            @Override
+            protected Class<?> findClass(String className) throws ClassNotFoundException {
+                byte[] bytes = woven.get(className);
+                if (bytes == null) {
+                    throw new ClassNotFoundException(className);
+                }
+                return defineClass(className, bytes, 0, bytes.length);
+            }
+        };
+    }
+
+    /** The first build's coroutine, called with "ada" to its ret in {@code ask}, written with its sites. */
+    private byte[] writtenOnTheFirstBuild(Engine engine, boolean withSites) throws Exception {
+        @SuppressWarnings("unchecked")
+        AsymRunnable<String, String> body = (AsymRunnable<String, String>) build("first", FIRST).loadClass(NAME)
+                .getConstructor().newInstance();
+        AsymCoroutine<String, String> co = new AsymCoroutine<>(body, engine);
+        assertEquals("asked ada", co.call("ada"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (CoroutineOutputStream<String, String> out = new CoroutineOutputStream<>(bytes)) {
+            if (withSites) {
+                out.recordSites();
+            }
+            out.writeAsymCoroutine(co);
+        }
+        co.close();
+        return bytes.toByteArray();
+    }
+
+    /** The coroutine written on the first build, read on the build of {@code source}, accepting changed code. */
+    private AsymCoroutine<String, String> readOn(String label, String source, Engine engine) throws Exception {
+        byte[] written = writtenOnTheFirstBuild(engine, true);
+        try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
+                new ByteArrayInputStream(written), build(label, source)).allowPackage("evolve").acceptChangedCode()) {
+            return in.readAsymCoroutine(new AsymCoroutine<>(engine));
+        }
+    }
+
+    private String refusal(String label, String source, Engine engine) {
+        return assertThrows(InvalidObjectException.class, () -> readOn(label, source, engine)).getMessage();
+    }
+
+    /** The place of line {@code line} of {@code ask}, as messages name it. */
+    private static String ask(int line) {
+        return NAME + ".ask(Flow.java:" + line + ")";
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void theSameCodeResumesAsAlways(Engine engine) throws Exception {
+        assertEquals("run(ada:3:x)", readOn("same", FIRST, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void linesAndCommentsAddedBeforeTheSiteOnlyMoveIt(Engine engine) throws Exception {
+        String moved = FIRST.replace("    String ask(", "    // asks for an answer\n\n\n    String ask(");
+        assertEquals("run(ada:3:x)", readOn("moved", moved, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aStatementAddedAfterTheSiteRunsOnResume(Engine engine) throws Exception {
+        String after = withAsk("""
+                        int count = name.length();
+                        String answer = self.ret("asked " + name);
+                        answer = answer.toUpperCase();
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("run(ada:3:X)", readOn("after", after, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aStatementAddedBeforeTheSiteDoesNotRunForTheSavedFrame(Engine engine) throws Exception {
+        String before = withAsk("""
+                        int count = name.length();
+                        System.setProperty("evolve.before", name);
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer;
+                """);
+        System.clearProperty("evolve.before");
+        assertEquals("run(ada:3:x)", readOn("before", before, engine).call("x"));
+        assertEquals(null, System.getProperty("evolve.before"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aVariableTheNewCodeNoLongerReadsIsDropped(Engine engine) throws Exception {
+        String removed = withAsk("""
+                        int count = name.length();
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + answer;
+                """);
+        assertEquals("run(ada:x)", readOn("removed", removed, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aNewVariableLiveAtTheSiteIsRefusedByName(Engine engine) {
+        String added = withAsk("""
+                        int count = name.length();
+                        long total = 3;
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer + total;
+                """);
+        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
+                + " on its changed code: `total` is live at " + ask(15) + " in the new code but not in the saved frame",
+                withoutBuild(refusal("added", added, engine)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aVariableWhoseTypeChangedIsRefused(Engine engine) {
+        String retyped = withAsk("""
+                        long count = name.length();
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
+                + " on its changed code: `count` is of type long at " + ask(14) + " in the new code and was of type int in the"
+                + " saved frame", withoutBuild(refusal("retyped", retyped, engine)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aSiteWhoseCallIsMadeTwiceCannotBeFound(Engine engine) {
+        String twice = withAsk("""
+                        int count = name.length();
+                        self.ret("first");
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
+                + " on its changed code: the frame saved at " + ask(14) + " is suspended in call 1 of 1 of dev.weft.AsymCoroutine.ret"
+                + " there, and the new code makes 2: which one it is cannot be told", withoutBuild(refusal("twice", twice, engine)));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aRenamedMethodIsNoLongerThere(Engine engine) {
+        String renamed = FIRST.replace("ask(", "question(");
+        assertTrue(refusal("renamed", renamed, engine).startsWith("cannot restore a frame of evolve.Flow.ask("
+                + "Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;: the method no longer exists"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aStreamWrittenWithoutSitesKeepsTheExactRule(Engine engine) throws Exception {
+        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
+        byte[] written = writtenOnTheFirstBuild(engine, false);
+        ClassLoader changed = build("no-sites", after);
+        InvalidObjectException refused = assertThrows(InvalidObjectException.class, () -> {
+            try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
+                    new ByteArrayInputStream(written), changed).allowPackage("evolve").acceptChangedCode()) {
+                in.readAsymCoroutine(new AsymCoroutine<>(engine));
+            }
+        });
+        assertTrue(refused.getMessage().contains(": its code changed since the coroutine was written (fingerprint "),
+                refused.getMessage());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aReaderThatDoesNotAcceptChangedCodeRefusesIt(Engine engine) throws Exception {
+        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
+        byte[] written = writtenOnTheFirstBuild(engine, true);
+        ClassLoader changed = build("not-accepted", after);
+        InvalidObjectException refused = assertThrows(InvalidObjectException.class, () -> {
+            try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
+                    new ByteArrayInputStream(written), changed).allowPackage("evolve")) {
+                in.readAsymCoroutine(new AsymCoroutine<>(engine));
+            }
+        });
+        assertTrue(refused.getMessage().contains(": its code changed since the coroutine was written (fingerprint "),
+                refused.getMessage());
+    }
+
+    /** {@code message} without its last part, " (the stream is of build ...)". */
+    private static String withoutBuild(String message) {
+        int at = message.lastIndexOf(" (the stream is of build ");
+        return at < 0 ? message : message.substring(0, at);
+    }
+}
