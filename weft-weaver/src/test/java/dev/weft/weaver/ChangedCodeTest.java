@@ -62,6 +62,10 @@ class ChangedCodeTest {
                     return name + ":" + count + ":" + answer;
             """;
 
+    /** How a refusal of {@code ask}'s frame starts. */
+    private static final String ASK_REFUSED = "cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;"
+            + "Ljava/lang/String;)Ljava/lang/String; on its changed code: ";
+
     @TempDir
     Path directory;
 
@@ -197,8 +201,7 @@ class ChangedCodeTest {
                         String answer = self.ret("asked " + name);
                         return name + ":" + count + ":" + answer + total;
                 """);
-        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
-                + " on its changed code: `total` is live at " + ask(15) + " in the new code but not in the saved frame",
+        assertEquals(ASK_REFUSED + "`total` is live at " + ask(15) + " in the new code but not in the saved frame",
                 withoutBuild(refusal("added", added, engine)));
     }
 
@@ -210,8 +213,7 @@ class ChangedCodeTest {
                         String answer = self.ret("asked " + name);
                         return name + ":" + count + ":" + answer;
                 """);
-        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
-                + " on its changed code: `count` is of type long at " + ask(14) + " in the new code and was of type int in the"
+        assertEquals(ASK_REFUSED + "`count` is of type long at " + ask(14) + " in the new code and was of type int in the"
                 + " saved frame", withoutBuild(refusal("retyped", retyped, engine)));
     }
 
@@ -224,8 +226,7 @@ class ChangedCodeTest {
                         String answer = self.ret("asked " + name);
                         return name + ":" + count + ":" + answer;
                 """);
-        assertEquals("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;"
-                + " on its changed code: the frame saved at " + ask(14) + " is suspended in call 1 of 1 of dev.weft.AsymCoroutine.ret"
+        assertEquals(ASK_REFUSED + "the frame saved at " + ask(14) + " is suspended in call 1 of 1 of dev.weft.AsymCoroutine.ret"
                 + " there, and the new code makes 2: which one it is cannot be told", withoutBuild(refusal("twice", twice, engine)));
     }
 
@@ -240,28 +241,24 @@ class ChangedCodeTest {
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aStreamWrittenWithoutSitesKeepsTheExactRule(Engine engine) throws Exception {
-        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
-        byte[] written = writtenOnTheFirstBuild(engine, false);
-        ClassLoader changed = build("no-sites", after);
-        InvalidObjectException refused = assertThrows(InvalidObjectException.class, () -> {
-            try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
-                    new ByteArrayInputStream(written), changed).allowPackage("evolve").acceptChangedCode()) {
-                in.readAsymCoroutine(new AsymCoroutine<>(engine));
-            }
-        });
-        assertTrue(refused.getMessage().contains(": its code changed since the coroutine was written (fingerprint "),
-                refused.getMessage());
+        assertRefusedAsChanged(writtenOnTheFirstBuild(engine, false), "no-sites", true, engine);
     }
 
     @ParameterizedTest
     @EnumSource(Engine.class)
     void aReaderThatDoesNotAcceptChangedCodeRefusesIt(Engine engine) throws Exception {
-        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
-        byte[] written = writtenOnTheFirstBuild(engine, true);
-        ClassLoader changed = build("not-accepted", after);
+        assertRefusedAsChanged(writtenOnTheFirstBuild(engine, true), "not-accepted", false, engine);
+    }
+
+    /** Asserts that {@code written}, read on a build whose {@code ask} changed after its call, is refused by the exact rule. */
+    private void assertRefusedAsChanged(byte[] written, String label, boolean accept, Engine engine) throws Exception {
+        ClassLoader changed = build(label, FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\""));
         InvalidObjectException refused = assertThrows(InvalidObjectException.class, () -> {
             try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
                     new ByteArrayInputStream(written), changed).allowPackage("evolve")) {
+                if (accept) {
+                    in.acceptChangedCode();
+                }
                 in.readAsymCoroutine(new AsymCoroutine<>(engine));
             }
         });
