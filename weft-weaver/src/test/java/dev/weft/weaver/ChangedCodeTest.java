@@ -53,6 +53,8 @@ class ChangedCodeTest {
                     String answer = self.ret("asked " + name);
                     return name + ":" + count + ":" + answer;
                 }
+
+                private static final long serialVersionUID = 1L; // the frames hold a Flow: its serialized form is kept
             }
             """;
 
@@ -236,6 +238,41 @@ class ChangedCodeTest {
         String renamed = FIRST.replace("ask(", "question(");
         assertTrue(refusal("renamed", renamed, engine).startsWith("cannot restore a frame of evolve.Flow.ask("
                 + "Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String;: the method no longer exists"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aMethodAddedElsewhereInTheClassChangesNoFrame(Engine engine) throws Exception {
+        String added = FIRST.replace("    String ask(", "    static int twice(int n) {\n        return 2 * n;\n    }\n\n    String ask(");
+        assertEquals("run(ada:3:x)", readOn("elsewhere", added, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aLambdaAddedBeforeTheSiteIsNoVariableLiveThere(Engine engine) throws Exception {
+        String lambda = withAsk("""
+                        int count = name.length();
+                        java.util.function.Supplier<String> shout = () -> name.toUpperCase();
+                        System.setProperty("evolve.lambda", shout.get());
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("run(ada:3:x)", readOn("lambda", lambda, engine).call("x"));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aLoopAroundTheSiteMakesVariablesLiveThereThatTheSavedFrameDidNotKeep(Engine engine) {
+        String loop = withAsk("""
+                        int count = name.length();
+                        String answer = null;
+                        for (int round = 0; round < 1; round++) {
+                            answer = self.ret("asked " + name);
+                        }
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals(ASK_REFUSED + "`self` is live at " + ask(16) + " in the new code but not in the saved frame",
+                withoutBuild(refusal("loop", loop, engine)));
     }
 
     @ParameterizedTest
