@@ -303,6 +303,90 @@ class ChangedCodeTest {
                 refused.getMessage());
     }
 
+    /**
+     * A record whose sites name each other's frames (hostile bytes: the method table and its
+     * fingerprint intact, the sites swapped): the changed frame is given a site of another size
+     * than its own, and the reader refuses the record as corrupt instead of reading past a slot.
+     */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void sitesThatDoNotFitTheirFramesAreRefusedAsCorrupt(Engine engine) throws Exception {
+        byte[] written = writtenOnTheFirstBuild(engine, true);
+        swapFirstTwoSitesKeys(written);
+        ClassLoader changed = build("swapped", FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\""));
+        java.io.StreamCorruptedException refused = assertThrows(java.io.StreamCorruptedException.class, () -> {
+            try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
+                    new ByteArrayInputStream(written), changed).allowPackage("evolve").acceptChangedCode()) {
+                in.readAsymCoroutine(new AsymCoroutine<>(engine));
+            }
+        });
+        assertTrue(refused.getMessage().contains("a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;Ljava/lang/String;)"
+                + "Ljava/lang/String; has "), refused.getMessage());
+        assertTrue(refused.getMessage().contains(" and the site the record gives it "), refused.getMessage());
+    }
+
+    /** Swaps the (method, bci) keys of the record's first two sites, each two one-byte varints, in place. */
+    private static void swapFirstTwoSitesKeys(byte[] record) {
+        int[] at = {5};
+        varint(record, at); // the record's length
+        varint(record, at); // the woven format
+        at[0] += 8; // the build fingerprint
+        int methods = varint(record, at);
+        for (int i = 0; i < 4 * methods; i++) {
+            skipUtf(record, at);
+        }
+        assertEquals(2, varint(record, at), "the sites of run and ask");
+        int first = at[0];
+        skipSite(record, at);
+        int second = at[0];
+        for (int i = 0; i < 2; i++) {
+            assertTrue(record[first + i] >= 0 && record[second + i] >= 0, "one-byte varints");
+            byte b = record[first + i];
+            record[first + i] = record[second + i];
+            record[second + i] = b;
+        }
+    }
+
+    private static void skipSite(byte[] record, int[] at) {
+        for (int i = 0; i < 2; i++) {
+            varint(record, at); // method, bci
+        }
+        skipUtf(record, at); // the called method
+        for (int i = 0; i < 4; i++) {
+            varint(record, at); // ordinal, calls, monitors, line
+        }
+        int locals = varint(record, at);
+        for (int i = 0; i < 2 * locals; i++) {
+            skipUtf(record, at);
+        }
+        int stack = varint(record, at);
+        for (int i = 0; i < stack; i++) {
+            skipUtf(record, at);
+        }
+        int nonNull = varint(record, at);
+        for (int i = 0; i < nonNull; i++) {
+            varint(record, at);
+        }
+    }
+
+    /** Moves {@code at[0]} past the utf there: its length, then its bytes. */
+    private static void skipUtf(byte[] bytes, int[] at) {
+        int length = varint(bytes, at);
+        at[0] += length;
+    }
+
+    /** The unsigned varint at {@code at[0]}, which moves past it. */
+    private static int varint(byte[] bytes, int[] at) {
+        int value = 0;
+        for (int shift = 0;; shift += 7) {
+            int b = bytes[at[0]++] & 0xFF;
+            value |= (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+    }
+
     /** {@code message} without its last part, " (the stream is of build ...)". */
     private static String withoutBuild(String message) {
         int at = message.lastIndexOf(" (the stream is of build ");
