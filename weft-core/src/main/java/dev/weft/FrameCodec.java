@@ -21,9 +21,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Weft's own byte format for a suspended coroutine's {@linkplain CoroutineFrame frames}, which
@@ -211,7 +214,7 @@ final class FrameCodec {
 
     /** The sites of {@code frames}, each once: those of methods whose class's table has them. */
     private static void writeSites(Bytes body, CoroutineFrame[] frames, Map<Method, Integer> methodIndex) {
-        Map<List<Integer>, SiteMatch.SavedSite> sites = new java.util.LinkedHashMap<>();
+        Map<List<Integer>, SiteMatch.SavedSite> sites = new LinkedHashMap<>();
         for (CoroutineFrame frame : frames) {
             List<Integer> key = List.of(methodIndex.get(frame.method), frame.bci);
             if (!sites.containsKey(key)) {
@@ -551,7 +554,7 @@ final class FrameCodec {
                     stack.add(in.name(what + "stack slot " + slot + "'s code"));
                 }
                 int nonNullCount = in.count(what + "never-null count", 1, localCount + stackCount);
-                java.util.Set<Integer> nonNull = new java.util.HashSet<>();
+                Set<Integer> nonNull = new HashSet<>();
                 for (int k = 0; k < nonNullCount; k++) {
                     nonNull.add(in.varint(what + "never-null slot"));
                 }
