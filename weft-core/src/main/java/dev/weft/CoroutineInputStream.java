@@ -82,8 +82,8 @@ public class CoroutineInputStream<I, O> implements Closeable {
     private final InputStream in;
     private final ClassLoader loader;
     private final ReadFilter filter = new ReadFilter();
-    /** Whether frames of changed methods are matched to their new code ({@link #acceptChangedCode}). */
-    private boolean acceptChangedCode;
+    /** What is done with frames of changed methods ({@link #acceptChangedCode}): by default, refused. */
+    private FrameCodec.ChangedCode changedCode = FrameCodec.ChangedCode.REFUSED;
 
     /**
      * A stream of unsealed coroutines that resolves classes as {@link ObjectInputStream} does.
@@ -204,8 +204,47 @@ public class CoroutineInputStream<I, O> implements Closeable {
      * @return this stream
      */
     public CoroutineInputStream<I, O> acceptChangedCode() {
-        acceptChangedCode = true;
+        changedCode = new FrameCodec.ChangedCode(true, changedCode.formerSites());
         return this;
+    }
+
+    /**
+     * As {@link #acceptChangedCode()}, and for records written without their sites too: the
+     * site of a frame of a changed method is then found among those {@code formerSites} gives
+     * for the method's former code, the text {@link CoroutineOutputStream#sitesOf} gave the
+     * writer. So a store keeps each method's sites once, with the fingerprint of its code,
+     * rather than in every record. A record that carries its sites is matched by those. A frame
+     * whose method's former sites are not known ({@code formerSites} answers null) is refused,
+     * naming the method and its fingerprint, and so are sites that are not that code's.
+     *
+     * @param formerSites where the sites of a method's former code are found
+     * @return this stream
+     */
+    public CoroutineInputStream<I, O> acceptChangedCode(FormerSites formerSites) {
+        if (formerSites == null) {
+            throw new NullPointerException("formerSites");
+        }
+        changedCode = new FrameCodec.ChangedCode(true, formerSites);
+        return this;
+    }
+
+    /**
+     * Where a reader that {@linkplain #acceptChangedCode(FormerSites) accepts changed code}
+     * finds the sites of a method's former code. Called on the reading thread, at most once per
+     * method and record.
+     */
+    @FunctionalInterface
+    public interface FormerSites {
+        /**
+         * The sites of a method's code as {@link CoroutineOutputStream#sitesOf} gave them when
+         * its fingerprint was {@code fingerprint} ({@link CoroutineOutputStream#fingerprintOf}).
+         *
+         * @param className   the binary name of the method's class, {@code com.example.OrderFlow}
+         * @param method      its name and descriptor, {@code run(Ljava/lang/String;)V}
+         * @param fingerprint the fingerprint of its code when the frame was written
+         * @return the text, or null if it is not known
+         */
+        String sitesOf(String className, String method, String fingerprint);
     }
 
     /**
@@ -284,12 +323,12 @@ public class CoroutineInputStream<I, O> implements Closeable {
      */
     public CoroutineFrame[] readFrames(CoroutineBase standIn) throws IOException {
         filter.allow(standIn.getClass().getName()); // seen again when the stream refers back to it
-        return FrameCodec.read(in, standIn, filter, loader, this::resolveObject, acceptChangedCode);
+        return FrameCodec.read(in, standIn, filter, loader, this::resolveObject, changedCode);
     }
 
     private void read(CoroutineBase target) throws IOException {
         filter.allow(target.getClass().getName()); // what a reference to itself resolves to, seen again when referred back to
-        CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject, acceptChangedCode);
+        CoroutineFrame[] frames = FrameCodec.read(in, target, filter, loader, this::resolveObject, changedCode);
         try {
             target.deserialize(frames);
         } catch (IllegalArgumentException e) {

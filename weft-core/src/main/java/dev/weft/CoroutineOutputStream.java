@@ -1,6 +1,7 @@
 package dev.weft;
 
 import dev.weft.internal.woven.SourceTerms;
+import dev.weft.internal.woven.WovenMethods;
 
 import java.io.Closeable;
 import java.io.Flushable;
@@ -111,6 +112,33 @@ public class CoroutineOutputStream<I, O> implements Closeable, Flushable {
     public CoroutineOutputStream<I, O> recordSites() {
         recordSites = true;
         return this;
+    }
+
+    /**
+     * Every site of {@code method}'s code as text (letters, digits, {@code -} and {@code _}):
+     * what {@link #recordSites()} puts in a record for each frame of the method, for all its
+     * sites at once. A store that keeps it once per method and {@linkplain #fingerprintOf
+     * fingerprint} can write records without sites and still resume them on changed code
+     * ({@link CoroutineInputStream#acceptChangedCode(CoroutineInputStream.FormerSites)}).
+     *
+     * @param method a method of a woven class
+     * @return the text; null if {@code method} is not woven (no frame can be one of its)
+     */
+    public static String sitesOf(Method method) {
+        return FrameCodec.sitesText(method);
+    }
+
+    /**
+     * The weaver's fingerprint of {@code method}'s code, as a record's method table holds it: a
+     * frame is resumed exactly (without {@link CoroutineInputStream#acceptChangedCode()}) only
+     * by code of the same fingerprint.
+     *
+     * @param method a method of a woven class
+     * @return the fingerprint; null if {@code method} is not woven
+     */
+    public static String fingerprintOf(Method method) {
+        WovenMethods.WovenMethod woven = WovenMethods.methodOf(method);
+        return woven == null ? null : woven.hash();
     }
 
     /** Flushes the underlying stream; a sealed stream has nothing to flush before it is closed. */

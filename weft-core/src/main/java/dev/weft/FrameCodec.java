@@ -20,6 +20,8 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -27,6 +29,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 /**
  * Weft's own byte format for a suspended coroutine's {@linkplain CoroutineFrame frames}, which
@@ -65,7 +70,9 @@ import java.util.Set;
  *     of locals, each its code and its source name (utf, empty without one); a varint count of
  *     stack slots, each its code (utf); a varint count of never-null slots, each its index.
  *     A reader that accepts changed code ({@link CoroutineInputStream#acceptChangedCode}) resumes
- *     a frame of a method whose fingerprint changed by {@link SiteMatch}'s rule, from these</td></tr>
+ *     a frame of a method whose fingerprint changed by {@link SiteMatch}'s rule, from these.
+ *     A version 1 record carries none: a reader given its methods' former sites apart (a
+ *     store keeps them once per build, {@link #sitesText}) matches by those</td></tr>
  * <tr><td>frame count</td><td>varint</td><td>how many frames, outermost first</td></tr>
  * <tr><td>frames</td><td>per frame: 4 varints, then one slot per local and stack slot</td><td>the
  *     index of its method in the table, its {@linkplain CoroutineFrame#bci bci}, its local
@@ -229,21 +236,156 @@ final class FrameCodec {
         sites.forEach((key, site) -> {
             body.varint(key.get(0));
             body.varint(key.get(1));
-            body.utf(site.target());
-            body.varint(site.ordinal());
-            body.varint(site.calls());
-            body.varint(site.monitors());
-            body.zigzag(site.line());
-            body.varint(site.locals().size());
-            for (int slot = 0; slot < site.locals().size(); slot++) {
-                body.utf(site.locals().get(slot));
-                body.utf(slot < site.names().size() ? site.names().get(slot) : "");
-            }
-            body.varint(site.stack().size());
-            site.stack().forEach(body::utf);
-            body.varint(site.nonNull().size());
-            site.nonNull().stream().sorted().forEach(body::varint);
+            writeSite(body, site);
         });
+    }
+
+    /** One site's fields after its method and bci, as the layout gives them. */
+    private static void writeSite(Bytes body, SiteMatch.SavedSite site) {
+        body.utf(site.target());
+        body.varint(site.ordinal());
+        body.varint(site.calls());
+        body.varint(site.monitors());
+        body.zigzag(site.line());
+        body.varint(site.locals().size());
+        for (int slot = 0; slot < site.locals().size(); slot++) {
+            body.utf(site.locals().get(slot));
+            body.utf(slot < site.names().size() ? site.names().get(slot) : "");
+        }
+        body.varint(site.stack().size());
+        site.stack().forEach(body::utf);
+        body.varint(site.nonNull().size());
+        site.nonNull().stream().sorted().forEach(body::varint);
+    }
+
+    /** The most bytes the sites of one method inflate to; more is refused as corrupt (a method's code has at most 64 KiB). */
+    static final int MAX_SITES_BYTES = 1 << 24;
+
+    /**
+     * Every site of {@code method} as text ({@link CoroutineOutputStream#sitesOf}): the bytes
+     * {@link WeavingContract#FRAMES_FORMAT_VERSION}, a varint count, then per site its bci and
+     * its fields as a record's sites section has them; deflated (raw, RFC 1951: the sites of one
+     * method repeat their called methods and types), in URL-safe Base64 without padding.
+     */
+    static String sitesText(Method method) {
+        WovenMethods.WovenMethod woven = WovenMethods.methodOf(method);
+        if (woven == null) {
+            return null;
+        }
+        Collection<SiteTable.Site> sites = woven.sites().values();
+        Bytes body = new Bytes(16 + sites.size() * 128);
+        body.varint(WeavingContract.FRAMES_FORMAT_VERSION);
+        body.varint(sites.size());
+        for (SiteTable.Site site : sites) {
+            body.varint(site.bci());
+            writeSite(body, SiteMatch.SavedSite.of(site, sites));
+        }
+        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+        try {
+            deflater.setInput(body.bytes, 0, body.length);
+            deflater.finish();
+            Bytes deflated = new Bytes(64 + body.length / 2);
+            byte[] chunk = new byte[4096];
+            while (!deflater.finished()) {
+                deflated.write(chunk, 0, deflater.deflate(chunk));
+            }
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(deflated.bytes,
+                    deflated.length));
+        } finally {
+            deflater.end();
+        }
+    }
+
+    /** {@code deflated} inflated, refused as corrupt if it is not raw deflate or inflates past {@link #MAX_SITES_BYTES}. */
+    private static byte[] inflated(byte[] deflated, String what) throws StreamCorruptedException {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(deflated);
+            Bytes out = new Bytes(Math.min(MAX_SITES_BYTES, 4 * deflated.length + 64));
+            byte[] chunk = new byte[4096];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(chunk);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw corrupt(what + " end inside their deflated bytes: they are cut");
+                }
+                if (out.length + n > MAX_SITES_BYTES) {
+                    throw corrupt(what + " inflate to more than " + MAX_SITES_BYTES + " bytes, more than any method's");
+                }
+                out.write(chunk, 0, n);
+            }
+            if (inflater.getRemaining() != 0) {
+                throw corrupt(what + " have " + inflater.getRemaining() + " byte(s) after their deflated bytes");
+            }
+            return Arrays.copyOf(out.bytes, out.length);
+        } catch (DataFormatException e) {
+            throw corrupt(what + " are not deflated bytes (" + e.getMessage() + ")");
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /**
+     * The sites {@link #sitesText} wrote for {@code method} (named for the messages), by bci;
+     * checked as a record is, the text coming from wherever the reader keeps it.
+     */
+    static Map<Integer, SiteMatch.SavedSite> readSitesText(String text, String method) throws IOException {
+        String what = "the sites given for the former code of " + method;
+        byte[] deflated;
+        try {
+            deflated = Base64.getUrlDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw corrupt(what + " are not Weft's text of sites (" + e.getMessage() + ")");
+        }
+        Cursor in = new Cursor(inflated(deflated, what), what);
+        int format = in.varint("the woven format");
+        if (format != WeavingContract.FRAMES_FORMAT_VERSION) {
+            throw new InvalidObjectException("cannot restore a frame of " + method + " on its changed code: the sites"
+                    + " given for its former code are in the frames of woven format " + format + ", and this Weft's"
+                    + " are those of format " + WeavingContract.FRAMES_FORMAT_VERSION);
+        }
+        int count = in.count("the site count", 9, MAX_NAME_BYTES);
+        Map<Integer, SiteMatch.SavedSite> sites = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            int bci = in.varint("site " + i + "'s bci");
+            if (sites.put(bci, readSite(in, "site " + i + "'s ")) != null) {
+                throw in.corrupt("site " + i + " repeats bci " + bci);
+            }
+        }
+        if (in.remaining() != 0) {
+            throw in.corrupt(in.remaining() + " byte(s) follow the last site");
+        }
+        return sites;
+    }
+
+    /** One site's fields after its method and bci, each read as {@code what} and the field's name. */
+    private static SiteMatch.SavedSite readSite(Cursor in, String what) throws IOException {
+        String target = in.name(what + "called method");
+        int ordinal = in.varint(what + "ordinal");
+        int calls = in.varint(what + "call count");
+        if (ordinal >= calls) {
+            throw in.corrupt(what + "call is call " + ordinal + " of " + calls + " calls");
+        }
+        int monitors = in.varint(what + "monitor count");
+        int line = (int) in.zigzagIn(what + "line", SiteTable.NO_LINE, 65535, "a line number");
+        int localCount = in.count(what + "local count", 2, 65535);
+        List<String> locals = new ArrayList<>(localCount);
+        List<String> names = new ArrayList<>(localCount);
+        for (int slot = 0; slot < localCount; slot++) {
+            locals.add(in.name(what + "local " + slot + "'s code"));
+            names.add(in.name(what + "local " + slot + "'s name"));
+        }
+        int stackCount = in.count(what + "stack count", 1, 65535);
+        List<String> stack = new ArrayList<>(stackCount);
+        for (int slot = 0; slot < stackCount; slot++) {
+            stack.add(in.name(what + "stack slot " + slot + "'s code"));
+        }
+        int nonNullCount = in.count(what + "never-null count", 1, localCount + stackCount);
+        Set<Integer> nonNull = new HashSet<>();
+        for (int k = 0; k < nonNullCount; k++) {
+            nonNull.add(in.varint(what + "never-null slot"));
+        }
+        return new SiteMatch.SavedSite(target, ordinal, calls, locals,
+                names.stream().allMatch(String::isEmpty) ? List.of() : names, stack, nonNull, monitors, line);
     }
 
     private static void writeSlot(Bytes body, long scalar, Object value, CoroutineBase coroutine,
@@ -391,15 +533,30 @@ final class FrameCodec {
      * the caller if not null) into frames whose self references are {@code target}: every
      * method resolved and checked, every object read under {@code filter}; not yet validated
      * against the methods' code (that is {@code deserialize}'s). A frame of a method whose code
-     * changed is refused, unless {@code acceptChangedCode} and the record carries its site,
-     * which {@link SiteMatch} finds in the new code.
+     * changed is refused, unless {@code changedCode} accepts it and the record carries its site,
+     * or {@code changedCode} gives its method's former sites: {@link SiteMatch} finds it in the
+     * new code.
      */
     static CoroutineFrame[] read(InputStream in, CoroutineBase target, ReadFilter filter, ClassLoader loader,
-            Resolver resolver, boolean acceptChangedCode) throws IOException {
+            Resolver resolver, ChangedCode changedCode) throws IOException {
         int[] version = new int[1];
         byte[] record = readRecord(in, filter, version);
         return new RecordReader(new Cursor(record), target, filter, loader, resolver, version[0] == VERSION_WITH_SITES,
-                acceptChangedCode).frames();
+                changedCode).frames();
+    }
+
+    /**
+     * What a reader does with a frame of a method whose code changed: refuse it ({@link #REFUSED}),
+     * or match it to the new code by the site its record carries or, for a record without
+     * sites, by those {@code formerSites} gives (null if none).
+     */
+    record ChangedCode(boolean accepted, CoroutineInputStream.FormerSites formerSites) {
+        static final ChangedCode REFUSED = new ChangedCode(false, null);
+
+        /** Whether frames of a record, with its sites or not, may be of changed code. */
+        boolean mayMatch(boolean recordHasSites) {
+            return accepted && (recordHasSites || formerSites != null);
+        }
     }
 
     /** The bytes of the next record: its header checked, its length within the limit; its version into {@code version}. */
@@ -467,19 +624,21 @@ final class FrameCodec {
         private final ClassLoader loader;
         private final Resolver resolver;
         private final boolean hasSites;
-        private final boolean acceptChangedCode;
+        private final ChangedCode changedCode;
         /** Each frame's method, as its index in the table. */
         private int[] frameMethods;
+        /** The former sites of changed methods, by method index, each read once from {@link ChangedCode#formerSites}. */
+        private final Map<Integer, Map<Integer, SiteMatch.SavedSite>> formerSites = new HashMap<>();
 
         RecordReader(Cursor in, CoroutineBase target, ReadFilter filter, ClassLoader loader, Resolver resolver,
-                boolean hasSites, boolean acceptChangedCode) {
+                boolean hasSites, ChangedCode changedCode) {
             this.in = in;
             this.target = target;
             this.filter = filter;
             this.loader = loader;
             this.resolver = resolver;
             this.hasSites = hasSites;
-            this.acceptChangedCode = acceptChangedCode;
+            this.changedCode = changedCode;
         }
 
         CoroutineFrame[] frames() throws IOException {
@@ -515,8 +674,9 @@ final class FrameCodec {
             for (int f = 0; f < frames.length; f++) {
                 int method = frameMethods[f];
                 if (changed[method]) {
-                    frames[f] = onChangedCode(frames[f], sites.get(List.of(method, frames[f].bci)), table.get(method),
-                            build);
+                    SiteMatch.SavedSite saved = hasSites ? sites.get(List.of(method, frames[f].bci))
+                            : formerSite(method, table.get(method), frames[f].bci, build);
+                    frames[f] = onChangedCode(frames[f], saved, table.get(method), build);
                 }
             }
             return frames;
@@ -533,38 +693,41 @@ final class FrameCodec {
                     throw in.corrupt("site " + i + " names method " + method + " of a table of " + methodCount);
                 }
                 int bci = in.varint(what + "bci");
-                String target = in.name(what + "called method");
-                int ordinal = in.varint(what + "ordinal");
-                int calls = in.varint(what + "call count");
-                if (ordinal >= calls) {
-                    throw in.corrupt("site " + i + " is call " + ordinal + " of " + calls + " calls");
-                }
-                int monitors = in.varint(what + "monitor count");
-                int line = (int) in.zigzagIn(what + "line", SiteTable.NO_LINE, 65535, "a line number");
-                int localCount = in.count(what + "local count", 2, 65535);
-                List<String> locals = new ArrayList<>(localCount);
-                List<String> names = new ArrayList<>(localCount);
-                for (int slot = 0; slot < localCount; slot++) {
-                    locals.add(in.name(what + "local " + slot + "'s code"));
-                    names.add(in.name(what + "local " + slot + "'s name"));
-                }
-                int stackCount = in.count(what + "stack count", 1, 65535);
-                List<String> stack = new ArrayList<>(stackCount);
-                for (int slot = 0; slot < stackCount; slot++) {
-                    stack.add(in.name(what + "stack slot " + slot + "'s code"));
-                }
-                int nonNullCount = in.count(what + "never-null count", 1, localCount + stackCount);
-                Set<Integer> nonNull = new HashSet<>();
-                for (int k = 0; k < nonNullCount; k++) {
-                    nonNull.add(in.varint(what + "never-null slot"));
-                }
-                SiteMatch.SavedSite site = new SiteMatch.SavedSite(target, ordinal, calls, locals,
-                        names.stream().allMatch(String::isEmpty) ? List.of() : names, stack, nonNull, monitors, line);
+                SiteMatch.SavedSite site = readSite(in, what);
                 if (sites.put(List.of(method, bci), site) != null) {
                     throw in.corrupt("site " + i + " repeats method " + method + "'s bci " + bci);
                 }
             }
             return sites;
+        }
+
+        /**
+         * The site at {@code bci} of the former code of the table's method {@code index}
+         * ({@code reference}), as the reader's {@link ChangedCode#formerSites} gives it.
+         */
+        private SiteMatch.SavedSite formerSite(int index, MethodReference reference, int bci, long build)
+                throws IOException {
+            String method = reference.className() + "." + reference.name() + reference.descriptor();
+            Map<Integer, SiteMatch.SavedSite> sites = formerSites.get(index);
+            if (sites == null) {
+                String text = changedCode.formerSites().sitesOf(reference.className(),
+                        reference.name() + reference.descriptor(), reference.hash());
+                if (text == null) {
+                    throw new InvalidObjectException("cannot restore a frame of " + method + ": its code changed since"
+                            + " the coroutine was written, and the sites of its former code (fingerprint "
+                            + reference.hash() + ") are not known here (the stream is of build " + Long.toHexString(build)
+                            + ")");
+                }
+                sites = readSitesText(text, method);
+                formerSites.put(index, sites);
+            }
+            SiteMatch.SavedSite site = sites.get(bci);
+            if (site == null) {
+                throw new InvalidObjectException("cannot restore a frame of " + method + " on its changed code: the"
+                        + " sites given for its former code (fingerprint " + reference.hash() + ") have none at bci "
+                        + bci + ", where the frame is (the stream is of build " + Long.toHexString(build) + ")");
+            }
+            return site;
         }
 
         /**
@@ -581,9 +744,15 @@ final class FrameCodec {
                         + " (write it with recordSites()) (the stream is of build " + Long.toHexString(build) + ")");
             }
             if (frame.localCount != saved.locals().size() || frame.expressionCount != saved.stack().size()) {
-                throw in.corrupt("a frame of " + method + " has " + frame.localCount + " locals and " + frame.expressionCount
-                        + " stack slots, and the site the record gives it " + saved.locals().size() + " and "
-                        + saved.stack().size());
+                String sizes = "a frame of " + method + " has " + frame.localCount + " locals and "
+                        + frame.expressionCount + " stack slots, and the site ";
+                String given = saved.locals().size() + " and " + saved.stack().size();
+                if (hasSites) {
+                    throw in.corrupt(sizes + "the record gives it " + given);
+                }
+                throw new InvalidObjectException("cannot restore " + sizes + "the sites given for its former code"
+                        + " (fingerprint " + reference.hash() + ") have there " + given + ": they are not that code's"
+                        + " (the stream is of build " + Long.toHexString(build) + ")");
             }
             WovenMethods.WovenMethod woven = WovenMethods.methodOf(frame.method);
             WovenMethods table = WovenMethods.of(frame.method.getDeclaringClass());
@@ -630,7 +799,7 @@ final class FrameCodec {
                         type = reference.wovenClass(classes);
                         woven.put(reference.className(), type);
                     }
-                    boolean mayChange = acceptChangedCode && hasSites;
+                    boolean mayChange = changedCode.mayMatch(hasSites);
                     methods[i] = reference.in(type, mayChange);
                     changed[i] = mayChange && reference.changedIn(type);
                 } catch (InvalidObjectException | RuntimeException | LinkageError e) {
@@ -886,6 +1055,7 @@ final class FrameCodec {
 
     /** Reads a record's bytes; every read is checked against what is left, and names what it was reading. */
     private static final class Cursor {
+        private static final String RECORD = "the record";
         final byte[] bytes;
         private int position;
         /** Where in the record the reads are, for the messages: a frame, its slot, an object; -1 if not in one. */
@@ -893,8 +1063,16 @@ final class FrameCodec {
         int slot = -1;
         int object = -1;
 
+        /** What the bytes are, for the messages: "the record", unless they are sites given apart from one. */
+        private final String of;
+
         Cursor(byte[] bytes) {
+            this(bytes, RECORD);
+        }
+
+        Cursor(byte[] bytes, String of) {
             this.bytes = bytes;
+            this.of = of;
         }
 
         int remaining() {
@@ -910,12 +1088,12 @@ final class FrameCodec {
         }
 
         StreamCorruptedException corrupt(String why) {
-            return FrameCodec.corrupt(why + " (at byte " + position + " of the record)");
+            return FrameCodec.corrupt(why + " (at byte " + position + " of " + of + ")");
         }
 
         private void need(int n, String what) throws StreamCorruptedException {
             if (remaining() < n) {
-                throw corrupt("the record ends inside " + where(what) + ": it is truncated or a length in it is wrong");
+                throw corrupt(of + " ends inside " + where(what) + ": it is truncated or a length in it is wrong");
             }
         }
 
@@ -988,7 +1166,7 @@ final class FrameCodec {
             int count = varint(what);
             if (count > limit) {
                 throw new InvalidClassException("cannot read a coroutine: " + where(what) + " is " + count + ", more than the"
-                        + " limit of " + limit + " (raise it with limit(...))");
+                        + " limit of " + limit + (of.equals(RECORD) ? " (raise it with limit(...))" : ", in " + of));
             }
             if ((long) count * minBytes > remaining()) {
                 throw corrupt(where(what) + " is " + count + ", more than the " + remaining() + " bytes left could hold");

@@ -110,9 +110,24 @@ class ChangedCodeTest {
 
     /** The first build's coroutine, called with "ada" to its ret in {@code ask}, written with its sites. */
     private byte[] writtenOnTheFirstBuild(Engine engine, boolean withSites) throws Exception {
+        return writtenOnTheFirstBuild(engine, withSites, new HashMap<>());
+    }
+
+    /**
+     * As {@link #writtenOnTheFirstBuild(Engine, boolean)}, and puts the sites of each method of
+     * the first build in {@code former}, by name and fingerprint, as a store would keep them.
+     */
+    private byte[] writtenOnTheFirstBuild(Engine engine, boolean withSites, Map<String, String> former)
+            throws Exception {
+        Class<?> flow = build("first", FIRST).loadClass(NAME);
+        for (java.lang.reflect.Method method : flow.getDeclaredMethods()) {
+            String sites = CoroutineOutputStream.sitesOf(method);
+            if (sites != null) {
+                former.put(method.getName() + "\t" + CoroutineOutputStream.fingerprintOf(method), sites);
+            }
+        }
         @SuppressWarnings("unchecked")
-        AsymRunnable<String, String> body = (AsymRunnable<String, String>) build("first", FIRST).loadClass(NAME)
-                .getConstructor().newInstance();
+        AsymRunnable<String, String> body = (AsymRunnable<String, String>) flow.getConstructor().newInstance();
         AsymCoroutine<String, String> co = new AsymCoroutine<>(body, engine);
         assertEquals("asked ada", co.call("ada"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -181,6 +196,18 @@ class ChangedCodeTest {
         System.clearProperty("evolve.before");
         assertEquals("run(ada:3:x)", readOn("before", before, engine).call("x"));
         assertEquals(null, System.getProperty("evolve.before"));
+    }
+
+    /** The call moved above the statement before it: what that statement computes is no longer live at the call. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aCallMovedAboveAStatementLeavesWhatItComputesToTheNewCode(Engine engine) throws Exception {
+        String moved = withAsk("""
+                        String answer = self.ret("asked " + name);
+                        int count = name.length() + 10;
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("run(ada:13:x)", readOn("call-moved", moved, engine).call("x"));
     }
 
     @ParameterizedTest
@@ -301,6 +328,101 @@ class ChangedCodeTest {
         });
         assertTrue(refused.getMessage().contains(": its code changed since the coroutine was written (fingerprint "),
                 refused.getMessage());
+    }
+
+    /** The coroutine written without sites on the first build, read on {@code source}'s, its sites given apart by {@code former}. */
+    private AsymCoroutine<String, String> readApart(String label, String source, Engine engine,
+            java.util.function.UnaryOperator<String> former) throws Exception {
+        Map<String, String> sites = new HashMap<>();
+        byte[] written = writtenOnTheFirstBuild(engine, false, sites);
+        try (CoroutineInputStream<String, String> in = new CoroutineInputStream<String, String>(
+                new ByteArrayInputStream(written), build(label, source)).allowPackage("evolve")
+                .acceptChangedCode((className, method, fingerprint) -> {
+                    assertEquals(NAME, className);
+                    return former.apply(sites.get(method.substring(0, method.indexOf('(')) + "\t" + fingerprint));
+                })) {
+            return in.readAsymCoroutine(new AsymCoroutine<>(engine));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void sitesKeptApartMatchARecordWrittenWithoutThem(Engine engine) throws Exception {
+        String after = withAsk("""
+                        int count = name.length();
+                        String answer = self.ret("asked " + name);
+                        answer = answer.toUpperCase();
+                        return name + ":" + count + ":" + answer;
+                """);
+        assertEquals("run(ada:3:X)", readApart("after", after, engine, sites -> sites).call("x"));
+        String added = withAsk("""
+                        int count = name.length();
+                        long total = 3;
+                        String answer = self.ret("asked " + name);
+                        return name + ":" + count + ":" + answer + total;
+                """);
+        InvalidObjectException refused = assertThrows(InvalidObjectException.class,
+                () -> readApart("added", added, engine, sites -> sites));
+        assertEquals(ASK_REFUSED + "`total` is live at " + ask(15) + " in the new code but not in the saved frame",
+                withoutBuild(refused.getMessage()));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void aFrameWhoseFormerSitesAreNotKnownIsRefused(Engine engine) throws Exception {
+        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
+        InvalidObjectException refused = assertThrows(InvalidObjectException.class,
+                () -> readApart("v2", after, engine, sites -> null));
+        assertTrue(refused.getMessage().startsWith("cannot restore a frame of evolve.Flow.ask(Ldev/weft/AsymCoroutine;"
+                + "Ljava/lang/String;)Ljava/lang/String;: its code changed since the coroutine was written, and the"
+                + " sites of its former code (fingerprint "), refused.getMessage());
+        assertTrue(refused.getMessage().contains(") are not known here (the stream is of build "), refused.getMessage());
+    }
+
+    /** Sites that are not Weft's text, of another format, or of other code, each refused naming the method. */
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void formerSitesThatAreNotThatCodesAreRefused(Engine engine) throws Exception {
+        String after = FIRST.replace("return name + \":\"", "return \"v2 \" + name + \":\"");
+        java.io.StreamCorruptedException notText = assertThrows(java.io.StreamCorruptedException.class,
+                () -> readApart("v2", after, engine, sites -> "not sites!"));
+        assertTrue(notText.getMessage().contains("the sites given for the former code of evolve.Flow.ask("
+                + "Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String; are not Weft's text of sites"),
+                notText.getMessage());
+        InvalidObjectException otherFormat = assertThrows(InvalidObjectException.class,
+                () -> readApart("v2", after, engine, sites -> SitesText.textOf(new byte[] {99, 0})));
+        assertTrue(otherFormat.getMessage().endsWith(": the sites given for its former code are in the frames of"
+                + " woven format 99, and this Weft's are those of format 6"), otherFormat.getMessage());
+        java.io.StreamCorruptedException cut = assertThrows(java.io.StreamCorruptedException.class,
+                () -> readApart("v2", after, engine, sites -> {
+                    byte[] deflated = java.util.Base64.getUrlDecoder().decode(sites);
+                    return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(
+                            deflated, deflated.length / 2));
+                }));
+        assertTrue(cut.getMessage().contains("the sites given for the former code of evolve.Flow.ask("
+                + "Ldev/weft/AsymCoroutine;Ljava/lang/String;)Ljava/lang/String; end inside their deflated bytes"),
+                cut.getMessage());
+        java.io.StreamCorruptedException truncated = assertThrows(java.io.StreamCorruptedException.class,
+                () -> readApart("v2", after, engine, sites -> {
+                    byte[] bytes = bytesOf(sites);
+                    return SitesText.textOf(java.util.Arrays.copyOf(bytes, bytes.length / 2));
+                }));
+        assertTrue(truncated.getMessage().contains("of the sites given for the former code of evolve.Flow.ask("),
+                truncated.getMessage());
+        InvalidObjectException noSite = assertThrows(InvalidObjectException.class,
+                () -> readApart("v2", after, engine, sites -> SitesText.textOf(new byte[] {6, 0})));
+        assertTrue(noSite.getMessage().contains(" on its changed code: the sites given for its former code"
+                + " (fingerprint "), noSite.getMessage());
+        assertTrue(noSite.getMessage().contains(") have none at bci "), noSite.getMessage());
+    }
+
+    /** {@link SitesText#bytesOf}, for a lambda. */
+    private static byte[] bytesOf(String sites) {
+        try {
+            return SitesText.bytesOf(sites);
+        } catch (java.util.zip.DataFormatException e) {
+            throw new AssertionError("sitesOf gave no deflated text", e);
+        }
     }
 
     /**

@@ -216,6 +216,9 @@ public final class SiteMatch {
 
     /** A slot code as Java names its type: {@code int}, {@code java.lang.String}, {@code long[]}. */
     static String typeName(String code) {
+        if (code.isEmpty()) {
+            return "(no type)"; // only in hostile bytes: no site has an empty code
+        }
         return switch (code.charAt(0)) {
             case 'I' -> "int";
             case 'J' -> "long";
@@ -228,7 +231,8 @@ public final class SiteMatch {
             case SiteTable.BYTE_AND_CHAR -> "byte or char";
             case SiteTable.SHORT_AND_CHAR -> "short or char";
             case '[' -> typeName(code.substring(1)) + "[]";
-            case 'L' -> code.substring(1, code.length() - 1).replace('/', '.');
+            case 'L' -> code.length() > 2 && code.endsWith(";") ? code.substring(1, code.length() - 1).replace('/', '.')
+                    : code;
             default -> code;
         };
     }

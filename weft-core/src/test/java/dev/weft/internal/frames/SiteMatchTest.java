@@ -196,5 +196,9 @@ class SiteMatchTest {
         assertEquals("int", SiteMatch.typeName("I"));
         assertEquals("java.lang.String[][]", SiteMatch.typeName("[[Ljava/lang/String;"));
         assertEquals("byte or char", SiteMatch.typeName(String.valueOf(SiteTable.BYTE_AND_CHAR)));
+        assertEquals("(no type)", SiteMatch.typeName(""), "hostile bytes: named, never an exception");
+        assertEquals("(no type)[]", SiteMatch.typeName("["));
+        assertEquals("L", SiteMatch.typeName("L"));
+        assertEquals("Lx", SiteMatch.typeName("Lx"));
     }
 }
