@@ -7,6 +7,7 @@ import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
 import java.io.IOException;
+import java.io.InvalidObjectException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,12 @@ import java.util.Map;
  * writes. Stateless but for its settings; any thread.
  */
 final class RowReader {
+
+    /** What {@link SessionsCommand}'s {@code changes} says a suspended session's next step would do here. */
+    static final String SAME_CODE = "resumes: same code";
+    static final String CHANGED_CODE = "resumes: changed code, every frame fits";
+    static final String BY_UPGRADE = "resumes: upgrade at point ";
+    static final String REFUSED = "refused: ";
 
     private final RowSeal rowSeal;
     private final Builds builds;
@@ -79,18 +86,74 @@ final class RowReader {
     /** The coroutine of a trusted row's frames, on this node's code, or an upgrade's; or why not. */
     private <I, O> AsymCoroutine<I, O> coroutineOf(Row row) {
         String id = row.id();
-        String refusal = builds.refusal(row.build(), row.manifest());
-        if (refusal != null) {
-            return upgrade(row, refusal);
+        Builds.Verdict verdict = builds.verdict(row.build(), row.manifest());
+        if (verdict.refusal() != null) {
+            return upgrade(row, verdict.refusal());
         }
         if (row.state() == null) {
             throw new SessionRefusedException(id, row.build(), "column state is NULL: no frames are stored", null);
         }
         try {
-            return codec.read(row.state(), new AsymCoroutine<>(engine));
+            return codec.read(row.state(), new AsymCoroutine<>(engine), verdict.formerSites());
+        } catch (InvalidObjectException e) {
+            if (verdict.formerSites() == null) {
+                throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
+            }
+            return upgrade(row, changedCodeRefusal(e));
         } catch (IOException | RuntimeException e) {
             throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
         }
+    }
+
+    /** The reason a session of a build whose code changed here is refused: a frame that does not fit the new code. */
+    private static String changedCodeRefusal(InvalidObjectException e) {
+        return "its frames do not fit this node's changed code: " + e.getMessage();
+    }
+
+    /** Whether this node accepts frames of changed code where they fit ({@link Sessions.Builder#acceptChangedCode}). */
+    boolean acceptsChangedCode() {
+        return builds.acceptsChangedCode();
+    }
+
+    /**
+     * Whether this node takes {@code row}'s frames on changed code: its build's methods are
+     * here, some with other code, and this node {@linkplain Sessions.Builder#acceptChangedCode
+     * accepts changed code}. Whether each frame fits is known only once they are read.
+     */
+    boolean onChangedCode(Row row) {
+        return builds.acceptsChangedCode() && row.build() != null
+                && builds.verdict(row.build(), row.manifest()).formerSites() != null;
+    }
+
+    /**
+     * How this node would resume suspended {@code row}: as it was stored ({@link #SAME_CODE}), on
+     * changed code ({@link #CHANGED_CODE}), by its point's upgrade ({@link #BY_UPGRADE} and the
+     * point), or {@code refused: } and why, naming the frame that does not fit; its frames read and
+     * matched as a resume would, nothing run. What {@link SessionsCommand}'s {@code changes} lists.
+     */
+    String resumeVerdict(Row row) {
+        String distrust = distrust(row);
+        if (distrust != null) {
+            return REFUSED + distrust;
+        }
+        Builds.Verdict verdict = builds.verdict(row.build(), row.manifest());
+        String refusal = verdict.refusal();
+        if (refusal == null && row.state() == null) {
+            refusal = "column state is NULL: no frames are stored";
+        }
+        if (refusal == null) {
+            try {
+                codec.frames(row.state(), new AsymCoroutine<>(Engine.WOVEN), verdict.formerSites());
+                return verdict.formerSites() == null ? SAME_CODE : CHANGED_CODE;
+            } catch (InvalidObjectException e) {
+                refusal = verdict.formerSites() == null ? "its state cannot be restored here: " + e
+                        : changedCodeRefusal(e);
+            } catch (IOException | RuntimeException | LinkageError e) {
+                refusal = "its state cannot be restored here: " + e;
+            }
+        }
+        return row.point() != null && upgrades.containsKey(row.point()) ? BY_UPGRADE + "'" + row.point() + "'"
+                : REFUSED + refusal;
     }
 
     /**
@@ -217,7 +280,7 @@ final class RowReader {
         AsymCoroutine<Object, Object> standIn = new AsymCoroutine<>(Engine.WOVEN);
         CoroutineFrame[] frames;
         try {
-            frames = codec.frames(row.state(), standIn);
+            frames = codec.frames(row.state(), standIn, builds.verdict(row.build(), row.manifest()).formerSites());
         } catch (IOException | RuntimeException | LinkageError e) {
             return new SessionStack(row.id(), row.version(), List.of(), "its frames cannot be read here: "
                     + e.getMessage());
@@ -249,9 +312,20 @@ final class RowReader {
                 : new SessionListing.Listing(row.id(), infoOfTrusted(row), refusalOfTrusted(row));
     }
 
+    /**
+     * Why this node would refuse to resume {@code row}; null if it would resume it. A session
+     * this node would take on changed code has its frames read and matched, as a resume would.
+     */
     String refusal(Row row) {
         String distrust = distrust(row);
-        return distrust != null ? distrust : refusalOfTrusted(row);
+        if (distrust != null) {
+            return distrust;
+        }
+        if (row.status() == SessionStatus.SUSPENDED && onChangedCode(row)) {
+            String verdict = resumeVerdict(row);
+            return verdict.startsWith(REFUSED) ? verdict.substring(REFUSED.length()) : null;
+        }
+        return refusalOfTrusted(row);
     }
 
     /** Why this node would refuse to resume {@code row}, which {@link #distrust} has passed: its build; null if it takes it. */

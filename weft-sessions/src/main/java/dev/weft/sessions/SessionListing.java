@@ -115,6 +115,16 @@ final class SessionListing {
         return page(query, rows::listing);
     }
 
+    /** One suspended session as {@link SessionsCommand}'s {@code changes} lists it: its build and this node's {@link RowReader#resumeVerdict}. */
+    record Change(String id, long version, String build, String verdict) {
+    }
+
+    /** The page of suspended sessions {@code query} names, each with how this node would resume it. */
+    Page<Change> changes(SessionQuery query) {
+        return page(query.status(SessionStatus.SUSPENDED), row -> new Change(row.id(), row.version(), row.build(),
+                rows.resumeVerdict(row)));
+    }
+
     private <T> List<T> all(Function<Row, T> read) {
         try {
             return store.list().stream().map(read).toList();

@@ -101,6 +101,16 @@ public final class SessionStore implements AutoCloseable {
                     updated, statusName, newSeal, waitKind, dueAt, attempts, retryInput, parentId, deadlineAt);
         }
 
+        /**
+         * This row, unsealed, holding the frames {@code written} as of {@code now}: moved to
+         * another build's code without a step ({@link Sessions#moveToThisBuild}).
+         */
+        Row withFrames(StateCodec.Written written, long now) {
+            return new Row(id, status, version, written.manifest().build(), written.manifest().text(), point,
+                    pointValues, written.state(), output, failure, created, now, statusName, null, waitKind, dueAt,
+                    attempts, retryInput, parentId, deadlineAt);
+        }
+
         Row withManifest(String newManifest) {
             return new Row(id, status, version, build, newManifest, point, pointValues, state, output, failure,
                     created, updated, statusName, seal, waitKind, dueAt, attempts, retryInput, parentId, deadlineAt);
@@ -291,6 +301,7 @@ public final class SessionStore implements AutoCloseable {
             addColumn(statement, "deadline_at", "BIGINT");
             statement.execute("CREATE TABLE IF NOT EXISTS weft_builds (build VARCHAR(64) PRIMARY KEY,"
                     + " manifest TEXT NOT NULL)");
+            statement.execute(CREATE_ACCEPTED_BUILDS);
             inbox.create(statement, dialect.bytes);
             addColumn(statement, "weft_messages", "trace_parent", "VARCHAR(" + SessionObserver.MAX_TRACE + ")");
             history.create(statement);
@@ -1450,6 +1461,47 @@ public final class SessionStore implements AutoCloseable {
 
     /** How many sessions have one build (null: ended sessions), and that build's manifest. */
     record BuildCount(String build, long sessions, String manifest) {
+    }
+
+    /**
+     * What each node accepted of other builds' code ({@link Sessions#acceptedBuilds()}): a row per
+     * build whose sessions a node took on its changed code, and node, with when that node did so
+     * first.
+     */
+    private static final String CREATE_ACCEPTED_BUILDS = "CREATE TABLE IF NOT EXISTS weft_accepted_builds ("
+            + "build VARCHAR(64) NOT NULL, node VARCHAR(" + HistoryTable.MAX_NODE + ") NOT NULL,"
+            + " first_at BIGINT NOT NULL, PRIMARY KEY (build, node))";
+
+    /**
+     * Records, in this transaction, that {@code node} took frames of {@code build} on its changed
+     * code at {@code at}; kept once per build and node.
+     */
+    void recordAccepted(Connection connection, String build, String node, long at) throws SQLException {
+        PreparedStatement insert = prepared(connection, "INSERT INTO weft_accepted_builds (build, node, first_at)"
+                + " VALUES (?, ?, ?) ON CONFLICT (build, node) DO NOTHING");
+        insert.setString(1, build);
+        insert.setString(2, node);
+        insert.setLong(3, at);
+        insert.executeUpdate();
+    }
+
+    /** Every build a node accepted on changed code, the earliest first. */
+    List<Sessions.AcceptedBuild> acceptedBuilds() throws SQLException {
+        Connection connection = pool.take();
+        boolean healthy = false;
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT build, node, first_at FROM weft_accepted_builds"
+                        + " ORDER BY first_at, build, node")) {
+            List<Sessions.AcceptedBuild> accepted = new ArrayList<>();
+            while (rows.next()) {
+                accepted.add(new Sessions.AcceptedBuild(rows.getString(1), rows.getString(2),
+                        java.time.Instant.ofEpochMilli(rows.getLong(3))));
+            }
+            healthy = true;
+            return accepted;
+        } finally {
+            pool.give(connection, healthy);
+        }
     }
 
     /** The sessions counted by build, most first. */

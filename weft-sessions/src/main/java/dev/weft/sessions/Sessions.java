@@ -124,6 +124,18 @@ public final class Sessions implements AutoCloseable {
     public record BuildSummary(String build, long sessions, String refusal) {
     }
 
+    /**
+     * That a node took sessions stored by a build on its changed code
+     * ({@link Builder#acceptChangedCode()}): recorded once per build and node, in the transaction
+     * of the first step or move that did.
+     *
+     * @param build   the build the sessions were stored by
+     * @param node    the node ({@link Builder#nodeName})
+     * @param firstAt when it first did so, by its clock
+     */
+    public record AcceptedBuild(String build, String node, java.time.Instant firstAt) {
+    }
+
     /** How a {@link Sessions} is set up; {@link Sessions#builder(SessionStore)} makes one. */
     public static final class Builder {
         // the settings, read by Steps when the node is built
@@ -143,6 +155,7 @@ public final class Sessions implements AutoCloseable {
         final List<SessionObserver> observers = new ArrayList<>();
         Duration historyRetention;
         String nodeName;
+        boolean acceptChangedCode;
 
         private Builder(SessionStore store) {
             if (store == null) {
@@ -251,6 +264,32 @@ public final class Sessions implements AutoCloseable {
                 throw new NullPointerException(point == null ? "point" : "upgrade");
             }
             upgrades.put(point, upgrade);
+            return this;
+        }
+
+        /**
+         * Resumes sessions whose frames' code has changed in this node's build, where every
+         * suspended frame still fits the new code; by default a node resumes only sessions whose
+         * every frame's method has exactly the code it was stored by (or which an
+         * {@linkplain #upgrade upgrade} moves). A frame of a changed method fits when its call is
+         * found in the new code, the same monitors are held and the operand stack below it is the
+         * same there, and every variable live there in the new code was live in the stored frame,
+         * under the same name and of the same type (so the classes must be compiled with their
+         * variables' names, {@code javac -g}): the rule of
+         * {@link dev.weft.CoroutineInputStream#acceptChangedCode()}, by the sites stored once per
+         * build with its manifest. The new code then runs from there. A session that does not fit
+         * is refused with {@link SessionRefusedException}, naming the frame, the line and the
+         * variable ("`total` is live at OrderFlow.run(OrderFlow.java:48) in the new code but not in
+         * the saved frame"), and left as it was; its point's {@linkplain #upgrade upgrade}, if
+         * there is one, moves it instead. Each time this node stores a session it took from
+         * another build this way, it records that build ({@link Sessions#acceptedBuilds()}).
+         * {@link SessionsCommand}'s {@code changes} lists, without running a step, which stored
+         * sessions this node would resume and which it would refuse.
+         *
+         * @return this builder
+         */
+        public Builder acceptChangedCode() {
+            this.acceptChangedCode = true;
             return this;
         }
 
@@ -508,7 +547,8 @@ public final class Sessions implements AutoCloseable {
                 : new StepObservations(List.copyOf(builder.observers), clock, engine);
         StateCodec codec = new StateCodec(loader);
         RowSeal seal = new RowSeal(List.copyOf(builder.keys));
-        RowReader rows = new RowReader(seal, new Builds(loader), Map.copyOf(builder.upgrades), codec, engine);
+        RowReader rows = new RowReader(seal, new Builds(loader, builder.acceptChangedCode),
+                Map.copyOf(builder.upgrades), codec, engine);
         this.messages = new Messages(builder.store, seal, codec, clock, observations);
         this.listing = new SessionListing(builder.store, rows);
         this.steps = new Steps(builder, rows, codec, messages, engine, observations);
@@ -885,8 +925,10 @@ public final class Sessions implements AutoCloseable {
     /**
      * Why this node would refuse to resume session {@code id}: its stored row is not to be trusted
      * (a column out of range, or with a key, a seal that does not match: the reason names the
-     * column), or its build differs and no upgrade applies; empty if this node can resume it, or
-     * if it has ended or does not exist.
+     * column), or its build differs and no upgrade applies, or (for a node that
+     * {@linkplain Builder#acceptChangedCode() accepts changed code}) a frame does not fit this
+     * node's code: its frames are then read and matched as a resume would, and the reason names
+     * the frame; empty if this node can resume it, or if it has ended or does not exist.
      *
      * @param id the session
      * @return why this node refuses it, or empty if it takes it (or there is no such session)
@@ -924,6 +966,41 @@ public final class Sessions implements AutoCloseable {
      */
     public List<BuildSummary> builds() {
         return listing.builds();
+    }
+
+    /**
+     * What the nodes accepted of other builds' code: each build whose sessions a node took on its
+     * changed code ({@link Builder#acceptChangedCode()}), the node, and when it first did.
+     *
+     * @return the builds accepted, the earliest first
+     * @throws SessionStoreUnavailableException if the store cannot be reached
+     */
+    public List<AcceptedBuild> acceptedBuilds() {
+        return steps.acceptedBuilds();
+    }
+
+    /**
+     * Moves suspended session {@code id}, stored by a build whose code has changed here, onto
+     * this node's code without running a step: its frames are read and matched to the new code
+     * as a resume would match them ({@link Builder#acceptChangedCode()}), and stored again, as
+     * this node's build; its version, point, inputs, waits and messages stay as they were, and
+     * the move is recorded ({@link #acceptedBuilds()}). So the sessions of an old build can be
+     * moved before the nodes that ran it are stopped, and each refusal is known before a step
+     * meets it ({@link SessionsCommand}'s {@code changes --move}). Waits for (or refuses, see
+     * {@link Builder#waitWhenBusy}) a step of it that is running.
+     *
+     * @param id      the session
+     * @param version the version it is expected to be at
+     * @return true if it was moved; false if its frames are of this node's code already, or only
+     *         an {@linkplain Builder#upgrade upgrade} can move it (at its next step)
+     * @throws IllegalStateException     if this node does not accept changed code
+     * @throws SessionNotFoundException  if there is no such session
+     * @throws SessionConflictException  if it is not at {@code version}, or not suspended
+     * @throws SessionRefusedException   if its frames do not fit this node's code (it is left untouched)
+     * @throws SessionBusyException      if a step of it is running
+     */
+    public boolean moveToThisBuild(String id, long version) {
+        return steps.move(id, version);
     }
 
     /**

@@ -40,6 +40,14 @@ import javax.crypto.spec.SecretKeySpec;
  * reads them, innermost first, as a stack trace prints them ({@code at Class.method(File.java:48)}),
  * each followed by its variables, one per line ({@code     name (type) = value}); or why there
  * are none.
+ * {@code changes} lists each suspended session with what its next step would do on this node's
+ * code, as a node that {@linkplain Sessions.Builder#acceptChangedCode() accepts changed code}
+ * (the node's classes the command's class path): id, version, build, and {@code resumes: same
+ * code}, {@code resumes: changed code, every frame fits}, {@code resumes: upgrade at point 'P'},
+ * or {@code refused: } and why, naming the frame, the line and the variable that do not fit; it
+ * reads every frame as a resume would and changes nothing (a dry run). {@code changes --move}
+ * then moves each session listed as resuming on changed code onto this node's code
+ * ({@link Sessions#moveToThisBuild}) and says {@code moved}, or why not, after its verdict.
  * {@code console} serves the {@link SessionConsole} on this store until the process is stopped, on
  * {@code --port N} (default 8081) of {@code --bind ADDRESS} (default 127.0.0.1, this machine
  * only), and prints its address; it is read-only unless the environment variable
@@ -48,7 +56,7 @@ import javax.crypto.spec.SecretKeySpec;
  * Columns are separated by tabs; a session whose stored row is not to be trusted (a column out
  * of range, or a seal that does not match) is listed with its id, {@code ?} for what the store
  * says, and the reason; text from the store is printed with its control characters as {@code ?}.
- * It changes nothing. For a store of sealed rows, give it the nodes' key ({@code --key FILE}, the
+ * It changes nothing, but for {@code changes --move}. For a store of sealed rows, give it the nodes' key ({@code --key FILE}, the
  * key's raw bytes): without it, every sealed session is listed as refused.
  */
 public final class SessionsCommand {
@@ -56,7 +64,7 @@ public final class SessionsCommand {
     private static final String USAGE = "usage: SessionsCommand (--sqlite FILE | --postgres URL [--user USER]"
             + " [--password PASSWORD]) [--key FILE] (builds | list [--status S[,S...]] [--build B] [--point P]"
             + " [--waiting KIND[,KIND...]|none] [--due-before INSTANT] [--parent ID] [--limit N] [--after CURSOR]"
-            + " | history ID | stack ID | console [--port N] [--bind ADDRESS])";
+            + " | history ID | stack ID | changes [--move] | console [--port N] [--bind ADDRESS])";
 
     /** The environment variable that holds the console's token. */
     static final String TOKEN_VARIABLE = "WEFT_CONSOLE_TOKEN";
@@ -106,10 +114,15 @@ public final class SessionsCommand {
         SessionQuery everything = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
         SessionQuery query = everything;
         boolean onePage = false;
+        boolean move = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
-            if (arg.equals("builds") || arg.equals("list") || arg.equals("console")) {
+            if (arg.equals("builds") || arg.equals("list") || arg.equals("console") || arg.equals("changes")) {
                 command = arg;
+                continue;
+            }
+            if (arg.equals("--move")) {
+                move = true;
                 continue;
             }
             if (OF_ONE_SESSION.contains(arg)) {
@@ -161,6 +174,10 @@ public final class SessionsCommand {
             err.println(command + " takes no filters: they are list's\n" + USAGE);
             return 2;
         }
+        if (move && !"changes".equals(command)) {
+            err.println("--move is changes' option\n" + USAGE);
+            return 2;
+        }
         if (command == null || (sqlite == null) == (postgres == null)) {
             err.println(USAGE);
             return 2;
@@ -171,6 +188,9 @@ public final class SessionsCommand {
             if (keyFile != null) {
                 builder.sealWith(new SecretKeySpec(Files.readAllBytes(Path.of(keyFile)), "HmacSHA256"));
             }
+            if (command.equals("changes")) {
+                builder.acceptChangedCode();
+            }
             Sessions sessions = builder.build();
             if (command.equals("console")) {
                 return serve(sessions, bind, port, token, out, err);
@@ -178,7 +198,9 @@ public final class SessionsCommand {
             if (command.equals("stack")) {
                 return printStack(sessions, sessionId, out, err);
             }
-            if (command.equals("history")) {
+            if (command.equals("changes")) {
+                printChanges(sessions, move, out);
+            } else if (command.equals("history")) {
                 out.println("VERSION\tSTARTED\tNODE\tMICROS\tENGINE\tSTATUS\tWAITING\tFAILURE");
                 sessions.history(sessionId).forEach(entry -> out.println(line(entry)));
             } else if (command.equals("builds")) {
@@ -248,6 +270,34 @@ public final class SessionsCommand {
             threads.shutdown();
         }
         return 0;
+    }
+
+    /** Lists the suspended sessions as {@code changes} does, moving those that resume on changed code if {@code move}. */
+    private static void printChanges(Sessions sessions, boolean move, PrintStream out) {
+        out.println("ID\tVERSION\tBUILD\tTHIS NODE" + (move ? "\tMOVE" : ""));
+        SessionQuery query = SessionQuery.all().limit(SessionQuery.MAX_LIMIT);
+        SessionListing.Page<SessionListing.Change> page;
+        do {
+            page = sessions.listing().changes(query);
+            for (SessionListing.Change change : page.items()) {
+                String line = field(change.id()) + "\t" + change.version() + "\t" + field(change.build()) + "\t"
+                        + field(change.verdict());
+                if (move && change.verdict().equals(RowReader.CHANGED_CODE)) {
+                    line += "\t" + field(moved(sessions, change));
+                }
+                out.println(line);
+            }
+            query = query.after(page.next());
+        } while (page.next() != null);
+    }
+
+    /** Moves {@code change}'s session to this node's code: {@code moved}, or why not. */
+    private static String moved(Sessions sessions, SessionListing.Change change) {
+        try {
+            return sessions.moveToThisBuild(change.id(), change.version()) ? "moved" : "not moved: nothing to move";
+        } catch (SessionException e) {
+            return "not moved: " + e.getMessage();
+        }
     }
 
     /** Prints session {@code id}'s stack as {@code stack} does; 1 if there is no such session. */

@@ -82,8 +82,14 @@ final class StateCodec {
         return new Written(bytes.toByteArray(), manifests.computeIfAbsent(methods, Builds::of));
     }
 
-    <I, O> AsymCoroutine<I, O> read(byte[] state, AsymCoroutine<I, O> target) throws IOException {
-        try (CoroutineInputStream<I, O> in = new CoroutineInputStream<>(new ByteArrayInputStream(state), loader)) {
+    /**
+     * Reads {@code state} into {@code target}: frames of changed code matched to the new code by
+     * {@code formerSites} (their build's verdict, {@link Builds.Verdict#formerSites}), unless it
+     * is null.
+     */
+    <I, O> AsymCoroutine<I, O> read(byte[] state, AsymCoroutine<I, O> target,
+            CoroutineInputStream.FormerSites formerSites) throws IOException {
+        try (CoroutineInputStream<I, O> in = reader(state, formerSites)) {
             return in.readAsymCoroutine(target);
         }
     }
@@ -92,11 +98,17 @@ final class StateCodec {
      * The frames of {@code state}, read as {@link #read} reads them but restored into no
      * coroutine: references to the session's coroutine resolve to {@code standIn}.
      */
-    CoroutineFrame[] frames(byte[] state, AsymCoroutine<?, ?> standIn) throws IOException {
-        try (CoroutineInputStream<Object, Object> in = new CoroutineInputStream<>(new ByteArrayInputStream(state),
-                loader)) {
+    CoroutineFrame[] frames(byte[] state, AsymCoroutine<?, ?> standIn, CoroutineInputStream.FormerSites formerSites)
+            throws IOException {
+        try (CoroutineInputStream<Object, Object> in = reader(state, formerSites)) {
             return in.readFrames(standIn);
         }
+    }
+
+    private <I, O> CoroutineInputStream<I, O> reader(byte[] state, CoroutineInputStream.FormerSites formerSites)
+            throws IOException {
+        CoroutineInputStream<I, O> in = new CoroutineInputStream<>(new ByteArrayInputStream(state), loader);
+        return formerSites == null ? in : in.acceptChangedCode(formerSites);
     }
 
     /** A coroutine stream that notes the methods of the frames it writes. */

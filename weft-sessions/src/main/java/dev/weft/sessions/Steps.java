@@ -1,9 +1,11 @@
 package dev.weft.sessions;
 
 import dev.weft.AsymCoroutine;
+import dev.weft.CoroutineBase;
 import dev.weft.Engine;
 import dev.weft.sessions.SessionStore.Row;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -74,6 +76,10 @@ final class Steps implements AutoCloseable {
     private final StepObservations observations;
     /** The entries of the steps this node commits, if it keeps them. */
     private final StepHistory history;
+    /** Writes the frames of the sessions this node moves to its code ({@link #move}). */
+    private final StateCodec codec;
+    /** This node's name where it records what it accepted of other builds' code. */
+    private final String node;
 
     Steps(Sessions.Builder settings, RowReader rows, StateCodec codec, Messages messages, Engine engine,
             StepObservations observations) {
@@ -87,6 +93,8 @@ final class Steps implements AutoCloseable {
         this.retries = new Retries(settings.retry, clock);
         this.observations = observations;
         this.history = new StepHistory(store, clock, settings.nodeName, settings.historyRetention);
+        this.codec = codec;
+        this.node = settings.nodeName != null ? settings.nodeName : StepHistory.defaultNode();
         this.children = new Children(store, rows, codec, clock, messages, engine, keepFinished, busyWait, this::wake,
                 observations, history);
         this.runner = settings.workers == 0 ? null : new SessionRunner(this, store, settings.workers, settings.poll,
@@ -244,11 +252,15 @@ final class Steps implements AutoCloseable {
             AsymCoroutine<I, O> coroutine, I input, boolean timedOut, int attemptsBefore) throws SQLException {
         String id = stored.id();
         long step = versionBefore + 1;
+        boolean onChangedCode = tookOnChangedCode(stored, coroutine);
         StepRun<O> result = run(connection, id, step, attemptsBefore + 1, coroutine, input, timedOut);
         Row unsealed = result.failure != null
                 ? retries.afterFailure(stored, versionBefore, result, input, timedOut, attemptsBefore)
                 : result.row(id, step, stored.created(), clock.millis(), keepFinished);
         Row next = rows.sealed(unsealed == null ? null : unsealed.carrying(stored));
+        if (onChangedCode) {
+            store.recordAccepted(connection, stored.build(), node, clock.millis());
+        }
         children.stepEnded(connection, stored, next, result);
         HistoryTable.Entry entry = history.entry(commit.started, id, next == null ? step : next.version(), next,
                 result.engine);
@@ -265,6 +277,65 @@ final class Steps implements AutoCloseable {
             throw retries.reply(next, result);
         }
         return result.reply(id, step);
+    }
+
+    /**
+     * Whether {@code coroutine}, before its step runs, holds {@code stored}'s frames taken on this
+     * node's changed code: restored (an upgrade's new body is not yet started) from a build whose
+     * code changed here.
+     */
+    private boolean tookOnChangedCode(Row stored, AsymCoroutine<?, ?> coroutine) {
+        return rows.onChangedCode(stored) && coroutine.getState() == CoroutineBase.State.SUSPENDED;
+    }
+
+    /** Session {@code id}'s frames moved to this node's code without a step: as {@link Sessions#moveToThisBuild}. */
+    boolean move(String id, long expectedVersion) {
+        if (!rows.acceptsChangedCode()) {
+            throw new IllegalStateException("cannot move session " + id + " to this node's code: this node does not"
+                    + " accept changed code (Sessions.Builder.acceptChangedCode())");
+        }
+        enter(id);
+        try {
+            resident.drop(id);
+            return inStepTransaction(id, (connection, commit) -> {
+                Row row = lock(connection, id);
+                refuseDistrusted(row);
+                if (row.status() != SessionStatus.SUSPENDED || row.version() != expectedVersion) {
+                    throw rows.conflict(row, expectedVersion);
+                }
+                if (!rows.onChangedCode(row)) {
+                    return false;
+                }
+                AsymCoroutine<Object, Object> coroutine = rows.restore(row, expectedVersion);
+                if (coroutine.getState() != CoroutineBase.State.SUSPENDED) {
+                    return false; // an upgrade's new body: it runs at the session's next step
+                }
+                StateCodec.Written written;
+                try {
+                    written = codec.write(coroutine);
+                } catch (IOException e) {
+                    throw new SessionRefusedException(id, row.build(), "its frames, matched to this node's code,"
+                            + " cannot be written again: " + e, e);
+                }
+                long now = clock.millis();
+                Row moved = rows.sealed(row.withFrames(written, now));
+                store.recordAccepted(connection, row.build(), node, now);
+                store.update(connection, moved, SessionStore.Over.of(row), null);
+                commit.run(row.version() + 1);
+                return true;
+            });
+        } finally {
+            running.leave(id);
+        }
+    }
+
+    /** What the nodes accepted of other builds' code: as {@link Sessions#acceptedBuilds}. */
+    List<Sessions.AcceptedBuild> acceptedBuilds() {
+        try {
+            return store.acceptedBuilds();
+        } catch (SQLException e) {
+            throw StoreFailures.ofStore(store, "cannot read the builds accepted on changed code", e);
+        }
     }
 
     /** The failed step of session {@code id} run again: as {@link Sessions#retry}. */

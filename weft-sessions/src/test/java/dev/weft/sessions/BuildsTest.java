@@ -56,12 +56,66 @@ class BuildsTest {
         assertNull(builds.refusal(manifest.build(), manifest.text()));
     }
 
+    /** Echo's manifest with the fingerprint of its method {@code loop} replaced: a build of other code. */
+    private static String withLoopChanged(boolean withSites) throws Exception {
+        AsymCoroutine<String, String> echo = new AsymCoroutine<>(new Echo());
+        echo.call("hello");
+        StringBuilder manifest = new StringBuilder();
+        for (String line : Builds.of(echo.serialize()).text().split("\n")) {
+            String[] parts = line.split("\t");
+            assertEquals(4, parts.length, "class, method, fingerprint, sites: " + line);
+            if (parts[1].startsWith("loop(")) {
+                parts[2] = "formerloop";
+            }
+            String kept = String.join("\t", withSites ? parts : java.util.Arrays.copyOf(parts, 3));
+            manifest.append(manifest.length() == 0 ? "" : "\n").append(kept);
+        }
+        return manifest.toString();
+    }
+
+    @Test
+    void aNodeThatAcceptsChangedCodeTakesABuildWhoseChangedMethodsCarryTheirSites() throws Exception {
+        String changed = withLoopChanged(true);
+        String build = Builds.fingerprint(changed);
+        Builds exact = new Builds(getClass().getClassLoader());
+        String refusal = exact.refusal(build, changed);
+        assertTrue(refusal.startsWith("method dev.weft.sessions.flows.Echo.loop(") && refusal.endsWith(
+                " has other code here (fingerprint formerloop stored, " + refusal.substring(refusal.indexOf(" stored, ")
+                        + 9, refusal.indexOf(" here)")) + " here); a node that accepts changed code resumes its frames"
+                        + " where they still fit"), refusal);
+
+        Builds accepting = new Builds(getClass().getClassLoader(), true);
+        Builds.Verdict verdict = accepting.verdict(build, changed);
+        assertNull(verdict.refusal());
+        assertNotNull(verdict.formerSites(), "its frames are matched by the stored sites");
+        String loopLine = changed.lines().filter(l -> l.contains("\tloop(")).findFirst().orElseThrow();
+        String[] parts = loopLine.split("\t");
+        assertEquals(parts[3], verdict.formerSites().sitesOf(parts[0], parts[1], "formerloop"));
+        assertNull(verdict.formerSites().sitesOf(parts[0], parts[1], "another"), "only the fingerprint stored");
+
+        String without = withLoopChanged(false);
+        assertTrue(accepting.refusal(Builds.fingerprint(without), without).endsWith(", and the stored manifest does"
+                + " not carry the sites of its former code, to match its frames by (it was stored by a Weft before"
+                + " manifests did)"), accepting.refusal(Builds.fingerprint(without), without));
+    }
+
+    @Test
+    void aManifestOfTheSameCodeIsTakenAsItIsByANodeThatAcceptsChangedCode() throws Exception {
+        AsymCoroutine<String, String> echo = new AsymCoroutine<>(new Echo());
+        echo.call("hello");
+        Builds.Manifest manifest = Builds.of(echo.serialize());
+        assertEquals(Builds.Verdict.SAME_CODE, new Builds(getClass().getClassLoader(), true).verdict(manifest.build(),
+                manifest.text()));
+    }
+
     @Test
     void malformedAndHugeManifestsAreRefusedWithAReason() {
         Builds builds = new Builds(getClass().getClassLoader());
         assertEquals("the stored manifest is malformed: ", refusal(builds, ""));
         assertEquals("the stored manifest is malformed: a\tb", refusal(builds, "a\tb"));
-        assertEquals("the stored manifest is malformed: a\tb\tc\td", refusal(builds, "a\tb\tc\td"));
+        assertEquals("the stored manifest is malformed: a\tb\tc\td\te", refusal(builds, "a\tb\tc\td\te"));
+        assertEquals("class a does not exist here or cannot be loaded (ClassNotFoundException)",
+                refusal(builds, "a\tb\tc\tsites"), "a line with its sites is read as one without");
         String huge = "x".repeat(Builds.MAX_MANIFEST + 1);
         assertEquals("the stored manifest of build " + Builds.fingerprint(huge) + " has " + huge.length()
                 + " characters, more than the " + Builds.MAX_MANIFEST + " a node reads", refusal(builds, huge));
