@@ -38,6 +38,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       returned, then {@code call()}: the round trip through frames, the baseline of the two below.
  *   <li>{@link #throughBytes}: {@code CoroutineOutputStream} to bytes and
  *       {@code CoroutineInputStream} back into the coroutine, then {@code call()}.
+ *   <li>{@link #throughBytesWithSites}: the same, the stream written with {@code recordSites()}
+ *       and read with {@code acceptChangedCode()}: what carrying the frames' sites costs.
  *   <li>{@link #throughKryo}: {@code serialize()}, Kryo (the serializer Quasar and Corda use)
  *       writing the frames to bytes and reading them back, {@code deserialize}, then {@code call()}:
  *       {@link KryoFrames}.
@@ -116,11 +118,27 @@ public class SerializationBenchmark {
 
     @Benchmark
     public Integer throughBytes() throws IOException {
+        return throughBytes(false);
+    }
+
+    @Benchmark
+    public Integer throughBytesWithSites() throws IOException {
+        return throughBytes(true);
+    }
+
+    /** The bytes round trip; {@code withSites}: written with its sites, read accepting changed code (the code is the same). */
+    private Integer throughBytes(boolean withSites) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (CoroutineOutputStream<Integer, Integer> out = new CoroutineOutputStream<>(bytes)) {
+            if (withSites) {
+                out.recordSites();
+            }
             out.writeAsymCoroutine(coroutine);
         }
         try (CoroutineInputStream<Integer, Integer> in = new CoroutineInputStream<>(new ByteArrayInputStream(bytes.toByteArray()))) {
+            if (withSites) {
+                in.acceptChangedCode();
+            }
             in.readAsymCoroutine(coroutine);
         }
         return coroutine.call(1);

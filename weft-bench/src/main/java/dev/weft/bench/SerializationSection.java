@@ -16,7 +16,7 @@ final class SerializationSection extends Section {
 
     private static final String WORKLOAD = "serialization";
     private static final List<String> METHODS = List.of("resume", "serialize", "deserialize", "throughFrames",
-            "throughBytes", "throughKryo");
+            "throughBytes", "throughBytesWithSites", "throughKryo");
     /** A woven coroutine's frames are on the resuming thread's stack while it runs, a thousand of them here. */
     private static final String WOVEN_STACK = "-Xss64m";
 
@@ -130,7 +130,11 @@ final class SerializationSection extends Section {
             the same frames through Kryo 5 (the serializer Quasar and Corda use; classes registered, \
             references on, a serializer for `Method` by name and descriptor; it checks no fingerprint and \
             filters no class) and `deserialize`, then the `call()`. Times in ns per operation; the columns \
-            after the measured ones subtract the resume, or divide by the frames round trip.""";
+            after the measured ones subtract the resume, or divide by the frames round trip. **with sites / \
+            bytes** is the bytes round trip with the frames' sites in the record (`recordSites()`, read with \
+            `acceptChangedCode()` on the same code) over the one without: what a stream that can resume on \
+            changed code costs (durable sessions keep the sites once per build instead, and pay nothing per \
+            step).""";
 
     private static final String WOVEN_DESCRIPTION = """
             The same coroutine on the woven engine (`Engine.WOVEN`), whose frames are saved in its fiber \
@@ -170,7 +174,8 @@ final class SerializationSection extends Section {
     private static Table table(Results results) {
         Table t = new Table("frames", "resume (ns)", "serialize + resume (ns)", "deserialize + resume (ns)",
                 "frames and back + resume (ns)", "bytes and back + resume (ns)", "Kryo and back + resume (ns)",
-                "serialize over resume (ns)", "deserialize over resume (ns)", "bytes / frames", "Kryo / frames");
+                "serialize over resume (ns)", "deserialize over resume (ns)", "bytes / frames", "Kryo / frames",
+                "with sites / bytes");
         for (int frames : results.parameters()) {
             double resume = results.get(frames, "resume").value();
             t.row(Format.count(frames), Format.outcome(results.get(frames, "resume")),
@@ -181,14 +186,20 @@ final class SerializationSection extends Section {
                     Format.nanos(results.get(frames, "serialize").value() - resume),
                     Format.nanos(results.get(frames, "deserialize").value() - resume),
                     Format.ratio(overFrames(results, frames, "throughBytes")),
-                    Format.ratio(overFrames(results, frames, "throughKryo")));
+                    Format.ratio(overFrames(results, frames, "throughKryo")),
+                    Format.ratio(over(results, frames, "throughBytesWithSites", "throughBytes")));
         }
         return t;
     }
 
     /** How many times the frames round trip {@code method} takes at {@code frames}; NaN if either was not measured. */
     private static double overFrames(Results results, int frames, String method) {
-        Outcome base = results.get(frames, "throughFrames");
+        return over(results, frames, method, "throughFrames");
+    }
+
+    /** How many times {@code baseline} {@code method} takes at {@code frames}; NaN if either was not measured. */
+    private static double over(Results results, int frames, String method, String baseline) {
+        Outcome base = results.get(frames, baseline);
         Outcome measured = results.get(frames, method);
         return base == null || measured == null || !base.ok() || !measured.ok() ? Double.NaN
                 : measured.value() / base.value();
