@@ -294,35 +294,51 @@ final class Steps implements AutoCloseable {
             throw new IllegalStateException("cannot move session " + id + " to this node's code: this node does not"
                     + " accept changed code (Sessions.Builder.acceptChangedCode())");
         }
+        return onLockedRow(id, (connection, commit, row) -> {
+            if (row.status() != SessionStatus.SUSPENDED || row.version() != expectedVersion) {
+                throw rows.conflict(row, expectedVersion);
+            }
+            if (!rows.onChangedCode(row)) {
+                return false;
+            }
+            AsymCoroutine<Object, Object> coroutine = rows.restore(row, expectedVersion);
+            if (coroutine.getState() != CoroutineBase.State.SUSPENDED) {
+                return false; // an upgrade's new body: it runs at the session's next step
+            }
+            StateCodec.Written written;
+            try {
+                written = codec.write(coroutine);
+            } catch (IOException e) {
+                throw new SessionRefusedException(id, row.build(), "its frames, matched to this node's code,"
+                        + " cannot be written again: " + e, e);
+            }
+            long now = clock.millis();
+            Row moved = rows.sealed(row.withFrames(written, now));
+            store.recordAccepted(connection, row.build(), node, now);
+            store.update(connection, moved, SessionStore.Over.of(row), null);
+            commit.run(row.version() + 1);
+            return true;
+        });
+    }
+
+    /** What {@link #onLockedRow} runs: on the session's row, locked and trusted, in its transaction. */
+    private interface LockedRowWork<T> {
+        T run(Connection connection, Commit commit, Row row) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on session {@code id}'s row, in a step's transaction that holds the
+     * row's lock, the row trusted ({@link #refuseDistrusted}); no other step of it runs on this
+     * node meanwhile, and its resident coroutine, if any, is dropped.
+     */
+    private <T> T onLockedRow(String id, LockedRowWork<T> work) {
         enter(id);
         try {
             resident.drop(id);
             return inStepTransaction(id, (connection, commit) -> {
                 Row row = lock(connection, id);
                 refuseDistrusted(row);
-                if (row.status() != SessionStatus.SUSPENDED || row.version() != expectedVersion) {
-                    throw rows.conflict(row, expectedVersion);
-                }
-                if (!rows.onChangedCode(row)) {
-                    return false;
-                }
-                AsymCoroutine<Object, Object> coroutine = rows.restore(row, expectedVersion);
-                if (coroutine.getState() != CoroutineBase.State.SUSPENDED) {
-                    return false; // an upgrade's new body: it runs at the session's next step
-                }
-                StateCodec.Written written;
-                try {
-                    written = codec.write(coroutine);
-                } catch (IOException e) {
-                    throw new SessionRefusedException(id, row.build(), "its frames, matched to this node's code,"
-                            + " cannot be written again: " + e, e);
-                }
-                long now = clock.millis();
-                Row moved = rows.sealed(row.withFrames(written, now));
-                store.recordAccepted(connection, row.build(), node, now);
-                store.update(connection, moved, SessionStore.Over.of(row), null);
-                commit.run(row.version() + 1);
-                return true;
+                return work.run(connection, commit, row);
             });
         } finally {
             running.leave(id);
@@ -340,53 +356,37 @@ final class Steps implements AutoCloseable {
 
     /** The failed step of session {@code id} run again: as {@link Sessions#retry}. */
     <O> SessionStep<O> retry(String id) {
-        enter(id);
-        try {
-            resident.drop(id);
-            return inStepTransaction(id, (connection, commit) -> {
-                Row row = lock(connection, id);
-                refuseDistrusted(row);
-                if (Deadlines.passed(row, clock.millis())) {
-                    throw Deadlines.refusal(row);
-                }
-                if (row.status() != SessionStatus.FAILED) {
-                    throw new SessionException(id, "it is " + row.status() + ", not FAILED: it has no failed step"
-                            + " to run again; nothing ran", null);
-                }
-                AsymCoroutine<Object, O> coroutine = rows.restoreStored(row, "run again");
-                SessionWait wait = SessionWait.of(row);
-                if (wait == null || !wait.kind().retry()) {
-                    throw new SessionException(id, "the input of its failed step could not be stored, so the step"
-                            + " cannot run again; nothing ran", null);
-                }
-                boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
-                Object input = timedOut ? null : rows.retryInput(row);
-                return runAndStore(connection, commit, row, row.version() - 1, coroutine, input, timedOut, 0);
-            });
-        } finally {
-            running.leave(id);
-        }
+        return onLockedRow(id, (connection, commit, row) -> {
+            if (Deadlines.passed(row, clock.millis())) {
+                throw Deadlines.refusal(row);
+            }
+            if (row.status() != SessionStatus.FAILED) {
+                throw new SessionException(id, "it is " + row.status() + ", not FAILED: it has no failed step"
+                        + " to run again; nothing ran", null);
+            }
+            AsymCoroutine<Object, O> coroutine = rows.restoreStored(row, "run again");
+            SessionWait wait = SessionWait.of(row);
+            if (wait == null || !wait.kind().retry()) {
+                throw new SessionException(id, "the input of its failed step could not be stored, so the step"
+                        + " cannot run again; nothing ran", null);
+            }
+            boolean timedOut = wait.kind() == SessionWait.Kind.RETRY_TIMEOUT;
+            Object input = timedOut ? null : rows.retryInput(row);
+            return runAndStore(connection, commit, row, row.version() - 1, coroutine, input, timedOut, 0);
+        });
     }
 
     /** Session {@code id} closed in a step of its own: as {@link Sessions#cancel}. */
     void cancel(String id) {
-        enter(id);
-        try {
-            resident.drop(id);
-            inStepTransaction(id, (connection, commit) -> {
-                Row row = lock(connection, id);
-                refuseDistrusted(row);
-                if (row.status() == SessionStatus.FINISHED || row.status() == SessionStatus.CANCELLED) {
-                    throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
-                            : "been cancelled already") + ": there is nothing to cancel", null);
-                }
-                commit.storing(row.version(), children.cancel(connection, row, null, true, commit.started),
-                        SessionStore.Over.of(row));
-                return null;
-            });
-        } finally {
-            running.leave(id);
-        }
+        onLockedRow(id, (connection, commit, row) -> {
+            if (row.status() == SessionStatus.FINISHED || row.status() == SessionStatus.CANCELLED) {
+                throw new SessionException(id, "it has " + (row.status() == SessionStatus.FINISHED ? "finished"
+                        : "been cancelled already") + ": there is nothing to cancel", null);
+            }
+            commit.storing(row.version(), children.cancel(connection, row, null, true, commit.started),
+                    SessionStore.Over.of(row));
+            return null;
+        });
     }
 
     /** Session {@code id} removed: as {@link Sessions#remove}. */

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymRunnable;
 import dev.weft.Engine;
-import dev.weft.weaver.Weaver;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -17,9 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterEach;
@@ -193,24 +190,8 @@ class BuildsAndUpgradesTest {
         int status = compiler.run(null, null, null, "-d", classes.toString(), "-cp",
                 System.getProperty("java.class.path"), "-proc:none", source.toString());
         assertEquals(0, status, "compiling " + name);
-        Map<String, byte[]> woven = new HashMap<>();
-        Weaver weaver = new Weaver();
-        try (Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".class")).toList()) {
-                String className = classes.relativize(file).toString().replace('/', '.').replaceAll("\\.class$", "");
-                woven.put(className, weaver.weave(Files.readAllBytes(file)));
-            }
-        }
-        assertEquals(List.of(SIGNUP), List.copyOf(woven.keySet()));
-        return new ClassLoader("signup-" + name, BuildsAndUpgradesTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> findClass(String className) throws ClassNotFoundException {
-                byte[] bytes = woven.get(className);
-                if (bytes == null) {
-                    throw new ClassNotFoundException(className);
-                }
-                return defineClass(className, bytes, 0, bytes.length);
-            }
-        };
+        WovenBuild woven = new WovenBuild("signup-" + name, classes);
+        assertEquals(java.util.Set.of(SIGNUP), woven.classNames());
+        return woven.loader();
     }
 }

@@ -8,13 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.weft.AsymRunnable;
 import dev.weft.Engine;
-import dev.weft.weaver.Weaver;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,23 +161,7 @@ class ChangedCodeSessionsTest {
         int status = ToolProvider.getSystemJavaCompiler().run(null, messages, messages, "-g", "-proc:none", "-d",
                 output.toString(), "-cp", System.getProperty("java.class.path"), file.toString());
         assertEquals(0, status, "compiling " + label + ": " + messages.toString(StandardCharsets.UTF_8));
-        Map<String, byte[]> woven = new HashMap<>();
-        try (Stream<Path> files = Files.walk(output)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
-                String className = output.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
-                woven.put(className, new Weaver().weave(Files.readAllBytes(f)));
-            }
-        }
-        return new ClassLoader("evolve-" + label, ChangedCodeSessionsTest.class.getClassLoader()) {
-            @Override
-            protected Class<?> findClass(String className) throws ClassNotFoundException {
-                byte[] bytes = woven.get(className);
-                if (bytes == null) {
-                    throw new ClassNotFoundException(className);
-                }
-                return defineClass(className, bytes, 0, bytes.length);
-            }
-        };
+        return new WovenBuild("evolve-" + label, output).loader();
     }
 
     private Sessions node(ClassLoader code, Engine engine, boolean acceptChangedCode) {
