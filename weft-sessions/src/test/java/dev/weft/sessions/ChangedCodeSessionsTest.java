@@ -166,7 +166,7 @@ class ChangedCodeSessionsTest {
 
     private Sessions node(ClassLoader code, Engine engine, boolean acceptChangedCode) {
         Sessions.Builder builder = Sessions.builder(store).classLoader(code).engine(engine).nodeName("node-"
-                + ((ClassLoader) code).getName());
+                + code.getName());
         return (acceptChangedCode ? builder.acceptChangedCode() : builder).build();
     }
 
