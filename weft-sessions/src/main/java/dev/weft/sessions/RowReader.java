@@ -95,19 +95,26 @@ final class RowReader {
         }
         try {
             return codec.read(row.state(), new AsymCoroutine<>(engine), verdict.formerSites());
-        } catch (InvalidObjectException e) {
-            if (verdict.formerSites() == null) {
-                throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
-            }
-            return upgrade(row, changedCodeRefusal(e));
         } catch (IOException | RuntimeException e) {
-            throw new SessionRefusedException(id, row.build(), "its state cannot be restored here: " + e, e);
+            if (doesNotFit(e, verdict)) {
+                return upgrade(row, unreadable(e, verdict));
+            }
+            throw new SessionRefusedException(id, row.build(), unreadable(e, verdict), e);
         }
     }
 
-    /** The reason a session of a build whose code changed here is refused: a frame that does not fit the new code. */
-    private static String changedCodeRefusal(InvalidObjectException e) {
-        return "its frames do not fit this node's changed code: " + e.getMessage();
+    /** Whether {@code e}, thrown reading frames under {@code verdict}, says a frame does not fit this node's changed code. */
+    private static boolean doesNotFit(Throwable e, Builds.Verdict verdict) {
+        return e instanceof InvalidObjectException && verdict.formerSites() != null;
+    }
+
+    /**
+     * Why frames read under {@code verdict} cannot be restored here, {@code e} thrown: a frame
+     * that does not fit this node's changed code, or else the state itself.
+     */
+    private static String unreadable(Throwable e, Builds.Verdict verdict) {
+        return doesNotFit(e, verdict) ? "its frames do not fit this node's changed code: " + e.getMessage()
+                : "its state cannot be restored here: " + e;
     }
 
     /** Whether this node accepts frames of changed code where they fit ({@link Sessions.Builder#acceptChangedCode}). */
@@ -133,9 +140,11 @@ final class RowReader {
      */
     String resumeVerdict(Row row) {
         String distrust = distrust(row);
-        if (distrust != null) {
-            return REFUSED + distrust;
-        }
+        return distrust != null ? REFUSED + distrust : resumeVerdictOfTrusted(row);
+    }
+
+    /** {@link #resumeVerdict} of {@code row}, which {@link #distrust} has passed. */
+    private String resumeVerdictOfTrusted(Row row) {
         Builds.Verdict verdict = builds.verdict(row.build(), row.manifest());
         String refusal = verdict.refusal();
         if (refusal == null && row.state() == null) {
@@ -145,11 +154,8 @@ final class RowReader {
             try {
                 codec.frames(row.state(), new AsymCoroutine<>(Engine.WOVEN), verdict.formerSites());
                 return verdict.formerSites() == null ? SAME_CODE : CHANGED_CODE;
-            } catch (InvalidObjectException e) {
-                refusal = verdict.formerSites() == null ? "its state cannot be restored here: " + e
-                        : changedCodeRefusal(e);
             } catch (IOException | RuntimeException | LinkageError e) {
-                refusal = "its state cannot be restored here: " + e;
+                refusal = unreadable(e, verdict);
             }
         }
         return row.point() != null && upgrades.containsKey(row.point()) ? BY_UPGRADE + "'" + row.point() + "'"
@@ -322,7 +328,7 @@ final class RowReader {
             return distrust;
         }
         if (row.status() == SessionStatus.SUSPENDED && onChangedCode(row)) {
-            String verdict = resumeVerdict(row);
+            String verdict = resumeVerdictOfTrusted(row);
             return verdict.startsWith(REFUSED) ? verdict.substring(REFUSED.length()) : null;
         }
         return refusalOfTrusted(row);
